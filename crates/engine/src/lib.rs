@@ -1,0 +1,14 @@
+//! podlab-engine: a pure, deterministic model of what a Kubernetes cluster does with a
+//! manifest, from kubectl's request to a running (or failing) Pod.
+//!
+//! The engine has no web dependency, reads no clock and does no I/O: time is a logical
+//! clock the caller advances, randomness is seeded, and the one output is a [`trace`] that
+//! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
+
+pub mod manifest;
+pub mod rng;
+pub mod store;
+pub mod trace;
+
+/// The Kubernetes release whose behaviour and messages the engine reproduces.
+pub const KUBERNETES_VERSION: &str = "v1.37";

@@ -1,0 +1,187 @@
+//! The etcd model: a multi-version key-value store with one cluster-global revision.
+//!
+//! Like etcd, every write bumps the revision, and every key keeps its history, so any
+//! earlier state can be read back (`get_at`, `list_at`): the lab uses that to show exactly
+//! what the cluster held at any step of the trace. Watchers read the ordered event log.
+//! The store is generic over the value so it has no opinion on Kubernetes types.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One version of a key.
+#[derive(Clone, Debug)]
+struct Version<V> {
+    mod_revision: u64,
+    /// `None` marks a deletion (a tombstone).
+    value: Option<V>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum EventType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl EventType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Added => "ADDED",
+            EventType::Modified => "MODIFIED",
+            EventType::Deleted => "DELETED",
+        }
+    }
+}
+
+/// A watch event, as a watcher of the store receives it.
+#[derive(Clone, Debug)]
+pub struct WatchEvent<V> {
+    pub revision: u64,
+    pub kind: EventType,
+    pub key: String,
+    /// The new value (for a deletion: the last value before it).
+    pub object: V,
+    pub prev: Option<V>,
+}
+
+/// What a write can fail with, in etcd's terms (the API server turns these into Status errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// Create found the key present (the "create only if absent" transaction failed).
+    AlreadyExists,
+    /// Update or delete of a key that does not exist.
+    NotFound,
+    /// Update with a precondition revision that is not the key's current one.
+    Conflict { current: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct Store<V> {
+    revision: u64,
+    keys: BTreeMap<String, Vec<Version<V>>>,
+    log: Vec<WatchEvent<V>>,
+}
+
+impl<V> Default for Store<V> {
+    fn default() -> Self {
+        Store { revision: 1, keys: BTreeMap::new(), log: Vec::new() }
+    }
+}
+
+impl<V: Clone> Store<V> {
+    /// A fresh store. etcd starts at revision 1 with nothing stored.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The current (latest) revision.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    fn current(&self, key: &str) -> Option<&Version<V>> {
+        self.keys.get(key).and_then(|h| h.last()).filter(|v| v.value.is_some())
+    }
+
+    /// The current value and its mod revision.
+    pub fn get(&self, key: &str) -> Option<(&V, u64)> {
+        self.current(key).map(|v| (v.value.as_ref().expect("filtered"), v.mod_revision))
+    }
+
+    /// The value a key had at `revision` (inclusive).
+    pub fn get_at(&self, key: &str, revision: u64) -> Option<(&V, u64)> {
+        let history = self.keys.get(key)?;
+        let v = history.iter().rev().find(|v| v.mod_revision <= revision)?;
+        v.value.as_ref().map(|value| (value, v.mod_revision))
+    }
+
+    /// Every live key under `prefix`, in key order, with its value and mod revision.
+    pub fn list(&self, prefix: &str) -> Vec<(&str, &V, u64)> {
+        self.list_at(prefix, self.revision)
+    }
+
+    /// Every key under `prefix` as it stood at `revision`.
+    pub fn list_at(&self, prefix: &str, revision: u64) -> Vec<(&str, &V, u64)> {
+        self.keys
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter_map(|(k, _)| self.get_at(k, revision).map(|(v, r)| (k.as_str(), v, r)))
+            .collect()
+    }
+
+    fn push(&mut self, key: &str, value: Option<V>, kind: EventType, object: V, prev: Option<V>) -> u64 {
+        self.revision += 1;
+        let revision = self.revision;
+        self.keys.entry(key.to_string()).or_default().push(Version { mod_revision: revision, value });
+        self.log.push(WatchEvent { revision, kind, key: key.to_string(), object, prev });
+        revision
+    }
+
+    /// Put only if absent (the transaction the API server uses for create).
+    pub fn create(&mut self, key: &str, value: V) -> Result<u64, StoreError> {
+        if self.current(key).is_some() {
+            return Err(StoreError::AlreadyExists);
+        }
+        Ok(self.push(key, Some(value.clone()), EventType::Added, value, None))
+    }
+
+    /// Replace the value of an existing key. With `expected`, the key's current mod revision
+    /// must equal it (optimistic concurrency, as resourceVersion preconditions do).
+    pub fn update(&mut self, key: &str, value: V, expected: Option<u64>) -> Result<u64, StoreError> {
+        let (prev, current) = match self.get(key) {
+            Some((v, r)) => (v.clone(), r),
+            None => return Err(StoreError::NotFound),
+        };
+        if let Some(e) = expected {
+            if e != current {
+                return Err(StoreError::Conflict { current });
+            }
+        }
+        Ok(self.push(key, Some(value.clone()), EventType::Modified, value, Some(prev)))
+    }
+
+    /// Delete a key; returns the revision of the deletion and the last value.
+    pub fn delete(&mut self, key: &str) -> Result<(u64, V), StoreError> {
+        let prev = match self.get(key) {
+            Some((v, _)) => v.clone(),
+            None => return Err(StoreError::NotFound),
+        };
+        let rev = self.push(key, None, EventType::Deleted, prev.clone(), Some(prev.clone()));
+        Ok((rev, prev))
+    }
+
+    /// Watch events with a revision greater than `after`, oldest first.
+    pub fn events_since(&self, after: u64) -> &[WatchEvent<V>] {
+        let start = self.log.partition_point(|e| e.revision <= after);
+        &self.log[start..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revisions_are_global_and_history_is_kept() {
+        let mut s: Store<&str> = Store::new();
+        let r1 = s.create("/registry/pods/default/a", "a1").unwrap();
+        let r2 = s.create("/registry/pods/default/b", "b1").unwrap();
+        assert!(r2 > r1);
+        assert_eq!(s.create("/registry/pods/default/a", "again"), Err(StoreError::AlreadyExists));
+        let r3 = s.update("/registry/pods/default/a", "a2", Some(r1)).unwrap();
+        assert_eq!(
+            s.update("/registry/pods/default/a", "a3", Some(r1)),
+            Err(StoreError::Conflict { current: r3 })
+        );
+        assert_eq!(s.get_at("/registry/pods/default/a", r2).map(|(v, _)| *v), Some("a1"));
+        assert_eq!(s.get("/registry/pods/default/a").map(|(v, _)| *v), Some("a2"));
+        let (r4, last) = s.delete("/registry/pods/default/b").unwrap();
+        assert_eq!(last, "b1");
+        assert_eq!(s.list("/registry/pods/").len(), 1);
+        assert_eq!(s.list_at("/registry/pods/", r3).len(), 2);
+        let kinds: Vec<_> = s.events_since(r2).iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, vec![EventType::Modified, EventType::Deleted]);
+        assert_eq!(s.events_since(r4).len(), 0);
+    }
+}
