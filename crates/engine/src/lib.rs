@@ -6,6 +6,8 @@
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
 pub mod manifest;
+pub mod object;
+pub mod quantity;
 pub mod rng;
 pub mod store;
 pub mod trace;
