@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 use podlab_engine::manifest::parse_manifest;
 
-const STARTER: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.29\n";
+const STARTER: &str =
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.29\n";
 
 #[component]
 pub fn App() -> impl IntoView {

@@ -21,13 +21,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
             };
             let parsed = podlab_engine::manifest::parse_manifest(&text);
             for d in &parsed.documents {
-                let _ = writeln!(
-                    out,
-                    "{} {} {}",
-                    d.api_version,
-                    d.kind,
-                    d.name.as_deref().unwrap_or("<no name>")
-                );
+                let _ = writeln!(out, "{} {} {}", d.api_version, d.kind, d.name.as_deref().unwrap_or("<no name>"));
             }
             match parsed.error {
                 Some(e) => {
@@ -45,8 +39,5 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
 }
 
 fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
 }

@@ -54,8 +54,7 @@ pub struct ParsedManifest {
 fn document_start_lines(text: &str) -> Vec<usize> {
     let mut starts = vec![1];
     for (i, line) in text.lines().enumerate() {
-        let is_marker =
-            line.starts_with("---") && line[3..].chars().next().is_none_or(char::is_whitespace);
+        let is_marker = line.starts_with("---") && line[3..].chars().next().is_none_or(char::is_whitespace);
         if is_marker {
             if i == 0 {
                 starts[0] = 2;
@@ -75,11 +74,7 @@ fn yaml_error(e: &serde_yaml::Error) -> YamlError {
         None => text,
     };
     let loc = e.location();
-    YamlError {
-        message,
-        line: loc.as_ref().map(|l| l.line()),
-        column: loc.as_ref().map(|l| l.column()),
-    }
+    YamlError { message, line: loc.as_ref().map(|l| l.line()), column: loc.as_ref().map(|l| l.column()) }
 }
 
 fn str_field(v: &serde_yaml::Value, path: &[&str]) -> Option<String> {

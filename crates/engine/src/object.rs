@@ -2,14 +2,12 @@
 //! for the kinds the engine reasons about, and an unstructured form for every other kind,
 //! which is stored and reported but has no controller.
 
-use k8s_openapi::api::admissionregistration::v1::{
-    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
-};
+use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
-    ResourceQuota, Secret, Service, ServiceAccount,
+    ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret,
+    Service, ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -103,179 +101,32 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ri!("Service", "", "v1", "services", true, "services/specs"),
     ri!("ConfigMap", "", "v1", "configmaps", true, "configmaps"),
     ri!("Secret", "", "v1", "secrets", true, "secrets"),
-    ri!(
-        "ServiceAccount",
-        "",
-        "v1",
-        "serviceaccounts",
-        true,
-        "serviceaccounts"
-    ),
+    ri!("ServiceAccount", "", "v1", "serviceaccounts", true, "serviceaccounts"),
     ri!("LimitRange", "", "v1", "limitranges", true, "limitranges"),
-    ri!(
-        "ResourceQuota",
-        "",
-        "v1",
-        "resourcequotas",
-        true,
-        "resourcequotas"
-    ),
-    ri!(
-        "PersistentVolumeClaim",
-        "",
-        "v1",
-        "persistentvolumeclaims",
-        true,
-        "persistentvolumeclaims"
-    ),
-    ri!(
-        "PersistentVolume",
-        "",
-        "v1",
-        "persistentvolumes",
-        false,
-        "persistentvolumes"
-    ),
+    ri!("ResourceQuota", "", "v1", "resourcequotas", true, "resourcequotas"),
+    ri!("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", true, "persistentvolumeclaims"),
+    ri!("PersistentVolume", "", "v1", "persistentvolumes", false, "persistentvolumes"),
     ri!("Event", "", "v1", "events", true, "events"),
-    ri!(
-        "ReplicationController",
-        "",
-        "v1",
-        "replicationcontrollers",
-        true,
-        "controllers"
-    ),
-    ri!(
-        "Endpoints",
-        "",
-        "v1",
-        "endpoints",
-        true,
-        "services/endpoints"
-    ),
-    ri!(
-        "PodTemplate",
-        "",
-        "v1",
-        "podtemplates",
-        true,
-        "podtemplates"
-    ),
-    ri!(
-        "Deployment",
-        "apps",
-        "v1",
-        "deployments",
-        true,
-        "deployments"
-    ),
-    ri!(
-        "ReplicaSet",
-        "apps",
-        "v1",
-        "replicasets",
-        true,
-        "replicasets"
-    ),
-    ri!(
-        "StatefulSet",
-        "apps",
-        "v1",
-        "statefulsets",
-        true,
-        "statefulsets"
-    ),
+    ri!("ReplicationController", "", "v1", "replicationcontrollers", true, "controllers"),
+    ri!("Endpoints", "", "v1", "endpoints", true, "services/endpoints"),
+    ri!("PodTemplate", "", "v1", "podtemplates", true, "podtemplates"),
+    ri!("Deployment", "apps", "v1", "deployments", true, "deployments"),
+    ri!("ReplicaSet", "apps", "v1", "replicasets", true, "replicasets"),
+    ri!("StatefulSet", "apps", "v1", "statefulsets", true, "statefulsets"),
     ri!("DaemonSet", "apps", "v1", "daemonsets", true, "daemonsets"),
-    ri!(
-        "ControllerRevision",
-        "apps",
-        "v1",
-        "controllerrevisions",
-        true,
-        "controllerrevisions"
-    ),
+    ri!("ControllerRevision", "apps", "v1", "controllerrevisions", true, "controllerrevisions"),
     ri!("Job", "batch", "v1", "jobs", true, "jobs"),
     ri!("CronJob", "batch", "v1", "cronjobs", true, "cronjobs"),
-    ri!(
-        "HorizontalPodAutoscaler",
-        "autoscaling",
-        "v2",
-        "horizontalpodautoscalers",
-        true,
-        "horizontalpodautoscalers"
-    ),
-    ri!(
-        "PodDisruptionBudget",
-        "policy",
-        "v1",
-        "poddisruptionbudgets",
-        true,
-        "poddisruptionbudgets"
-    ),
-    ri!(
-        "EndpointSlice",
-        "discovery.k8s.io",
-        "v1",
-        "endpointslices",
-        true,
-        "endpointslices"
-    ),
-    ri!(
-        "Ingress",
-        "networking.k8s.io",
-        "v1",
-        "ingresses",
-        true,
-        "ingress"
-    ),
-    ri!(
-        "IngressClass",
-        "networking.k8s.io",
-        "v1",
-        "ingressclasses",
-        false,
-        "ingressclasses"
-    ),
-    ri!(
-        "NetworkPolicy",
-        "networking.k8s.io",
-        "v1",
-        "networkpolicies",
-        true,
-        "networkpolicies"
-    ),
-    ri!(
-        "Role",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "roles",
-        true,
-        "roles"
-    ),
-    ri!(
-        "ClusterRole",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "clusterroles",
-        false,
-        "clusterroles"
-    ),
-    ri!(
-        "RoleBinding",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "rolebindings",
-        true,
-        "rolebindings"
-    ),
-    ri!(
-        "ClusterRoleBinding",
-        "rbac.authorization.k8s.io",
-        "v1",
-        "clusterrolebindings",
-        false,
-        "clusterrolebindings"
-    ),
+    ri!("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", true, "horizontalpodautoscalers"),
+    ri!("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", true, "poddisruptionbudgets"),
+    ri!("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", true, "endpointslices"),
+    ri!("Ingress", "networking.k8s.io", "v1", "ingresses", true, "ingress"),
+    ri!("IngressClass", "networking.k8s.io", "v1", "ingressclasses", false, "ingressclasses"),
+    ri!("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", true, "networkpolicies"),
+    ri!("Role", "rbac.authorization.k8s.io", "v1", "roles", true, "roles"),
+    ri!("ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", false, "clusterroles"),
+    ri!("RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", true, "rolebindings"),
+    ri!("ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", false, "clusterrolebindings"),
     ri!(
         "MutatingWebhookConfiguration",
         "admissionregistration.k8s.io",
@@ -292,46 +143,11 @@ pub const RESOURCES: &[ResourceInfo] = &[
         false,
         "validatingwebhookconfigurations"
     ),
-    ri!(
-        "PriorityClass",
-        "scheduling.k8s.io",
-        "v1",
-        "priorityclasses",
-        false,
-        "priorityclasses"
-    ),
-    ri!(
-        "StorageClass",
-        "storage.k8s.io",
-        "v1",
-        "storageclasses",
-        false,
-        "storageclasses"
-    ),
-    ri!(
-        "CSIDriver",
-        "storage.k8s.io",
-        "v1",
-        "csidrivers",
-        false,
-        "csidrivers"
-    ),
-    ri!(
-        "RuntimeClass",
-        "node.k8s.io",
-        "v1",
-        "runtimeclasses",
-        false,
-        "runtimeclasses"
-    ),
-    ri!(
-        "Lease",
-        "coordination.k8s.io",
-        "v1",
-        "leases",
-        true,
-        "leases"
-    ),
+    ri!("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", false, "priorityclasses"),
+    ri!("StorageClass", "storage.k8s.io", "v1", "storageclasses", false, "storageclasses"),
+    ri!("CSIDriver", "storage.k8s.io", "v1", "csidrivers", false, "csidrivers"),
+    ri!("RuntimeClass", "node.k8s.io", "v1", "runtimeclasses", false, "runtimeclasses"),
+    ri!("Lease", "coordination.k8s.io", "v1", "leases", true, "leases"),
     ri!(
         "CustomResourceDefinition",
         "apiextensions.k8s.io",
@@ -360,9 +176,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
 
 /// Finds a kind by its `apiVersion` and `kind`.
 pub fn resource_for(api_version: &str, kind: &str) -> Option<&'static ResourceInfo> {
-    RESOURCES
-        .iter()
-        .find(|r| r.kind == kind && r.api_version() == api_version)
+    RESOURCES.iter().find(|r| r.kind == kind && r.api_version() == api_version)
 }
 
 /// Finds a kind by name alone (for messages and lookups where the version is known).
@@ -525,26 +339,14 @@ mod tests {
     #[test]
     fn keys_paths_and_round_trip() {
         let pod = resource_for("v1", "Pod").unwrap();
-        assert_eq!(
-            pod.etcd_key(Some("default"), "web"),
-            "/registry/pods/default/web"
-        );
-        assert_eq!(
-            pod.collection_path(Some("default")),
-            "/api/v1/namespaces/default/pods"
-        );
+        assert_eq!(pod.etcd_key(Some("default"), "web"), "/registry/pods/default/web");
+        assert_eq!(pod.collection_path(Some("default")), "/api/v1/namespaces/default/pods");
         let dep = resource_for("apps/v1", "Deployment").unwrap();
         assert_eq!(dep.qualified_resource(), "deployments.apps");
         assert_eq!(dep.qualified_kind(), "Deployment.apps");
-        assert_eq!(
-            dep.collection_path(Some("dev")),
-            "/apis/apps/v1/namespaces/dev/deployments"
-        );
+        assert_eq!(dep.collection_path(Some("dev")), "/apis/apps/v1/namespaces/dev/deployments");
         let node = resource_for("v1", "Node").unwrap();
-        assert_eq!(
-            node.etcd_key(None, "worker-1"),
-            "/registry/minions/worker-1"
-        );
+        assert_eq!(node.etcd_key(None, "worker-1"), "/registry/minions/worker-1");
 
         let json = serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
             "spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}});

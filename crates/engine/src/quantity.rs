@@ -45,10 +45,7 @@ pub const PARSE_ERROR: &str =
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 impl Quantity {
-    pub const ZERO: Quantity = Quantity {
-        milli: 0,
-        format: Format::DecimalSI,
-    };
+    pub const ZERO: Quantity = Quantity { milli: 0, format: Format::DecimalSI };
 
     pub fn from_milli(milli: i128, format: Format) -> Self {
         Quantity { milli, format }
@@ -56,10 +53,7 @@ impl Quantity {
 
     /// A whole number of units (e.g. bytes or cores), decimal format.
     pub fn from_units(units: i128) -> Self {
-        Quantity {
-            milli: units * 1000,
-            format: Format::DecimalSI,
-        }
+        Quantity { milli: units * 1000, format: Format::DecimalSI }
     }
 
     pub fn milli(&self) -> i128 {
@@ -77,20 +71,6 @@ impl Quantity {
 
     pub fn is_zero(&self) -> bool {
         self.milli == 0
-    }
-
-    pub fn add(self, other: Quantity) -> Quantity {
-        Quantity {
-            milli: self.milli + other.milli,
-            format: self.format,
-        }
-    }
-
-    pub fn sub(self, other: Quantity) -> Quantity {
-        Quantity {
-            milli: self.milli - other.milli,
-            format: self.format,
-        }
     }
 
     /// Parses the text form. Errors carry upstream's message.
@@ -156,19 +136,12 @@ impl Quantity {
         if digits.len() > 30 {
             return Err("quantity is too great".to_string());
         }
-        let mut value: i128 = if digits.is_empty() {
-            0
-        } else {
-            digits.parse().map_err(|_| PARSE_ERROR.to_string())?
-        };
-        value = value
-            .checked_mul(mul_num)
-            .ok_or_else(|| "quantity is too great".to_string())?;
+        let mut value: i128 =
+            if digits.is_empty() { 0 } else { digits.parse().map_err(|_| PARSE_ERROR.to_string())? };
+        value = value.checked_mul(mul_num).ok_or_else(|| "quantity is too great".to_string())?;
         if exp10 >= 0 {
             for _ in 0..exp10 {
-                value = value
-                    .checked_mul(10)
-                    .ok_or_else(|| "quantity is too great".to_string())?;
+                value = value.checked_mul(10).ok_or_else(|| "quantity is too great".to_string())?;
             }
         } else {
             let mut div: i128 = 1;
@@ -178,30 +151,21 @@ impl Quantity {
             // Round up (towards positive infinity for positive values), as MilliValue does.
             value = (value + div - 1) / div;
         }
-        Ok(Quantity {
-            milli: if negative { -value } else { value },
-            format,
-        })
+        Ok(Quantity { milli: if negative { -value } else { value }, format })
     }
 }
 
 impl std::ops::Add for Quantity {
     type Output = Quantity;
     fn add(self, other: Quantity) -> Quantity {
-        Quantity {
-            milli: self.milli + other.milli,
-            format: self.format,
-        }
+        Quantity { milli: self.milli + other.milli, format: self.format }
     }
 }
 
 impl std::ops::Sub for Quantity {
     type Output = Quantity;
     fn sub(self, other: Quantity) -> Quantity {
-        Quantity {
-            milli: self.milli - other.milli,
-            format: self.format,
-        }
+        Quantity { milli: self.milli - other.milli, format: self.format }
     }
 }
 
@@ -269,9 +233,7 @@ mod tests {
     use super::*;
 
     fn canon(s: &str) -> String {
-        Quantity::parse(s)
-            .map(|q| q.to_string())
-            .unwrap_or_else(|e| format!("error: {e}"))
+        Quantity::parse(s).map(|q| q.to_string()).unwrap_or_else(|e| format!("error: {e}"))
     }
 
     #[test]
@@ -291,8 +253,14 @@ mod tests {
             ("1e3", "1e3"),
             ("0", "0"),
             ("1u", "1m"),
-            ("abc", "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
-            ("1Gb", "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+            (
+                "abc",
+                "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            ),
+            (
+                "1Gb",
+                "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            ),
         ];
         for (input, want) in cases {
             assert_eq!(canon(input), want, "{input}");

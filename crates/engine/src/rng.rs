@@ -32,9 +32,7 @@ impl Rng {
     /// (`k8s.io/apimachinery/pkg/util/rand`: consonants and digits without look-alikes).
     pub fn name_suffix(&mut self, n: usize) -> String {
         const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        (0..n)
-            .map(|_| ALPHANUMS[self.below(ALPHANUMS.len() as u64) as usize] as char)
-            .collect()
+        (0..n).map(|_| ALPHANUMS[self.below(ALPHANUMS.len() as u64) as usize] as char).collect()
     }
 
     /// A version-4 UUID in its usual text form.
@@ -47,14 +45,7 @@ impl Rng {
         bytes[6] = (bytes[6] & 0x0f) | 0x40;
         bytes[8] = (bytes[8] & 0x3f) | 0x80;
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &hex[0..8],
-            &hex[8..12],
-            &hex[12..16],
-            &hex[16..20],
-            &hex[20..32]
-        )
+        format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
     }
 }
 

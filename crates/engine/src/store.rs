@@ -65,11 +65,7 @@ pub struct Store<V> {
 
 impl<V> Default for Store<V> {
     fn default() -> Self {
-        Store {
-            revision: 1,
-            keys: BTreeMap::new(),
-            log: Vec::new(),
-        }
+        Store { revision: 1, keys: BTreeMap::new(), log: Vec::new() }
     }
 }
 
@@ -85,16 +81,12 @@ impl<V: Clone> Store<V> {
     }
 
     fn current(&self, key: &str) -> Option<&Version<V>> {
-        self.keys
-            .get(key)
-            .and_then(|h| h.last())
-            .filter(|v| v.value.is_some())
+        self.keys.get(key).and_then(|h| h.last()).filter(|v| v.value.is_some())
     }
 
     /// The current value and its mod revision.
     pub fn get(&self, key: &str) -> Option<(&V, u64)> {
-        self.current(key)
-            .map(|v| (v.value.as_ref().expect("filtered"), v.mod_revision))
+        self.current(key).map(|v| (v.value.as_ref().expect("filtered"), v.mod_revision))
     }
 
     /// The value a key had at `revision` (inclusive).
@@ -118,27 +110,11 @@ impl<V: Clone> Store<V> {
             .collect()
     }
 
-    fn push(
-        &mut self,
-        key: &str,
-        value: Option<V>,
-        kind: EventType,
-        object: V,
-        prev: Option<V>,
-    ) -> u64 {
+    fn push(&mut self, key: &str, value: Option<V>, kind: EventType, object: V, prev: Option<V>) -> u64 {
         self.revision += 1;
         let revision = self.revision;
-        self.keys.entry(key.to_string()).or_default().push(Version {
-            mod_revision: revision,
-            value,
-        });
-        self.log.push(WatchEvent {
-            revision,
-            kind,
-            key: key.to_string(),
-            object,
-            prev,
-        });
+        self.keys.entry(key.to_string()).or_default().push(Version { mod_revision: revision, value });
+        self.log.push(WatchEvent { revision, kind, key: key.to_string(), object, prev });
         revision
     }
 
@@ -152,12 +128,7 @@ impl<V: Clone> Store<V> {
 
     /// Replace the value of an existing key. With `expected`, the key's current mod revision
     /// must equal it (optimistic concurrency, as resourceVersion preconditions do).
-    pub fn update(
-        &mut self,
-        key: &str,
-        value: V,
-        expected: Option<u64>,
-    ) -> Result<u64, StoreError> {
+    pub fn update(&mut self, key: &str, value: V, expected: Option<u64>) -> Result<u64, StoreError> {
         let (prev, current) = match self.get(key) {
             Some((v, r)) => (v.clone(), r),
             None => return Err(StoreError::NotFound),
@@ -167,13 +138,7 @@ impl<V: Clone> Store<V> {
                 return Err(StoreError::Conflict { current });
             }
         }
-        Ok(self.push(
-            key,
-            Some(value.clone()),
-            EventType::Modified,
-            value,
-            Some(prev),
-        ))
+        Ok(self.push(key, Some(value.clone()), EventType::Modified, value, Some(prev)))
     }
 
     /// Delete a key; returns the revision of the deletion and the last value.
@@ -182,13 +147,7 @@ impl<V: Clone> Store<V> {
             Some((v, _)) => v.clone(),
             None => return Err(StoreError::NotFound),
         };
-        let rev = self.push(
-            key,
-            None,
-            EventType::Deleted,
-            prev.clone(),
-            Some(prev.clone()),
-        );
+        let rev = self.push(key, None, EventType::Deleted, prev.clone(), Some(prev.clone()));
         Ok((rev, prev))
     }
 
@@ -209,25 +168,11 @@ mod tests {
         let r1 = s.create("/registry/pods/default/a", "a1").unwrap();
         let r2 = s.create("/registry/pods/default/b", "b1").unwrap();
         assert!(r2 > r1);
-        assert_eq!(
-            s.create("/registry/pods/default/a", "again"),
-            Err(StoreError::AlreadyExists)
-        );
-        let r3 = s
-            .update("/registry/pods/default/a", "a2", Some(r1))
-            .unwrap();
-        assert_eq!(
-            s.update("/registry/pods/default/a", "a3", Some(r1)),
-            Err(StoreError::Conflict { current: r3 })
-        );
-        assert_eq!(
-            s.get_at("/registry/pods/default/a", r2).map(|(v, _)| *v),
-            Some("a1")
-        );
-        assert_eq!(
-            s.get("/registry/pods/default/a").map(|(v, _)| *v),
-            Some("a2")
-        );
+        assert_eq!(s.create("/registry/pods/default/a", "again"), Err(StoreError::AlreadyExists));
+        let r3 = s.update("/registry/pods/default/a", "a2", Some(r1)).unwrap();
+        assert_eq!(s.update("/registry/pods/default/a", "a3", Some(r1)), Err(StoreError::Conflict { current: r3 }));
+        assert_eq!(s.get_at("/registry/pods/default/a", r2).map(|(v, _)| *v), Some("a1"));
+        assert_eq!(s.get("/registry/pods/default/a").map(|(v, _)| *v), Some("a2"));
         let (r4, last) = s.delete("/registry/pods/default/b").unwrap();
         assert_eq!(last, "b1");
         assert_eq!(s.list("/registry/pods/").len(), 1);
