@@ -7,6 +7,7 @@
 
 pub mod manifest;
 pub mod object;
+pub mod pod_security;
 pub mod quantity;
 pub mod rng;
 pub mod store;
