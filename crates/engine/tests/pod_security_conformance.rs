@@ -9,16 +9,15 @@ use std::path::{Path, PathBuf};
 use k8s_openapi::api::core::v1::Pod;
 use podlab_engine::object::Object;
 use podlab_engine::pod_security::{
-    admit, check_def, evaluate_pod, policy_for_namespace, AdmissionRequest, Level, Operation, PodSecurityConfig, Version,
-    ENFORCE_LEVEL_LABEL, ENFORCE_VERSION_LABEL,
+    admit, check_def, evaluate_pod, policy_for_namespace, AdmissionRequest, Level, Operation, PodSecurityConfig,
+    Version, ENFORCE_LEVEL_LABEL, ENFORCE_VERSION_LABEL,
 };
 
 const VERSION: &str = "v1.37";
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut files: Vec<PathBuf> =
+        fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
     files.sort();
     files
@@ -50,9 +49,7 @@ fn names_check(id: &str, prefix: &str, version: Version) -> bool {
         return true;
     }
     let minor = version.effective_minor();
-    check_def(id)
-        .and_then(|c| c.at(minor))
-        .is_some_and(|v| v.overrides.iter().any(|o| o.to_lowercase() == prefix))
+    check_def(id).and_then(|c| c.at(minor)).is_some_and(|v| v.overrides.iter().any(|o| o.to_lowercase() == prefix))
 }
 
 #[test]

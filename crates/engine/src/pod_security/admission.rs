@@ -430,7 +430,8 @@ fn evaluate_request(
     let policy = ns_policy.policy;
     let mut annotations: BTreeMap<&str, String> = BTreeMap::new();
     if !ns_policy.errors.is_empty() {
-        annotations.insert(ERROR_ANNOTATION, format!("Failed to parse policy: {}", aggregate_errors(&ns_policy.errors)));
+        annotations
+            .insert(ERROR_ANNOTATION, format!("Failed to parse policy: {}", aggregate_errors(&ns_policy.errors)));
     }
 
     let mut cache: Vec<(LevelVersion, Vec<CheckResult>)> = Vec::new();
@@ -597,7 +598,8 @@ fn validate_namespace(config: &PodSecurityConfig, req: &AdmissionRequest) -> Psa
             if new.policy.enforce.level == Level::Privileged {
                 return allowed("The new enforce level is privileged, which every pod satisfies.");
             }
-            if new.policy.enforce.version == old.policy.enforce.version && new.policy.enforce.level <= old.policy.enforce.level
+            if new.policy.enforce.version == old.policy.enforce.version
+                && new.policy.enforce.level <= old.policy.enforce.level
             {
                 return allowed("The enforce level became less strict, so every existing pod still satisfies it.");
             }

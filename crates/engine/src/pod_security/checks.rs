@@ -106,7 +106,13 @@ pub static CHECKS: &[CheckDef] = &[
     CheckDef {
         id: "sysctls",
         level: Level::Baseline,
-        versions: &[cv(0, sysctls_1_0), cv(27, sysctls_1_27), cv(29, sysctls_1_29), cv(32, sysctls_1_32), cv(37, sysctls_1_37)],
+        versions: &[
+            cv(0, sysctls_1_0),
+            cv(27, sysctls_1_27),
+            cv(29, sysctls_1_29),
+            cv(32, sysctls_1_32),
+            cv(37, sysctls_1_37),
+        ],
     },
     CheckDef { id: "windowsHostProcess", level: Level::Baseline, versions: &[cv(0, windows_host_process)] },
     CheckDef {
@@ -128,7 +134,11 @@ pub static CHECKS: &[CheckDef] = &[
         level: Level::Restricted,
         versions: &[cvo(0, restricted_volumes, &["hostPathVolumes"])],
     },
-    CheckDef { id: "runAsNonRoot", level: Level::Restricted, versions: &[cv(0, run_as_non_root), cv(35, run_as_non_root_1_35)] },
+    CheckDef {
+        id: "runAsNonRoot",
+        level: Level::Restricted,
+        versions: &[cv(0, run_as_non_root), cv(35, run_as_non_root_1_35)],
+    },
     CheckDef { id: "runAsUser", level: Level::Restricted, versions: &[cv(23, run_as_user), cv(35, run_as_user_1_35)] },
     CheckDef {
         id: "seccompProfile_restricted",
@@ -152,9 +162,8 @@ pub fn checks_for(lv: LevelVersion) -> Vec<(&'static CheckDef, &'static CheckVer
         return Vec::new();
     }
     let minor = lv.version.effective_minor();
-    let active = |level: Level| {
-        CHECKS.iter().filter(move |c| c.level == level).filter_map(move |c| c.at(minor).map(|v| (c, v)))
-    };
+    let active =
+        |level: Level| CHECKS.iter().filter(move |c| c.level == level).filter_map(move |c| c.at(minor).map(|v| (c, v)));
     let baseline = active(Level::Baseline);
     if lv.level == Level::Baseline {
         return baseline.collect();
@@ -522,7 +531,11 @@ fn proc_mount(_: &ObjectMeta, spec: &PodSpec) -> Option<Violation> {
     }
     violation(
         "procMount",
-        format!("{} must not set securityContext.procMount to {}", containers_phrase(&bad), join_quote(&sorted(&types))),
+        format!(
+            "{} must not set securityContext.procMount to {}",
+            containers_phrase(&bad),
+            join_quote(&sorted(&types))
+        ),
     )
 }
 
@@ -762,8 +775,9 @@ fn sysctls_1_37(_: &ObjectMeta, spec: &PodSpec) -> Option<Violation> {
 
 fn windows_host_process(_: &ObjectMeta, spec: &PodSpec) -> Option<Violation> {
     let bad: Vec<&str> = containers(spec)
-        .filter(|c| c.security_context.and_then(|sc| sc.windows_options.as_ref()).and_then(|w| w.host_process)
-            == Some(true))
+        .filter(|c| {
+            c.security_context.and_then(|sc| sc.windows_options.as_ref()).and_then(|w| w.host_process) == Some(true)
+        })
         .map(|c| c.name)
         .collect();
     let pod = spec.security_context.as_ref().and_then(|sc| sc.windows_options.as_ref()).and_then(|w| w.host_process)

@@ -96,7 +96,9 @@ pub fn fix_hint(id: &str, lv: LevelVersion) -> String {
                 "use the seccomp annotations only with runtime/default, docker/default or localhost/<profile>.".into()
             }
         }
-        "sysctls" => format!("set only the safe sysctls of this policy version: {}.", allowed_sysctls(minor).join(", ")),
+        "sysctls" => {
+            format!("set only the safe sysctls of this policy version: {}.", allowed_sysctls(minor).join(", "))
+        }
         "windowsHostProcess" => "remove windowsOptions.hostProcess: true from the pod and its containers.".into(),
         "allowPrivilegeEscalation" => {
             "set securityContext.allowPrivilegeEscalation: false on every listed container.".into()
@@ -154,7 +156,9 @@ fn describe_mode(eval: &ModeEvaluation, earlier: &[ModeEvaluation]) -> String {
     let minor = lv.version.effective_minor();
     let ids: Vec<&str> = checks_for(lv).into_iter().map(|(c, _)| c.id).collect();
     let level_scope = match lv.level {
-        Level::Restricted => "every baseline check plus the restricted ones",
+        Level::Restricted => {
+            "the baseline checks, where a stricter restricted check does not replace them, and the restricted checks"
+        }
         _ => "the baseline checks",
     };
     let mut s = format!(

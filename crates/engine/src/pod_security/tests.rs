@@ -543,7 +543,8 @@ fn namespace(yaml_labels: &str) -> Object {
 fn namespace_labels_are_validated() {
     let config = PodSecurityConfig::default();
     let none = policy_for_namespace(&BTreeMap::new());
-    let bad = namespace("{pod-security.kubernetes.io/enforce: strict, pod-security.kubernetes.io/warn-version: '1.30'}");
+    let bad =
+        namespace("{pod-security.kubernetes.io/enforce: strict, pod-security.kubernetes.io/warn-version: '1.30'}");
     let out = admit(&config, &none, &AdmissionRequest::new(Operation::Create, &bad));
     expect![[r#"
         verdict: Denied
@@ -571,7 +572,8 @@ fn stricter_enforce_on_a_namespace_warns_about_existing_pods() {
     let pods = vec![
         pod("zeta", "hostNetwork: true"),
         pod("alpha", "hostNetwork: true"),
-        pod("beta", "hostPID: true"),
+        pod("beta", "volumes: [{name: root, hostPath: {path: /}}]"),
+        pod("gamma", "hostPID: true"),
         pod("fine", "hostNetwork: false"),
         pod("mid", "hostNetwork: true"),
     ];
@@ -580,8 +582,8 @@ fn stricter_enforce_on_a_namespace_warns_about_existing_pods() {
     expect![[r#"
         verdict: Allowed
         Warning: existing pods in namespace "team" violate the new PodSecurity enforce level "baseline:latest"
-        Warning: alpha (and 2 other pods): host namespaces
-        Warning: beta: host namespaces
+        Warning: alpha (and 3 other pods): host namespaces
+        Warning: beta: hostPath volumes
     "#]]
     .assert_eq(&render(&out, &new));
 }
@@ -640,7 +642,7 @@ fn updates_subresources_and_exemptions() {
     let out = admit(&exempt, &ns, &AdmissionRequest::new(Operation::Create, &labelled));
     expect![[r#"
         verdict: Allowed
-        Warning: namespace "kube-system" is exempt from Pod Security, and the policy (enforce=restricted:latest, warn=restricted:latest) will be ignored
+        Warning: namespace "kube-system" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored
     "#]]
     .assert_eq(&render(&out, &labelled));
 }
@@ -653,7 +655,7 @@ fn explanation_for_a_learner() {
     let out = admit(&config, &ns, &AdmissionRequest::new(Operation::Create, &pod).with_namespace("demo"));
     expect![[r#"
         Namespace "demo" asks for enforce=restricted:latest (from label), audit=privileged:latest (cluster default), warn=restricted:latest (follows enforce).
-        enforce restricted:latest: 19 checks ran (every baseline check plus the restricted ones, as defined at policy v1.37): appArmorProfile, capabilities_baseline, hostNamespaces, hostPathVolumes, hostPorts, hostProbesAndHostLifecycle, privileged, procMount, seLinuxOptions, seccompProfile_baseline, sysctls, windowsHostProcess, allowPrivilegeEscalation, capabilities_restricted, procMount_restricted, restrictedVolumes, runAsNonRoot, runAsUser, seccompProfile_restricted. 4 failed, so the request is rejected with 403 Forbidden and nothing is stored:
+        enforce restricted:latest: 15 checks ran (the baseline checks, where a stricter restricted check does not replace them, and the restricted checks, as defined at policy v1.37): appArmorProfile, hostNamespaces, hostPorts, hostProbesAndHostLifecycle, privileged, seLinuxOptions, sysctls, windowsHostProcess, allowPrivilegeEscalation, capabilities_restricted, procMount_restricted, restrictedVolumes, runAsNonRoot, runAsUser, seccompProfile_restricted. 4 failed, so the request is rejected with 403 Forbidden and nothing is stored:
           - allowPrivilegeEscalation: allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false). To pass: set securityContext.allowPrivilegeEscalation: false on every listed container.
           - capabilities_restricted: unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]). To pass: set securityContext.capabilities.drop: ["ALL"] on every listed container and add nothing except NET_BIND_SERVICE.
           - runAsNonRoot: runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true). To pass: set securityContext.runAsNonRoot: true in the pod spec (it covers every container) and never false on a container; the image must then run as a non-zero UID.
