@@ -752,3 +752,146 @@ spec:
         "#]],
     );
 }
+
+/// Cases transcribed from upstream's `policy/check_*_test.go` (pod and expected strings):
+/// each check alone must give exactly upstream's reason and detail.
+#[test]
+fn checks_match_upstream_unit_cases() {
+    use k8s_openapi::api::core::v1::{PodSpec, Volume};
+
+    fn run(id: &str, spec: &PodSpec, meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> String {
+        let def = check_def(id).expect("registered");
+        let lv = LevelVersion::new(def.level, Version::Latest);
+        let r = evaluate(lv, meta, spec).into_iter().find(|r| r.id == id).expect("check runs at latest");
+        format!("{}|{}", r.reason, r.detail)
+    }
+    fn yaml_case(id: &str, pod: &str) -> String {
+        let pod: Pod = serde_yaml::from_str(pod).expect("case pod");
+        run(id, &pod.spec.unwrap_or_default(), &pod.metadata)
+    }
+
+    assert_eq!(
+        yaml_case(
+            "seLinuxOptions",
+            "spec:
+  securityContext: {seLinuxOptions: {type: foo, user: bar, role: baz}}
+  containers:
+  - {name: a, securityContext: {seLinuxOptions: {type: container_t}}}
+  - {name: b, securityContext: {seLinuxOptions: {type: container_init_t}}}
+  - {name: c, securityContext: {seLinuxOptions: {type: container_kvm_t}}}
+  - {name: d, securityContext: {seLinuxOptions: {type: container_engine_t}}}
+  - {name: e, securityContext: {seLinuxOptions: {type: bar}}}
+  - {name: f, securityContext: {seLinuxOptions: {user: bar}}}
+  - {name: g, securityContext: {seLinuxOptions: {role: baz}}}"
+        ),
+        r#"seLinuxOptions|pod and containers "e", "f", "g" set forbidden securityContext.seLinuxOptions: types "bar", "foo"; user may not be set; role may not be set"#
+    );
+    assert_eq!(
+        yaml_case(
+            "capabilities_restricted",
+            "spec:
+  containers:
+  - {name: a, securityContext: {capabilities: {add: [FOO, BAR]}}}
+  - {name: b, securityContext: {capabilities: {add: [BAR, BAZ]}}}
+  - {name: c, securityContext: {capabilities: {add: [NET_BIND_SERVICE, CHOWN], drop: [ALL, FOO]}}}"
+        ),
+        r#"unrestricted capabilities|containers "a", "b" must set securityContext.capabilities.drop=["ALL"]; containers "a", "b", "c" must not include "BAR", "BAZ", "CHOWN", "FOO" in securityContext.capabilities.add"#
+    );
+    assert_eq!(
+        yaml_case(
+            "runAsNonRoot",
+            "spec:
+  securityContext: {runAsNonRoot: true}
+  containers:
+  - {name: a}
+  - {name: b, securityContext: {}}
+  - {name: c, securityContext: {runAsNonRoot: false}}
+  - {name: d, securityContext: {runAsNonRoot: false}}
+  - {name: e, securityContext: {runAsNonRoot: true}}"
+        ),
+        r#"runAsNonRoot != true|containers "c", "d" must not set securityContext.runAsNonRoot=false"#
+    );
+    assert_eq!(
+        yaml_case(
+            "hostPorts",
+            "spec:
+  containers:
+  - {name: a, ports: [{containerPort: 1, hostPort: 0}]}
+  - {name: b, ports: [{containerPort: 1, hostPort: 0}, {containerPort: 2, hostPort: 10}, {containerPort: 3, hostPort: 20}]}
+  - {name: c, ports: [{containerPort: 1, hostPort: 0}, {containerPort: 2, hostPort: 10}, {containerPort: 3, hostPort: 30}]}"
+        ),
+        r#"hostPort|containers "b", "c" use hostPorts 10, 20, 30"#
+    );
+    assert_eq!(
+        yaml_case(
+            "appArmorProfile",
+            r#"metadata:
+  annotations:
+    container.apparmor.security.beta.kubernetes.io/: bogus
+    container.apparmor.security.beta.kubernetes.io/a: ''
+    container.apparmor.security.beta.kubernetes.io/b: runtime/default
+    container.apparmor.security.beta.kubernetes.io/c: localhost/
+    container.apparmor.security.beta.kubernetes.io/d: localhost/foo
+    container.apparmor.security.beta.kubernetes.io/e: unconfined
+    container.apparmor.security.beta.kubernetes.io/f: unknown
+spec: {containers: []}"#
+        ),
+        r#"forbidden AppArmor profiles|annotations must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/="bogus"", "container.apparmor.security.beta.kubernetes.io/e="unconfined"", "container.apparmor.security.beta.kubernetes.io/f="unknown"""#
+    );
+
+    // restrictedVolumes over every volume type, as upstream's table.
+    let mut volumes = Vec::new();
+    let ok: [fn(&mut Volume); 9] = [
+        |v| v.empty_dir = Some(Default::default()),
+        |v| v.secret = Some(Default::default()),
+        |v| v.persistent_volume_claim = Some(Default::default()),
+        |v| v.downward_api = Some(Default::default()),
+        |v| v.config_map = Some(Default::default()),
+        |v| v.projected = Some(Default::default()),
+        |v| v.csi = Some(Default::default()),
+        |v| v.ephemeral = Some(Default::default()),
+        |v| v.image = Some(Default::default()),
+    ];
+    let bad: [fn(&mut Volume); 21] = [
+        |v| v.host_path = Some(Default::default()),
+        |v| v.gce_persistent_disk = Some(Default::default()),
+        |v| v.aws_elastic_block_store = Some(Default::default()),
+        |v| v.git_repo = Some(Default::default()),
+        |v| v.nfs = Some(Default::default()),
+        |v| v.iscsi = Some(Default::default()),
+        |v| v.glusterfs = Some(Default::default()),
+        |v| v.rbd = Some(Default::default()),
+        |v| v.flex_volume = Some(Default::default()),
+        |v| v.cinder = Some(Default::default()),
+        |v| v.cephfs = Some(Default::default()),
+        |v| v.flocker = Some(Default::default()),
+        |v| v.fc = Some(Default::default()),
+        |v| v.azure_file = Some(Default::default()),
+        |v| v.vsphere_volume = Some(Default::default()),
+        |v| v.quobyte = Some(Default::default()),
+        |v| v.azure_disk = Some(Default::default()),
+        |v| v.photon_persistent_disk = Some(Default::default()),
+        |v| v.portworx_volume = Some(Default::default()),
+        |v| v.scale_io = Some(Default::default()),
+        |v| v.storageos = Some(Default::default()),
+    ];
+    for (prefix, setters) in [("a", &ok[..]), ("b", &bad[..])] {
+        for (i, set) in setters.iter().enumerate() {
+            let mut v = Volume { name: format!("{prefix}{}", i + 1), ..Default::default() };
+            set(&mut v);
+            volumes.push(v);
+        }
+    }
+    volumes.push(Volume { name: "c1".into(), ..Default::default() });
+    let spec = PodSpec { volumes: Some(volumes), ..Default::default() };
+    assert_eq!(
+        run("restrictedVolumes", &spec, &Default::default()),
+        concat!(
+            "restricted volume types|volumes ",
+            r#""b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18", "b19", "b20", "b21", "c1""#,
+            " use restricted volume types ",
+            r#""awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs", "#,
+            r#""hostPath", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte", "rbd", "scaleIO", "storageos", "unknown", "vsphereVolume""#,
+        )
+    );
+}
