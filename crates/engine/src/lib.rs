@@ -14,6 +14,7 @@ pub mod rng;
 pub mod sim;
 pub mod store;
 pub mod trace;
+pub mod views;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
 pub const KUBERNETES_VERSION: &str = "v1.37";

@@ -1,0 +1,361 @@
+//! What a learner would see in a terminal at any step of the trace: kubectl v1.37's
+//! printers, exact to the character, rendered from the etcd model at a revision.
+//!
+//! * [`Snapshot`] reads the store as it stood at one revision and renders one command:
+//!   `kubectl get pods` (`-o wide`, `-A`), `describe pod`, `get events`, `get deployments`,
+//!   `get replicasets`, `get jobs`, `get services`, `get endpointslices`, `get endpoints`,
+//!   `get nodes` (`-o wide`) and `describe node`.
+//! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
+//! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
+//!
+//! Time: objects carry wall-clock timestamps derived from the logical clock
+//! (`apiserver::timestamp`), and a printer's "now" is a logical time in milliseconds, so an
+//! object created at logical `t` shows the age `now - t` (to the second, as stored).
+//!
+//! Sources (facts, re-implemented): `pkg/printers/internalversion/printers.go` (the API
+//! server's table printers), cli-runtime's `tableprinter.go` and the `liggitt/tabwriter`
+//! settings kubectl uses, kubectl's `get.go` (watch, "No resources found"), `describe.go`
+//! and apimachinery's `duration.HumanDuration`.
+
+mod describe;
+mod format;
+mod node;
+mod pods;
+mod printers;
+mod table;
+mod tabwriter;
+mod watch;
+
+#[cfg(test)]
+mod tests;
+
+pub use describe::{describe_pod, describe_probe, pod_qos};
+pub use format::{human_duration, rfc1123z, Clock};
+pub use node::{describe_node, pod_limits, pod_requests, LeaseInfo};
+pub use pods::{pod_row, pod_summary, PodSummary, POD_COLUMNS};
+pub use printers::{
+    deployment_row, endpoint_slice_row, endpoints_row, event_row, format_label_selector, job_row, node_roles, node_row,
+    replicaset_row, service_row,
+};
+pub use table::{no_resources, render_get, Column, GetOptions, Row, Table};
+pub use tabwriter::TabWriter;
+pub use watch::{get_pods_watch, RevisionClock};
+
+use crate::object::{resource_for_kind, Object};
+use crate::store::Store;
+use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Pod};
+use serde::{Deserialize, Serialize};
+
+/// The store as it stood at one revision, seen at one logical time.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot<'a> {
+    pub store: &'a Store<Object>,
+    pub revision: u64,
+    pub clock: Clock,
+}
+
+impl<'a> Snapshot<'a> {
+    pub fn new(store: &'a Store<Object>, revision: u64, now_ms: u64) -> Snapshot<'a> {
+        Snapshot { store, revision, clock: Clock::at(now_ms) }
+    }
+
+    /// Objects of `kind` in `namespace` (all namespaces for `None` or a cluster-scoped
+    /// kind), in etcd key order — the order the API server lists them in.
+    pub fn list(&self, kind: &str, namespace: Option<&str>) -> Vec<&'a Object> {
+        let Some(res) = resource_for_kind(kind) else { return Vec::new() };
+        let prefix = match namespace {
+            Some(ns) if res.namespaced => format!("/registry/{}/{ns}/", res.etcd_prefix),
+            _ => format!("/registry/{}/", res.etcd_prefix),
+        };
+        self.store.list_at(&prefix, self.revision).into_iter().map(|(_, o, _)| o).filter(|o| o.kind() == kind).collect()
+    }
+
+    pub fn get(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<&'a Object> {
+        let res = resource_for_kind(kind)?;
+        self.store.get_at(&res.etcd_key(namespace, name), self.revision).map(|(o, _)| o)
+    }
+
+    fn pods(&self, namespace: Option<&str>) -> Vec<&'a Pod> {
+        self.list("Pod", namespace).into_iter().filter_map(Object::as_pod).collect()
+    }
+
+    fn events(&self, namespace: Option<&str>) -> Vec<&'a Event> {
+        self.list("Event", namespace)
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Event(e) => Some(&**e),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn render(
+        &self,
+        kind: &str,
+        columns: &'static [Column],
+        rows: Vec<Row>,
+        namespace: &str,
+        opts: GetOptions,
+    ) -> String {
+        let namespaced = resource_for_kind(kind).is_some_and(|r| r.namespaced);
+        render_get(&Table { columns, rows }, opts, namespaced, namespace)
+    }
+
+    fn scope<'n>(namespace: &'n str, opts: GetOptions) -> Option<&'n str> {
+        if opts.all_namespaces {
+            None
+        } else {
+            Some(namespace)
+        }
+    }
+
+    /// `kubectl get pods [-o wide] [-A]`.
+    pub fn get_pods(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self.pods(Self::scope(namespace, opts)).into_iter().map(|p| pod_row(p, self.clock)).collect();
+        self.render("Pod", POD_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get events`.
+    pub fn get_events(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self.events(Self::scope(namespace, opts)).into_iter().map(|e| event_row(e, self.clock)).collect();
+        self.render("Event", printers::EVENT_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get deployments`.
+    pub fn get_deployments(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("Deployment", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Deployment(d) => Some(deployment_row(d, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("Deployment", printers::DEPLOYMENT_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get replicasets`.
+    pub fn get_replicasets(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("ReplicaSet", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::ReplicaSet(rs) => Some(replicaset_row(rs, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("ReplicaSet", printers::REPLICASET_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get jobs`.
+    pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("Job", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Job(j) => Some(job_row(j, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("Job", printers::JOB_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get services`.
+    pub fn get_services(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("Service", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Service(s) => Some(service_row(s, self.clock, opts.wide)),
+                _ => None,
+            })
+            .collect();
+        self.render("Service", printers::SERVICE_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get endpointslices`.
+    pub fn get_endpointslices(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("EndpointSlice", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::EndpointSlice(e) => Some(endpoint_slice_row(e, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("EndpointSlice", printers::ENDPOINT_SLICE_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get endpoints`, with the deprecation warning the API server sends (v1.33+).
+    pub fn get_endpoints(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("Endpoints", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| serde_json::from_value::<Endpoints>(o.to_json()).ok())
+            .map(|e| endpoints_row(&e, self.clock))
+            .collect();
+        let table = self.render("Endpoints", printers::ENDPOINTS_COLUMNS, rows, namespace, opts);
+        format!("Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n{table}")
+    }
+
+    fn nodes(&self) -> Vec<&'a Node> {
+        self.list("Node", None)
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Node(n) => Some(&**n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `kubectl get nodes [-o wide]`.
+    pub fn get_nodes(&self, opts: GetOptions) -> String {
+        let rows = self.nodes().into_iter().map(|n| node_row(n, self.clock)).collect();
+        self.render("Node", printers::NODE_COLUMNS, rows, "", opts)
+    }
+
+    /// The events `kubectl describe pod` finds: same namespace, name and (when the pod has
+    /// one) UID in `involvedObject`.
+    pub fn pod_events(&self, pod: &Pod) -> Vec<&'a Event> {
+        let ns = pod.metadata.namespace.as_deref().unwrap_or("");
+        let name = pod.metadata.name.as_deref().unwrap_or("");
+        let uid = pod.metadata.uid.as_deref().filter(|u| !u.is_empty());
+        self.events(Some(ns))
+            .into_iter()
+            .filter(|e| {
+                let o = &e.involved_object;
+                o.name.as_deref() == Some(name)
+                    && o.namespace.as_deref().unwrap_or("") == ns
+                    && uid.is_none_or(|u| o.uid.as_deref() == Some(u))
+            })
+            .collect()
+    }
+
+    /// `kubectl describe pod <name>`; `None` when the pod does not exist at this revision.
+    pub fn describe_pod(&self, namespace: &str, name: &str) -> Option<String> {
+        let pod = self.get("Pod", Some(namespace), name)?.as_pod()?;
+        Some(describe_pod(pod, &self.pod_events(pod), self.clock))
+    }
+
+    /// `kubectl describe node <name>`.
+    pub fn describe_node(&self, name: &str) -> Option<String> {
+        let node = match self.get("Node", None, name)? {
+            Object::Node(n) => &**n,
+            _ => return None,
+        };
+        let pods: Vec<&Pod> = self
+            .pods(None)
+            .into_iter()
+            .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
+            .filter(|p| {
+                let phase = p.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
+                phase != "Succeeded" && phase != "Failed"
+            })
+            .collect();
+        // Node events: the controllers use the node's UID, the kubelet its name.
+        let uid = node.metadata.uid.as_deref().unwrap_or("");
+        let all_events = self.events(None);
+        let about_node = |wanted_uid: &str| {
+            all_events
+                .iter()
+                .copied()
+                .filter(|e| {
+                    let o = &e.involved_object;
+                    o.name.as_deref() == Some(name)
+                        && o.namespace.as_deref().unwrap_or("").is_empty()
+                        && o.kind.as_deref() == Some("Node")
+                        && (wanted_uid.is_empty() || o.uid.as_deref() == Some(wanted_uid))
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut events = about_node(uid);
+        events.extend(about_node(name));
+        let lease = self.get("Lease", Some("kube-node-lease"), name).map(|o| lease_info(&o.to_json()));
+        Some(describe_node(node, &pods, &events, lease.as_ref(), self.clock))
+    }
+}
+
+fn lease_info(json: &serde_json::Value) -> LeaseInfo {
+    let spec = &json["spec"];
+    let time = |k: &str| spec[k].as_str().and_then(|s| s.parse::<k8s_openapi::jiff::Timestamp>().ok());
+    LeaseInfo {
+        holder_identity: spec["holderIdentity"].as_str().map(str::to_string),
+        acquire_time: time("acquireTime"),
+        renew_time: time("renewTime"),
+    }
+}
+
+/// Every pane of the lab at one step.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Views {
+    pub namespace: String,
+    pub get_pods: String,
+    pub get_pods_wide: String,
+    pub get_pods_all_namespaces: String,
+    /// `kubectl get pods -w`, started at the watch revision.
+    pub get_pods_watch: String,
+    /// `kubectl describe pod <name>` for each pod of the namespace, by name.
+    pub describe_pods: Vec<(String, String)>,
+    pub get_events: String,
+    pub get_deployments: String,
+    pub get_replicasets: String,
+    pub get_jobs: String,
+    pub get_services: String,
+    pub get_endpointslices: String,
+    pub get_endpoints: String,
+    pub get_nodes: String,
+    pub get_nodes_wide: String,
+    /// `kubectl describe node <name>` for each node.
+    pub describe_nodes: Vec<(String, String)>,
+}
+
+/// Renders every view at `revision`, seen at logical time `now_ms`, for `namespace`. The
+/// watch pane shows `kubectl get pods -w` started at `watch_from_revision`; `clock` says
+/// when each revision was written (see [`RevisionClock::from_steps`]).
+pub fn at(
+    store: &Store<Object>,
+    revision: u64,
+    now_ms: u64,
+    namespace: &str,
+    watch_from_revision: u64,
+    clock: &RevisionClock,
+) -> Views {
+    let s = Snapshot::new(store, revision, now_ms);
+    let plain = GetOptions::default();
+    let wide = GetOptions { wide: true, all_namespaces: false };
+    let all = GetOptions { wide: false, all_namespaces: true };
+    let describe_pods = s
+        .pods(Some(namespace))
+        .into_iter()
+        .map(|p| {
+            let name = p.metadata.name.clone().unwrap_or_default();
+            (name, describe_pod(p, &s.pod_events(p), s.clock))
+        })
+        .collect();
+    let describe_nodes = s
+        .nodes()
+        .into_iter()
+        .filter_map(|n| {
+            let name = n.metadata.name.clone().unwrap_or_default();
+            s.describe_node(&name).map(|d| (name, d))
+        })
+        .collect();
+    Views {
+        namespace: namespace.to_string(),
+        get_pods: s.get_pods(namespace, plain),
+        get_pods_wide: s.get_pods(namespace, wide),
+        get_pods_all_namespaces: s.get_pods(namespace, all),
+        get_pods_watch: get_pods_watch(store, namespace, watch_from_revision.min(revision), revision, clock, now_ms),
+        describe_pods,
+        get_events: s.get_events(namespace, plain),
+        get_deployments: s.get_deployments(namespace, plain),
+        get_replicasets: s.get_replicasets(namespace, plain),
+        get_jobs: s.get_jobs(namespace, plain),
+        get_services: s.get_services(namespace, plain),
+        get_endpointslices: s.get_endpointslices(namespace, plain),
+        get_endpoints: s.get_endpoints(namespace, plain),
+        get_nodes: s.get_nodes(plain),
+        get_nodes_wide: s.get_nodes(wide),
+        describe_nodes,
+    }
+}

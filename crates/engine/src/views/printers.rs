@@ -1,0 +1,525 @@
+//! The API server's table printers (`pkg/printers/internalversion/printers.go`) for the kinds
+//! the lab shows besides pods: deployments, replicasets, jobs, services, endpoint slices,
+//! endpoints, nodes and events.
+
+use super::format::{format_labels, human_duration, Clock};
+use super::table::{col, wide, Column, Row};
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+
+fn name(meta: &ObjectMeta) -> String {
+    meta.name.clone().unwrap_or_default()
+}
+
+fn namespace(meta: &ObjectMeta) -> String {
+    meta.namespace.clone().unwrap_or_default()
+}
+
+/// `metav1.FormatLabelSelector`: `<none>` for an empty selector, `<error>` for a bad one.
+pub fn format_label_selector(selector: Option<&LabelSelector>) -> String {
+    let Some(sel) = selector else { return "<none>".to_string() };
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(labels) = &sel.match_labels {
+        for (k, v) in labels {
+            parts.push(format!("{k}={v}"));
+        }
+    }
+    for req in sel.match_expressions.as_deref().unwrap_or(&[]) {
+        let mut values = req.values.clone().unwrap_or_default();
+        values.sort();
+        let part = match req.operator.as_str() {
+            "In" => format!("{} in ({})", req.key, values.join(",")),
+            "NotIn" => format!("{} notin ({})", req.key, values.join(",")),
+            "Exists" => req.key.clone(),
+            "DoesNotExist" => format!("!{}", req.key),
+            _ => return "<error>".to_string(),
+        };
+        parts.push(part);
+    }
+    // labels.Selector.String() sorts its requirements by key.
+    parts.sort_by(|a, b| selector_key(a).cmp(selector_key(b)));
+    if parts.is_empty() {
+        "<none>".to_string()
+    } else {
+        parts.join(",")
+    }
+}
+
+fn selector_key(part: &str) -> &str {
+    let part = part.strip_prefix('!').unwrap_or(part);
+    part.split(['=', ' ']).next().unwrap_or(part)
+}
+
+fn layout_containers(spec: Option<&k8s_openapi::api::core::v1::PodSpec>) -> (String, String) {
+    let containers = spec.map(|s| s.containers.as_slice()).unwrap_or(&[]);
+    let names = containers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(",");
+    let images = containers.iter().map(|c| c.image.as_deref().unwrap_or("")).collect::<Vec<_>>().join(",");
+    (names, images)
+}
+
+pub const DEPLOYMENT_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Ready"),
+    col("Up-to-date"),
+    col("Available"),
+    col("Age"),
+    wide("Containers"),
+    wide("Images"),
+    wide("Selector"),
+];
+
+pub fn deployment_row(d: &Deployment, clock: Clock) -> Row {
+    let spec = Some(&d.spec);
+    let status = d.status.as_ref();
+    // The API server defaults spec.replicas to 1.
+    let desired = spec.and_then(|s| s.replicas).unwrap_or(1);
+    let ready = status.and_then(|s| s.ready_replicas).unwrap_or(0);
+    let (names, images) = layout_containers(spec.and_then(|s| s.template.spec.as_ref()));
+    Row {
+        namespace: namespace(&d.metadata),
+        cells: vec![
+            name(&d.metadata),
+            format!("{ready}/{desired}"),
+            status.and_then(|s| s.updated_replicas).unwrap_or(0).to_string(),
+            status.and_then(|s| s.available_replicas).unwrap_or(0).to_string(),
+            clock.since(d.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
+            format_label_selector(spec.map(|s| &s.selector)),
+        ],
+    }
+}
+
+pub const REPLICASET_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Desired"),
+    col("Current"),
+    col("Ready"),
+    col("Age"),
+    wide("Containers"),
+    wide("Images"),
+    wide("Selector"),
+];
+
+pub fn replicaset_row(rs: &ReplicaSet, clock: Clock) -> Row {
+    let spec = Some(&rs.spec);
+    let status = rs.status.as_ref();
+    let (names, images) = layout_containers(spec.and_then(|s| s.template.as_ref()).and_then(|t| t.spec.as_ref()));
+    Row {
+        namespace: namespace(&rs.metadata),
+        cells: vec![
+            name(&rs.metadata),
+            spec.and_then(|s| s.replicas).unwrap_or(1).to_string(),
+            status.map(|s| s.replicas).unwrap_or(0).to_string(),
+            status.and_then(|s| s.ready_replicas).unwrap_or(0).to_string(),
+            clock.since(rs.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
+            format_label_selector(spec.map(|s| &s.selector)),
+        ],
+    }
+}
+
+pub const JOB_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Status"),
+    col("Completions"),
+    col("Duration"),
+    col("Age"),
+    wide("Containers"),
+    wide("Images"),
+    wide("Selector"),
+];
+
+pub fn job_row(job: &Job, clock: Clock) -> Row {
+    let spec = job.spec.as_ref();
+    let status = job.status.as_ref();
+    let succeeded = status.and_then(|s| s.succeeded).unwrap_or(0);
+    let completions = match spec.and_then(|s| s.completions) {
+        Some(c) => format!("{succeeded}/{c}"),
+        None => {
+            let parallelism = spec.and_then(|s| s.parallelism).unwrap_or(0);
+            if parallelism > 1 {
+                format!("{succeeded}/1 of {parallelism}")
+            } else {
+                format!("{succeeded}/1")
+            }
+        }
+    };
+    let start = status.and_then(|s| s.start_time.as_ref());
+    let completion = status.and_then(|s| s.completion_time.as_ref());
+    let duration = match (start, completion) {
+        (None, _) => String::new(),
+        (Some(s), None) => human_duration(clock.elapsed_ms(s)),
+        (Some(s), Some(c)) => human_duration(c.0.as_millisecond() - s.0.as_millisecond()),
+    };
+    let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or(&[]);
+    // The first condition of a type decides (hasJobCondition).
+    let has = |t: &str| conditions.iter().find(|c| c.type_ == t).is_some_and(|c| c.status == "True");
+    let state = if has("Complete") {
+        "Complete"
+    } else if has("Failed") {
+        "Failed"
+    } else if job.metadata.deletion_timestamp.is_some() {
+        "Terminating"
+    } else if has("Suspended") {
+        "Suspended"
+    } else if has("FailureTarget") {
+        "FailureTarget"
+    } else {
+        "Running"
+    };
+    let (names, images) = layout_containers(spec.and_then(|s| s.template.spec.as_ref()));
+    Row {
+        namespace: namespace(&job.metadata),
+        cells: vec![
+            name(&job.metadata),
+            state.to_string(),
+            completions,
+            duration,
+            clock.since(job.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
+            format_label_selector(spec.and_then(|s| s.selector.as_ref())),
+        ],
+    }
+}
+
+pub const SERVICE_COLUMNS: &[Column] =
+    &[col("Name"), col("Type"), col("Cluster-IP"), col("External-IP"), col("Port(s)"), col("Age"), wide("Selector")];
+
+const LOAD_BALANCER_WIDTH: usize = 16;
+
+fn load_balancer_ips(svc: &Service, wide: bool) -> String {
+    let ingress = svc.status.as_ref().and_then(|s| s.load_balancer.as_ref()).and_then(|l| l.ingress.as_deref());
+    let mut set = std::collections::BTreeSet::new();
+    for i in ingress.unwrap_or(&[]) {
+        if let Some(ip) = i.ip.as_deref().filter(|s| !s.is_empty()) {
+            set.insert(ip.to_string());
+        } else if let Some(h) = i.hostname.as_deref().filter(|s| !s.is_empty()) {
+            set.insert(h.to_string());
+        }
+    }
+    let r = set.into_iter().collect::<Vec<_>>().join(",");
+    if !wide && r.len() > LOAD_BALANCER_WIDTH {
+        format!("{}...", &r[..LOAD_BALANCER_WIDTH - 3])
+    } else {
+        r
+    }
+}
+
+fn service_external_ip(svc: &Service, svc_type: &str, wide: bool) -> String {
+    let spec = svc.spec.as_ref();
+    let external_ips = spec.and_then(|s| s.external_ips.as_deref()).unwrap_or(&[]);
+    match svc_type {
+        "ClusterIP" | "NodePort" => {
+            if external_ips.is_empty() {
+                "<none>".to_string()
+            } else {
+                external_ips.join(",")
+            }
+        }
+        "LoadBalancer" => {
+            let lb = load_balancer_ips(svc, wide);
+            if !external_ips.is_empty() {
+                let mut all: Vec<String> = Vec::new();
+                if !lb.is_empty() {
+                    all.extend(lb.split(',').map(str::to_string));
+                }
+                all.extend(external_ips.iter().cloned());
+                all.join(",")
+            } else if !lb.is_empty() {
+                lb
+            } else {
+                "<pending>".to_string()
+            }
+        }
+        "ExternalName" => spec.and_then(|s| s.external_name.clone()).unwrap_or_default(),
+        _ => "<unknown>".to_string(),
+    }
+}
+
+/// The table comes from a wide conversion on the server (the EXTERNAL-IP of a load
+/// balancer is only clipped for the non-wide listing), so the row depends on `wide`.
+pub fn service_row(svc: &Service, clock: Clock, wide: bool) -> Row {
+    let spec = svc.spec.as_ref();
+    // The API server defaults the type to ClusterIP.
+    let svc_type = spec.and_then(|s| s.type_.clone()).unwrap_or_else(|| "ClusterIP".to_string());
+    let cluster_ip = spec
+        .and_then(|s| s.cluster_ips.as_ref())
+        .and_then(|ips| ips.first().cloned())
+        .unwrap_or_else(|| "<none>".to_string());
+    let ports = spec
+        .and_then(|s| s.ports.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .map(|p| {
+            let proto = p.protocol.as_deref().unwrap_or("");
+            match p.node_port.filter(|n| *n > 0) {
+                Some(np) => format!("{}:{np}/{proto}", p.port),
+                None => format!("{}/{proto}", p.port),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    Row {
+        namespace: namespace(&svc.metadata),
+        cells: vec![
+            name(&svc.metadata),
+            svc_type.clone(),
+            cluster_ip,
+            service_external_ip(svc, &svc_type, wide),
+            if ports.is_empty() { "<none>".to_string() } else { ports },
+            clock.since(svc.metadata.creation_timestamp.as_ref()),
+            format_labels(spec.and_then(|s| s.selector.as_ref())),
+        ],
+    }
+}
+
+pub const ENDPOINT_SLICE_COLUMNS: &[Column] =
+    &[col("Name"), col("AddressType"), col("Ports"), col("Endpoints"), col("Age")];
+
+/// Up to three items, then ` + N more...`; `<unset>` when there is none.
+fn list_with_more(items: impl Iterator<Item = String>) -> String {
+    const MAX: usize = 3;
+    let mut list = Vec::new();
+    let mut count = 0;
+    for item in items {
+        if list.len() < MAX {
+            list.push(item);
+        }
+        count += 1;
+    }
+    let ret = list.join(",");
+    if count > MAX {
+        format!("{ret} + {} more...", count - MAX)
+    } else if ret.is_empty() {
+        "<unset>".to_string()
+    } else {
+        ret
+    }
+}
+
+pub fn endpoint_slice_row(eps: &EndpointSlice, clock: Clock) -> Row {
+    let ports = eps.ports.as_deref().unwrap_or(&[]).iter().map(|p| match (p.port, &p.name) {
+        (Some(port), _) => port.to_string(),
+        (None, Some(name)) => name.clone(),
+        (None, None) => "*".to_string(),
+    });
+    let endpoints = eps.endpoints.as_deref().unwrap_or(&[]).iter().flat_map(|e| e.addresses.iter().cloned());
+    Row {
+        namespace: namespace(&eps.metadata),
+        cells: vec![
+            name(&eps.metadata),
+            eps.address_type.clone(),
+            list_with_more(ports),
+            list_with_more(endpoints),
+            clock.since(eps.metadata.creation_timestamp.as_ref()),
+        ],
+    }
+}
+
+pub const ENDPOINTS_COLUMNS: &[Column] = &[col("Name"), col("Endpoints"), col("Age")];
+
+fn join_host_port(host: &str, port: i32) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
+/// `formatEndpoints` for all ports: `ip:port` pairs (or bare IPs without ports), three at most.
+fn format_endpoints(ep: &Endpoints) -> String {
+    let subsets = ep.subsets.as_deref().unwrap_or(&[]);
+    if subsets.is_empty() {
+        return "<none>".to_string();
+    }
+    const MAX: usize = 3;
+    let mut list: Vec<String> = Vec::new();
+    let mut more = false;
+    let mut count = 0;
+    for ss in subsets {
+        let addresses = ss.addresses.as_deref().unwrap_or(&[]);
+        let ports = ss.ports.as_deref().unwrap_or(&[]);
+        if ports.is_empty() {
+            count += addresses.len();
+            for a in addresses {
+                if list.len() == MAX {
+                    more = true;
+                    break;
+                }
+                list.push(a.ip.clone());
+            }
+            continue;
+        }
+        for port in ports {
+            count += addresses.len();
+            for a in addresses {
+                if list.len() == MAX {
+                    more = true;
+                    break;
+                }
+                list.push(join_host_port(&a.ip, port.port));
+            }
+        }
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{ret} + {} more...", count - MAX)
+    } else {
+        ret
+    }
+}
+
+pub fn endpoints_row(ep: &Endpoints, clock: Clock) -> Row {
+    Row {
+        namespace: namespace(&ep.metadata),
+        cells: vec![name(&ep.metadata), format_endpoints(ep), clock.since(ep.metadata.creation_timestamp.as_ref())],
+    }
+}
+
+pub const NODE_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Status"),
+    col("Roles"),
+    col("Age"),
+    col("Version"),
+    wide("Internal-IP"),
+    wide("External-IP"),
+    wide("OS-Image"),
+    wide("Kernel-Version"),
+    wide("Container-Runtime"),
+];
+
+/// Node roles from `node-role.kubernetes.io/<role>` labels and `kubernetes.io/role`, sorted.
+pub fn node_roles(node: &Node) -> Vec<String> {
+    let mut roles = std::collections::BTreeSet::new();
+    for (k, v) in node.metadata.labels.iter().flatten() {
+        if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
+            if !role.is_empty() {
+                roles.insert(role.to_string());
+            }
+        } else if k == "kubernetes.io/role" && !v.is_empty() {
+            roles.insert(v.clone());
+        }
+    }
+    roles.into_iter().collect()
+}
+
+fn node_address(node: &Node, type_: &str) -> String {
+    node.status
+        .as_ref()
+        .and_then(|s| s.addresses.as_deref())
+        .unwrap_or(&[])
+        .iter()
+        .find(|a| a.type_ == type_)
+        .map(|a| a.address.clone())
+        .unwrap_or_else(|| "<none>".to_string())
+}
+
+pub fn node_row(node: &Node, clock: Clock) -> Row {
+    let status = node.status.as_ref();
+    let mut states: Vec<String> = Vec::new();
+    // Only the Ready condition is shown; a condition type seen twice counts its last copy.
+    if let Some(c) =
+        status.and_then(|s| s.conditions.as_deref()).unwrap_or(&[]).iter().rev().find(|c| c.type_ == "Ready")
+    {
+        states.push(if c.status == "True" { "Ready".to_string() } else { "NotReady".to_string() });
+    }
+    if states.is_empty() {
+        states.push("Unknown".to_string());
+    }
+    if node.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false) {
+        states.push("SchedulingDisabled".to_string());
+    }
+    let roles = node_roles(node);
+    let info = status.and_then(|s| s.node_info.as_ref());
+    let unknown = |v: Option<&String>| v.filter(|v| !v.is_empty()).cloned().unwrap_or_else(|| "<unknown>".to_string());
+    Row {
+        namespace: String::new(),
+        cells: vec![
+            name(&node.metadata),
+            states.join(","),
+            if roles.is_empty() { "<none>".to_string() } else { roles.join(",") },
+            clock.since(node.metadata.creation_timestamp.as_ref()),
+            info.map(|i| i.kubelet_version.clone()).unwrap_or_default(),
+            node_address(node, "InternalIP"),
+            node_address(node, "ExternalIP"),
+            unknown(info.map(|i| &i.os_image)),
+            unknown(info.map(|i| &i.kernel_version)),
+            unknown(info.map(|i| &i.container_runtime_version)),
+        ],
+    }
+}
+
+pub const EVENT_COLUMNS: &[Column] = &[
+    col("Last Seen"),
+    col("Type"),
+    col("Reason"),
+    col("Object"),
+    wide("Subobject"),
+    wide("Source"),
+    col("Message"),
+    wide("First Seen"),
+    wide("Count"),
+    wide("Name"),
+];
+
+/// `formatEventSource`: the component (or reporting controller), then the host (or
+/// reporting instance) after a comma.
+fn event_source(e: &Event) -> String {
+    let first = |a: Option<&String>, b: Option<&String>| {
+        a.filter(|s| !s.is_empty()).or(b.filter(|s| !s.is_empty())).cloned().unwrap_or_default()
+    };
+    let source = e.source.as_ref();
+    let component = first(source.and_then(|s| s.component.as_ref()), e.reporting_component.as_ref());
+    let instance = first(source.and_then(|s| s.host.as_ref()), e.reporting_instance.as_ref());
+    if instance.is_empty() {
+        component
+    } else {
+        format!("{component}, {instance}")
+    }
+}
+
+pub fn event_row(e: &Event, clock: Clock) -> Row {
+    let first_seen = match &e.first_timestamp {
+        Some(t) => clock.since(Some(t)),
+        None => clock.since_micro(e.event_time.as_ref()),
+    };
+    let mut last_seen = match &e.last_timestamp {
+        Some(t) => clock.since(Some(t)),
+        None => first_seen.clone(),
+    };
+    let mut count = e.count.unwrap_or(0);
+    if let Some(series) = &e.series {
+        last_seen = clock.since_micro(series.last_observed_time.as_ref());
+        count = series.count.unwrap_or(0);
+    } else if count == 0 {
+        count = 1;
+    }
+    let involved = &e.involved_object;
+    let kind = involved.kind.clone().unwrap_or_default().to_lowercase();
+    let target = match involved.name.as_deref().filter(|n| !n.is_empty()) {
+        Some(n) => format!("{kind}/{n}"),
+        None => kind,
+    };
+    Row {
+        namespace: namespace(&e.metadata),
+        cells: vec![
+            last_seen,
+            e.type_.clone().unwrap_or_default(),
+            e.reason.clone().unwrap_or_default(),
+            target,
+            involved.field_path.clone().unwrap_or_default(),
+            event_source(e),
+            e.message.as_deref().unwrap_or("").trim().to_string(),
+            first_seen,
+            count.to_string(),
+            name(&e.metadata),
+        ],
+    }
+}
