@@ -101,7 +101,7 @@ impl<'a> Snapshot<'a> {
         render_get(&Table { columns, rows }, opts, namespaced, namespace)
     }
 
-    fn scope<'n>(namespace: &'n str, opts: GetOptions) -> Option<&'n str> {
+    fn scope(namespace: &str, opts: GetOptions) -> Option<&str> {
         if opts.all_namespaces {
             None
         } else {

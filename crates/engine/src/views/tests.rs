@@ -328,3 +328,1296 @@ fn get_pods_status_rules() {
         "#]],
     );
 }
+
+#[test]
+fn get_pods_wide_all_namespaces_and_empty() {
+    let objects = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  nodeName: kind-worker
+  readinessGates: [{conditionType: example.com/lb-ready}]
+  containers: [{name: web, image: nginx}]
+status:
+  phase: Running
+  conditions: [{type: example.com/lb-ready, status: "False"}, {type: Ready, status: "False"}]
+  podIP: 10.244.1.5
+  podIPs: [{ip: 10.244.1.5}, {ip: "fd00:10:244:1::5"}]
+  containerStatuses:
+  - {name: web, image: nginx, imageID: "", ready: true, restartCount: 0, state: {running: {startedAt: "2026-01-01T00:00:04Z"}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pending-one, namespace: default, creationTimestamp: "2026-01-01T00:05:00Z"}
+spec: {containers: [{name: web, image: nginx}]}
+status:
+  phase: Pending
+  nominatedNodeName: kind-worker2
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: coredns-7db6d8ff4d-x2x9v, namespace: kube-system, creationTimestamp: "2025-12-31T12:00:00Z"}
+spec: {nodeName: kind-control-plane, containers: [{name: coredns, image: "registry.k8s.io/coredns/coredns:v1.12.1"}]}
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True"}]
+  podIPs: [{ip: 10.244.0.3}]
+  containerStatuses:
+  - {name: coredns, image: "registry.k8s.io/coredns/coredns:v1.12.1", imageID: "", ready: true, restartCount: 0, state: {running: {}}}
+"#;
+    check(
+        objects,
+        600_000,
+        "get pods -o wide",
+        expect![[r#"
+            $ kubectl get pods -o wide
+            NAME          READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            pending-one   0/1     Pending   0          5m    <none>       <none>        kind-worker2     <none>
+            web           1/1     Running   0          10m   10.244.1.5   kind-worker   <none>           0/1
+        "#]],
+    );
+    check(
+        objects,
+        600_000,
+        "get pods -A",
+        expect![[r#"
+        $ kubectl get pods -A
+        NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE
+        default       pending-one                0/1     Pending   0          5m
+        default       web                        1/1     Running   0          10m
+        kube-system   coredns-7db6d8ff4d-x2x9v   1/1     Running   0          12h
+    "#]],
+    );
+    check(
+        "",
+        0,
+        "get pods",
+        expect![[r#"
+        $ kubectl get pods
+        No resources found in default namespace.
+    "#]],
+    );
+    check(
+        "",
+        0,
+        "get pods -A",
+        expect![[r#"
+        $ kubectl get pods -A
+        No resources found
+    "#]],
+    );
+    check(
+        "",
+        0,
+        "get nodes",
+        expect![[r#"
+        $ kubectl get nodes
+        No resources found
+    "#]],
+    );
+}
+
+/// A running nginx pod as the lab's cluster stores it after admission, scheduling and the
+/// kubelet's status updates, with the events of a normal start.
+const NGINX: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx
+  namespace: default
+  uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {app: nginx}
+spec:
+  containers:
+  - name: nginx
+    image: nginx:1.29
+    imagePullPolicy: IfNotPresent
+    ports: [{containerPort: 80, protocol: TCP}]
+    readinessProbe:
+      httpGet: {path: /, port: 80, scheme: HTTP}
+      timeoutSeconds: 1
+      periodSeconds: 10
+      successThreshold: 1
+      failureThreshold: 3
+    volumeMounts:
+    - {name: kube-api-access-7x2kq, mountPath: /var/run/secrets/kubernetes.io/serviceaccount, readOnly: true}
+  nodeName: kind-worker
+  priority: 0
+  serviceAccountName: default
+  tolerations:
+  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}
+  - {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}
+  volumes:
+  - name: kube-api-access-7x2kq
+    projected:
+      defaultMode: 420
+      sources:
+      - serviceAccountToken: {expirationSeconds: 3607, path: token}
+      - configMap: {name: kube-root-ca.crt, items: [{key: ca.crt, path: ca.crt}]}
+      - downwardAPI: {items: [{path: namespace, fieldRef: {apiVersion: v1, fieldPath: metadata.namespace}}]}
+status:
+  phase: Running
+  conditions:
+  - {type: PodReadyToStartContainers, status: "True", lastTransitionTime: "2026-01-01T00:00:02Z"}
+  - {type: Initialized, status: "True", lastTransitionTime: "2026-01-01T00:00:01Z"}
+  - {type: Ready, status: "True", lastTransitionTime: "2026-01-01T00:00:05Z"}
+  - {type: ContainersReady, status: "True", lastTransitionTime: "2026-01-01T00:00:05Z"}
+  - {type: PodScheduled, status: "True", lastTransitionTime: "2026-01-01T00:00:00Z"}
+  hostIP: 172.18.0.3
+  hostIPs: [{ip: 172.18.0.3}]
+  podIP: 10.244.1.5
+  podIPs: [{ip: 10.244.1.5}]
+  startTime: "2026-01-01T00:00:01Z"
+  qosClass: BestEffort
+  containerStatuses:
+  - name: nginx
+    image: docker.io/library/nginx:1.29
+    imageID: docker.io/library/nginx@sha256:3b7732505933ca591ce4a6d860cb713ad96a3176b82f7979a8dfa9973486a0d6
+    containerID: containerd://9f2a1c0b7e3d4c5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c
+    ready: true
+    started: true
+    restartCount: 0
+    state: {running: {startedAt: "2026-01-01T00:00:04Z"}}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: nginx.188a1c2b3c4d5e6f, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1}
+reason: Scheduled
+message: Successfully assigned default/nginx to kind-worker
+source: {}
+reportingComponent: default-scheduler
+reportingInstance: default-scheduler-kind-control-plane
+eventTime: "2026-01-01T00:00:00.120000Z"
+action: Binding
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: nginx.188a1c2b4d5e6f70, namespace: default, creationTimestamp: "2026-01-01T00:00:01Z"}
+involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1, fieldPath: "spec.containers{nginx}"}
+reason: Pulling
+message: Pulling image "nginx:1.29"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:01Z"
+lastTimestamp: "2026-01-01T00:00:01Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: nginx.188a1c2b5e6f7081, namespace: default, creationTimestamp: "2026-01-01T00:00:03Z"}
+involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1, fieldPath: "spec.containers{nginx}"}
+reason: Pulled
+message: "Successfully pulled image \"nginx:1.29\" in 2.345s (2.345s including waiting). Image size: 72345678 bytes."
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:03Z"
+lastTimestamp: "2026-01-01T00:00:03Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: nginx.188a1c2b6f708192, namespace: default, creationTimestamp: "2026-01-01T00:00:03Z"}
+involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1, fieldPath: "spec.containers{nginx}"}
+reason: Created
+message: "Created container: nginx"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:03Z"
+lastTimestamp: "2026-01-01T00:00:03Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: nginx.188a1c2b708192a3, namespace: default, creationTimestamp: "2026-01-01T00:00:04Z"}
+involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1, fieldPath: "spec.containers{nginx}"}
+reason: Started
+message: Started container nginx
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:04Z"
+lastTimestamp: "2026-01-01T00:00:04Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: other.188a1c2b708192a3, namespace: default, creationTimestamp: "2026-01-01T00:00:04Z"}
+involvedObject: {kind: Pod, namespace: default, name: other, uid: 00000000-0000-0000-0000-000000000000, apiVersion: v1}
+reason: Scheduled
+message: Successfully assigned default/other to kind-worker
+source: {component: default-scheduler}
+firstTimestamp: "2026-01-01T00:00:04Z"
+lastTimestamp: "2026-01-01T00:00:04Z"
+count: 1
+type: Normal
+"#;
+
+#[test]
+fn describe_running_nginx() {
+    check(
+        NGINX,
+        62_000,
+        "describe pod nginx",
+        expect![[r#"
+        $ kubectl describe pod nginx
+        Name:             nginx
+        Namespace:        default
+        Priority:         0
+        Service Account:  default
+        Node:             kind-worker/172.18.0.3
+        Start Time:       Thu, 01 Jan 2026 00:00:01 +0000
+        Labels:           app=nginx
+        Annotations:      <none>
+        Status:           Running
+        IP:               10.244.1.5
+        IPs:
+          IP:  10.244.1.5
+        Containers:
+          nginx:
+            Container ID:   containerd://9f2a1c0b7e3d4c5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c
+            Image:          nginx:1.29
+            Image ID:       docker.io/library/nginx@sha256:3b7732505933ca591ce4a6d860cb713ad96a3176b82f7979a8dfa9973486a0d6
+            Port:           80/TCP
+            Host Port:      0/TCP
+            State:          Running
+              Started:      Thu, 01 Jan 2026 00:00:04 +0000
+            Ready:          True
+            Restart Count:  0
+            Readiness:      http-get http://:80/ delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3
+            Environment:    <none>
+            Mounts:
+              /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-7x2kq (ro)
+        Conditions:
+          Type                        Status
+          PodReadyToStartContainers   True 
+          Initialized                 True 
+          Ready                       True 
+          ContainersReady             True 
+          PodScheduled                True 
+        Volumes:
+          kube-api-access-7x2kq:
+            Type:                    Projected (a volume that contains injected data from multiple sources)
+            TokenExpirationSeconds:  3607
+            ConfigMapName:           kube-root-ca.crt
+            Optional:                false
+            DownwardAPI:             true
+        QoS Class:                   BestEffort
+        Node-Selectors:              <none>
+        Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                     node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+        Events:
+          Type    Reason     Age   From               Message
+          ----    ------     ----  ----               -------
+          Normal  Scheduled  61s   default-scheduler  Successfully assigned default/nginx to kind-worker
+          Normal  Pulling    61s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
+          Normal  Pulled     59s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72345678 bytes.
+          Normal  Created    59s   kubelet            spec.containers{nginx}: Created container: nginx
+          Normal  Started    58s   kubelet            spec.containers{nginx}: Started container nginx
+    "#]],
+    );
+}
+
+#[test]
+fn get_events_lists_every_event_of_the_namespace() {
+    check(
+        NGINX,
+        62_000,
+        "get events",
+        expect![[r#"
+        $ kubectl get events
+        LAST SEEN   TYPE     REASON      OBJECT      MESSAGE
+        61s         Normal   Scheduled   pod/nginx   Successfully assigned default/nginx to kind-worker
+        61s         Normal   Pulling     pod/nginx   Pulling image "nginx:1.29"
+        59s         Normal   Pulled      pod/nginx   Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72345678 bytes.
+        59s         Normal   Created     pod/nginx   Created container: nginx
+        58s         Normal   Started     pod/nginx   Started container nginx
+        58s         Normal   Scheduled   pod/other   Successfully assigned default/other to kind-worker
+    "#]],
+    );
+}
+
+/// A pod whose image cannot be pulled, with an init container, resources, env vars of
+/// every kind, a liveness probe and repeated events.
+const FAILING: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: api
+  namespace: default
+  uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {app: api, tier: backend}
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"v1","kind":"Pod"}'
+    example.com/owner: team-a
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: ReplicaSet, name: api-5d9c7b6f4, uid: 11111111-2222-3333-4444-555555555555, controller: true, blockOwnerDeletion: true}
+spec:
+  priorityClassName: high
+  priority: 1000
+  serviceAccountName: api
+  nodeName: kind-worker
+  nodeSelector: {disktype: ssd}
+  initContainers:
+  - name: wait-db
+    image: busybox:1.37
+    command: [sh, -c, "until nc -z db 5432; do sleep 1; done"]
+  containers:
+  - name: api
+    image: example.com/api:v2
+    ports: [{name: http, containerPort: 8080, protocol: TCP}, {name: metrics, containerPort: 9090, protocol: TCP}]
+    args: [--port=8080]
+    resources:
+      requests: {cpu: 250m, memory: 64Mi}
+      limits: {memory: 128Mi}
+    livenessProbe:
+      tcpSocket: {port: http}
+      initialDelaySeconds: 5
+      timeoutSeconds: 1
+      periodSeconds: 10
+      successThreshold: 1
+      failureThreshold: 3
+    envFrom:
+    - configMapRef: {name: api-config}
+    - secretRef: {name: api-secrets, optional: true}
+      prefix: SECRET_
+    env:
+    - {name: LOG_LEVEL, value: debug}
+    - name: POD_NAME
+      valueFrom: {fieldRef: {apiVersion: v1, fieldPath: metadata.name}}
+    - name: NODE_NAME
+      valueFrom: {fieldRef: {apiVersion: v1, fieldPath: spec.nodeName}}
+    - name: MEMORY_LIMIT
+      valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}
+    - name: CPU_LIMIT
+      valueFrom: {resourceFieldRef: {resource: limits.cpu}}
+    - name: DB_PASSWORD
+      valueFrom: {secretKeyRef: {name: db, key: password}}
+    - name: FEATURE
+      valueFrom: {configMapKeyRef: {name: flags, key: feature, optional: true}}
+    volumeMounts:
+    - {name: cache, mountPath: /var/cache/api}
+    - {name: kube-api-access-p9d2m, mountPath: /var/run/secrets/kubernetes.io/serviceaccount, readOnly: true}
+    - {name: config, mountPath: /etc/api/app.yaml, subPath: app.yaml}
+  tolerations:
+  - {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}
+  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}
+  - {key: dedicated, operator: Equal, value: api, effect: NoSchedule}
+  volumes:
+  - name: cache
+    emptyDir: {}
+  - name: config
+    configMap: {name: api-config}
+  - name: kube-api-access-p9d2m
+    projected:
+      sources:
+      - serviceAccountToken: {expirationSeconds: 3607, path: token}
+      - configMap: {name: kube-root-ca.crt}
+      - downwardAPI: {items: [{path: namespace, fieldRef: {apiVersion: v1, fieldPath: metadata.namespace}}]}
+status:
+  phase: Pending
+  conditions:
+  - {type: PodReadyToStartContainers, status: "True"}
+  - {type: Initialized, status: "True"}
+  - {type: Ready, status: "False", reason: ContainersNotReady, message: "containers with unready status: [api]"}
+  - {type: ContainersReady, status: "False", reason: ContainersNotReady, message: "containers with unready status: [api]"}
+  - {type: PodScheduled, status: "True"}
+  hostIP: 172.18.0.3
+  podIP: 10.244.1.9
+  podIPs: [{ip: 10.244.1.9}]
+  startTime: "2026-01-01T00:00:01Z"
+  qosClass: Burstable
+  initContainerStatuses:
+  - name: wait-db
+    image: docker.io/library/busybox:1.37
+    imageID: docker.io/library/busybox@sha256:e3652a00a2fabd16ce889f0aa32c38eec347b997e73bd09e69c962ec7f8732ee
+    containerID: containerd://1a2b3c
+    ready: true
+    restartCount: 0
+    state: {terminated: {exitCode: 0, reason: Completed, startedAt: "2026-01-01T00:00:02Z", finishedAt: "2026-01-01T00:00:03Z", containerID: "containerd://1a2b3c"}}
+  containerStatuses:
+  - name: api
+    image: example.com/api:v2
+    imageID: ""
+    ready: false
+    started: false
+    restartCount: 0
+    state: {waiting: {reason: ImagePullBackOff, message: "Back-off pulling image \"example.com/api:v2\": ErrImagePull: failed to resolve reference"}}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2b00000001, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1, fieldPath: "spec.containers{api}"}
+reason: Pulling
+message: Pulling image "example.com/api:v2"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:04Z"
+lastTimestamp: "2026-01-01T00:01:30Z"
+count: 4
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2b00000002, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1, fieldPath: "spec.containers{api}"}
+reason: Failed
+message: "Failed to pull image \"example.com/api:v2\": failed to resolve reference \"example.com/api:v2\": not found"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:05Z"
+lastTimestamp: "2026-01-01T00:01:31Z"
+count: 4
+type: Warning
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2b00000003, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1, fieldPath: "spec.containers{api}"}
+reason: Failed
+message: "Error: ErrImagePull"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:05Z"
+lastTimestamp: "2026-01-01T00:01:31Z"
+count: 4
+type: Warning
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2b00000004, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1, fieldPath: "spec.containers{api}"}
+reason: BackOff
+message: Back-off pulling image "example.com/api:v2"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:06Z"
+lastTimestamp: "2026-01-01T00:02:40Z"
+count: 7
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2b00000005, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1, fieldPath: "spec.containers{api}"}
+reason: Failed
+message: "Error: ImagePullBackOff"
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2026-01-01T00:00:06Z"
+lastTimestamp: "2026-01-01T00:02:40Z"
+count: 7
+type: Warning
+---
+apiVersion: v1
+kind: Event
+metadata: {name: api.188a1c2a00000000, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: api, uid: 0b0e8f57-6a43-4c8e-8d0c-0d6f1e9a7c21, apiVersion: v1}
+reason: Scheduled
+message: Successfully assigned default/api to kind-worker
+source: {component: default-scheduler}
+firstTimestamp: "2026-01-01T00:00:00Z"
+lastTimestamp: "2026-01-01T00:00:00Z"
+count: 1
+type: Normal
+"#;
+
+#[test]
+fn describe_failing_pod() {
+    check(
+        FAILING,
+        180_000,
+        "describe pod api",
+        expect![[r#"
+        $ kubectl describe pod api
+        Name:                 api
+        Namespace:            default
+        Priority:             1000
+        Priority Class Name:  high
+        Service Account:      api
+        Node:                 kind-worker/172.18.0.3
+        Start Time:           Thu, 01 Jan 2026 00:00:01 +0000
+        Labels:               app=api
+                              tier=backend
+        Annotations:          example.com/owner: team-a
+        Status:               Pending
+        IP:                   10.244.1.9
+        IPs:
+          IP:           10.244.1.9
+        Controlled By:  ReplicaSet/api-5d9c7b6f4
+        Init Containers:
+          wait-db:
+            Container ID:  containerd://1a2b3c
+            Image:         busybox:1.37
+            Image ID:      docker.io/library/busybox@sha256:e3652a00a2fabd16ce889f0aa32c38eec347b997e73bd09e69c962ec7f8732ee
+            Port:          <none>
+            Host Port:     <none>
+            Command:
+              sh
+              -c
+              until nc -z db 5432; do sleep 1; done
+            State:          Terminated
+              Reason:       Completed
+              Exit Code:    0
+              Started:      Thu, 01 Jan 2026 00:00:02 +0000
+              Finished:     Thu, 01 Jan 2026 00:00:03 +0000
+            Ready:          True
+            Restart Count:  0
+            Environment:    <none>
+            Mounts:         <none>
+        Containers:
+          api:
+            Container ID:  
+            Image:         example.com/api:v2
+            Image ID:      
+            Ports:         8080/TCP (http), 9090/TCP (metrics)
+            Host Ports:    0/TCP (http), 0/TCP (metrics)
+            Args:
+              --port=8080
+            State:          Waiting
+              Reason:       ImagePullBackOff
+            Ready:          False
+            Restart Count:  0
+            Limits:
+              memory:  128Mi
+            Requests:
+              cpu:     250m
+              memory:  64Mi
+            Liveness:  tcp-socket :http delay=5s timeout=1s period=10s successThreshold=1 failureThreshold=3
+            Environment Variables from:
+              api-config   ConfigMap                     Optional: false
+              api-secrets  Secret with prefix 'SECRET_'  Optional: true
+            Environment:
+              LOG_LEVEL:     debug
+              POD_NAME:      api (v1:metadata.name)
+              NODE_NAME:      (v1:spec.nodeName)
+              MEMORY_LIMIT:  128 (limits.memory)
+              CPU_LIMIT:     node allocatable (limits.cpu)
+              DB_PASSWORD:   <set to the key 'password' in secret 'db'>        Optional: false
+              FEATURE:       <set to the key 'feature' of config map 'flags'>  Optional: true
+            Mounts:
+              /etc/api/app.yaml from config (rw,path="app.yaml")
+              /var/cache/api from cache (rw)
+              /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-p9d2m (ro)
+        Conditions:
+          Type                        Status
+          PodReadyToStartContainers   True 
+          Initialized                 True 
+          Ready                       False 
+          ContainersReady             False 
+          PodScheduled                True 
+        Volumes:
+          cache:
+            Type:       EmptyDir (a temporary directory that shares a pod's lifetime)
+            Medium:     
+            SizeLimit:  <unset>
+          config:
+            Type:      ConfigMap (a volume populated by a ConfigMap)
+            Name:      api-config
+            Optional:  false
+          kube-api-access-p9d2m:
+            Type:                    Projected (a volume that contains injected data from multiple sources)
+            TokenExpirationSeconds:  3607
+            ConfigMapName:           kube-root-ca.crt
+            Optional:                false
+            DownwardAPI:             true
+        QoS Class:                   Burstable
+        Node-Selectors:              disktype=ssd
+        Tolerations:                 dedicated=api:NoSchedule
+                                     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                     node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+        Events:
+          Type     Reason     Age                  From               Message
+          ----     ------     ----                 ----               -------
+          Normal   Scheduled  3m                   default-scheduler  Successfully assigned default/api to kind-worker
+          Normal   Pulling    90s (x4 over 2m56s)  kubelet            spec.containers{api}: Pulling image "example.com/api:v2"
+          Warning  Failed     89s (x4 over 2m55s)  kubelet            spec.containers{api}: Failed to pull image "example.com/api:v2": failed to resolve reference "example.com/api:v2": not found
+          Warning  Failed     89s (x4 over 2m55s)  kubelet            spec.containers{api}: Error: ErrImagePull
+          Normal   BackOff    20s (x7 over 2m54s)  kubelet            spec.containers{api}: Back-off pulling image "example.com/api:v2"
+          Warning  Failed     20s (x7 over 2m54s)  kubelet            spec.containers{api}: Error: ImagePullBackOff
+    "#]],
+    );
+}
+
+/// Applies writes at logical times and returns the store and when each revision happened.
+fn history(writes: &[(u64, &str, &str)]) -> (Store<Object>, RevisionClock) {
+    let mut store = Store::new();
+    let mut points = Vec::new();
+    for (time, op, yaml) in writes {
+        let value: serde_json::Value = serde_yaml::from_str(yaml).expect("valid YAML");
+        let obj = object_of(value);
+        let res = resource_for(&obj.api_version(), obj.kind()).expect("known kind");
+        let key = res.etcd_key(obj.namespace(), obj.name());
+        let rev = match *op {
+            "create" => store.create(&key, obj).expect("create"),
+            "update" => store.update(&key, obj, None).expect("update"),
+            "delete" => store.delete(&key).expect("delete").0,
+            _ => panic!("unknown op {op}"),
+        };
+        points.push((rev, *time));
+    }
+    (store, RevisionClock::from_points(points))
+}
+
+const WEB_CREATED: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {containers: [{name: web, image: "nginx:1.29"}]}
+status: {phase: Pending, qosClass: BestEffort}
+"#;
+
+const WEB_SCHEDULED: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {nodeName: kind-worker, containers: [{name: web, image: "nginx:1.29"}]}
+status:
+  phase: Pending
+  qosClass: BestEffort
+  conditions: [{type: PodScheduled, status: "True"}]
+"#;
+
+const WEB_CREATING: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {nodeName: kind-worker, containers: [{name: web, image: "nginx:1.29"}]}
+status:
+  phase: Pending
+  qosClass: BestEffort
+  hostIP: 172.18.0.3
+  startTime: "2026-01-01T00:00:01Z"
+  conditions:
+  - {type: PodReadyToStartContainers, status: "False"}
+  - {type: Initialized, status: "True"}
+  - {type: Ready, status: "False", reason: ContainersNotReady}
+  - {type: ContainersReady, status: "False", reason: ContainersNotReady}
+  - {type: PodScheduled, status: "True"}
+  containerStatuses:
+  - {name: web, image: "nginx:1.29", imageID: "", ready: false, restartCount: 0, started: false, state: {waiting: {reason: ContainerCreating}}}
+"#;
+
+const WEB_RUNNING: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {nodeName: kind-worker, containers: [{name: web, image: "nginx:1.29"}]}
+status:
+  phase: Running
+  qosClass: BestEffort
+  hostIP: 172.18.0.3
+  podIP: 10.244.1.5
+  podIPs: [{ip: 10.244.1.5}]
+  startTime: "2026-01-01T00:00:01Z"
+  conditions:
+  - {type: PodReadyToStartContainers, status: "True"}
+  - {type: Initialized, status: "True"}
+  - {type: Ready, status: "True"}
+  - {type: ContainersReady, status: "True"}
+  - {type: PodScheduled, status: "True"}
+  containerStatuses:
+  - {name: web, image: "docker.io/library/nginx:1.29", imageID: "", ready: true, restartCount: 0, started: true, state: {running: {startedAt: "2026-01-01T00:00:04Z"}}}
+"#;
+
+const WEB_TERMINATING: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z", deletionTimestamp: "2026-01-01T00:03:30Z", deletionGracePeriodSeconds: 30}
+spec: {nodeName: kind-worker, containers: [{name: web, image: "nginx:1.29"}]}
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True"}]
+  containerStatuses:
+  - {name: web, image: "docker.io/library/nginx:1.29", imageID: "", ready: true, restartCount: 0, started: true, state: {running: {startedAt: "2026-01-01T00:00:04Z"}}}
+"#;
+
+const WEB_STOPPED: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z", deletionTimestamp: "2026-01-01T00:03:30Z", deletionGracePeriodSeconds: 0}
+spec: {nodeName: kind-worker, containers: [{name: web, image: "nginx:1.29"}]}
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "False"}]
+  containerStatuses:
+  - {name: web, image: "docker.io/library/nginx:1.29", imageID: "", ready: false, restartCount: 0, started: false, state: {terminated: {exitCode: 0, reason: Completed}}}
+"#;
+
+const OTHER_NAMESPACE_POD: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: staging, creationTimestamp: "2026-01-01T00:00:02Z"}
+spec: {containers: [{name: web, image: "nginx:1.29"}]}
+status: {phase: Pending}
+"#;
+
+#[test]
+fn watch_a_pod_from_pending_to_running() {
+    let (store, clock) = history(&[
+        (0, "create", WEB_CREATED),
+        (8, "update", WEB_SCHEDULED),
+        (1_250, "update", WEB_CREATING),
+        (2_000, "create", OTHER_NAMESPACE_POD),
+        (3_400, "update", WEB_RUNNING),
+    ]);
+    // Started before the pod existed: the header comes with the first event.
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        web    0/1     Pending   0          0s
+        web    0/1     Pending   0          0s
+        web    0/1     ContainerCreating   0          1s
+        web    1/1     Running             0          3s
+    "#]]
+    .assert_eq(&get_pods_watch(&store, "default", 1, store.revision(), &clock, 5_000));
+    // Midway: only the events up to the step being shown.
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        web    0/1     Pending   0          0s
+        web    0/1     Pending   0          0s
+    "#]]
+    .assert_eq(&get_pods_watch(&store, "default", 1, 3, &clock, 5_000));
+}
+
+#[test]
+fn watch_started_on_a_running_pod_then_deleted() {
+    let (store, clock) = history(&[
+        (0, "create", WEB_CREATED),
+        (3_400, "update", WEB_RUNNING),
+        (180_000, "update", WEB_TERMINATING),
+        (181_500, "update", WEB_STOPPED),
+        (181_600, "delete", WEB_STOPPED),
+    ]);
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        web    1/1     Running   0          3s
+        web    1/1     Terminating   0          3m
+        web    0/1     Terminating   0          3m1s
+        web    0/1     Terminating   0          3m1s
+    "#]]
+    .assert_eq(&get_pods_watch(&store, "default", 3, store.revision(), &clock, 200_000));
+}
+
+#[test]
+fn revision_clock_maps_revisions_to_the_first_step_that_saw_them() {
+    let step = |revision: u64, time_ms: u64| crate::trace::Step {
+        index: 0,
+        time_ms,
+        phase: crate::trace::Phase::Etcd,
+        from: crate::trace::Component::ApiServer,
+        to: crate::trace::Component::Etcd,
+        node: None,
+        object: None,
+        request_id: None,
+        summary: String::new(),
+        status: crate::trace::StepStatus::Ok,
+        revision,
+        detail: crate::trace::Detail::Note { text: String::new() },
+    };
+    let clock = RevisionClock::from_steps(&[step(1, 0), step(2, 10), step(2, 15), step(5, 40)]);
+    assert_eq!(clock.time_of(2), Some(10));
+    // Revisions 3 and 4 were written without a step of their own: the next step saw them.
+    assert_eq!(clock.time_of(4), Some(40));
+    assert_eq!(clock.time_of(6), None);
+}
+
+const WORKLOADS: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: "nginx:1.29"}]}}
+status: {replicas: 3, updatedReplicas: 3, readyReplicas: 2, availableReplicas: 2, unavailableReplicas: 1}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker, namespace: default, creationTimestamp: "2026-01-01T00:00:30Z"}
+spec:
+  selector: {matchLabels: {app: worker}}
+  template: {metadata: {labels: {app: worker}}, spec: {containers: [{name: worker, image: busybox}]}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web-7d4b9c8f5d, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web, pod-template-hash: 7d4b9c8f5d}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: "nginx:1.29"}]}}
+status: {replicas: 3, readyReplicas: 2, availableReplicas: 2}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  completions: 1
+  parallelism: 1
+  template: {spec: {restartPolicy: Never, containers: [{name: backup, image: busybox}]}}
+status:
+  startTime: "2026-01-01T00:00:01Z"
+  completionTime: "2026-01-01T00:00:13Z"
+  succeeded: 1
+  conditions: [{type: SuccessCriteriaMet, status: "True"}, {type: Complete, status: "True"}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: crunch, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  parallelism: 4
+  template: {spec: {restartPolicy: Never, containers: [{name: crunch, image: busybox}]}}
+status: {startTime: "2026-01-01T00:01:00Z", active: 4}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: flaky, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  completions: 3
+  template: {spec: {restartPolicy: Never, containers: [{name: flaky, image: busybox}]}}
+status:
+  startTime: "2026-01-01T00:00:00Z"
+  failed: 7
+  succeeded: 1
+  conditions: [{type: FailureTarget, status: "True"}, {type: Failed, status: "True", reason: BackoffLimitExceeded}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: kubernetes, namespace: default, creationTimestamp: "2025-12-31T00:00:00Z"}
+spec:
+  type: ClusterIP
+  clusterIP: 10.96.0.1
+  clusterIPs: [10.96.0.1]
+  ports: [{name: https, port: 443, protocol: TCP, targetPort: 6443}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  type: NodePort
+  clusterIP: 10.96.120.15
+  clusterIPs: [10.96.120.15]
+  selector: {app: web}
+  ports: [{port: 80, protocol: TCP, targetPort: 80, nodePort: 30080}, {name: metrics, port: 9090, protocol: TCP, targetPort: 9090, nodePort: 31090}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-lb, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  type: LoadBalancer
+  clusterIP: 10.96.7.200
+  clusterIPs: [10.96.7.200]
+  selector: {app: web}
+  ports: [{port: 80, protocol: TCP, targetPort: 80, nodePort: 32000}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  clusterIP: None
+  clusterIPs: [None]
+  selector: {app: db}
+  ports: [{port: 5432, protocol: TCP}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: search, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {type: ExternalName, externalName: search.example.com}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: web-abc12, namespace: default, creationTimestamp: "2026-01-01T00:00:05Z", labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+ports: [{name: "", port: 80, protocol: TCP}, {name: metrics, port: 9090, protocol: TCP}]
+endpoints:
+- addresses: [10.244.1.5]
+  conditions: {ready: true}
+- addresses: [10.244.2.7]
+  conditions: {ready: true}
+- addresses: [10.244.1.6]
+  conditions: {ready: false}
+- addresses: [10.244.2.8]
+  conditions: {ready: true}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: db-x7k2p, namespace: default, creationTimestamp: "2026-01-01T00:00:05Z"}
+addressType: IPv4
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:00:05Z"}
+subsets:
+- addresses: [{ip: 10.244.1.5}, {ip: 10.244.2.7}]
+  notReadyAddresses: [{ip: 10.244.1.6}]
+  ports: [{port: 80, protocol: TCP}, {name: metrics, port: 9090, protocol: TCP}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: db, namespace: default, creationTimestamp: "2026-01-01T00:00:05Z"}
+"#;
+
+#[test]
+fn get_workloads_services_and_endpoints() {
+    check(
+        WORKLOADS,
+        125_000,
+        "get deployments",
+        expect![[r#"
+        $ kubectl get deployments
+        NAME     READY   UP-TO-DATE   AVAILABLE   AGE
+        web      2/3     3            2           2m5s
+        worker   0/1     0            0           95s
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get replicasets",
+        expect![[r#"
+        $ kubectl get replicasets
+        NAME             DESIRED   CURRENT   READY   AGE
+        web-7d4b9c8f5d   3         3         2       2m5s
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get jobs",
+        expect![[r#"
+        $ kubectl get jobs
+        NAME     STATUS     COMPLETIONS   DURATION   AGE
+        backup   Complete   1/1           12s        2m5s
+        crunch   Running    0/1 of 4      65s        65s
+        flaky    Failed     1/3           2m5s       2m5s
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get services",
+        expect![[r#"
+        $ kubectl get services
+        NAME         TYPE           CLUSTER-IP     EXTERNAL-IP          PORT(S)                       AGE
+        db           ClusterIP      None           <none>               5432/TCP                      2m5s
+        kubernetes   ClusterIP      10.96.0.1      <none>               443/TCP                       24h
+        search       ExternalName   <none>         search.example.com   <none>                        2m5s
+        web          NodePort       10.96.120.15   <none>               80:30080/TCP,9090:31090/TCP   2m5s
+        web-lb       LoadBalancer   10.96.7.200    <pending>            80:32000/TCP                  2m5s
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get services -o wide",
+        expect![[r#"
+        $ kubectl get services -o wide
+        NAME         TYPE           CLUSTER-IP     EXTERNAL-IP          PORT(S)                       AGE    SELECTOR
+        db           ClusterIP      None           <none>               5432/TCP                      2m5s   app=db
+        kubernetes   ClusterIP      10.96.0.1      <none>               443/TCP                       24h    <none>
+        search       ExternalName   <none>         search.example.com   <none>                        2m5s   <none>
+        web          NodePort       10.96.120.15   <none>               80:30080/TCP,9090:31090/TCP   2m5s   app=web
+        web-lb       LoadBalancer   10.96.7.200    <pending>            80:32000/TCP                  2m5s   app=web
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get endpointslices",
+        expect![[r#"
+        $ kubectl get endpointslices
+        NAME        ADDRESSTYPE   PORTS     ENDPOINTS                                      AGE
+        db-x7k2p    IPv4          <unset>   <unset>                                        2m
+        web-abc12   IPv4          80,9090   10.244.1.5,10.244.2.7,10.244.1.6 + 1 more...   2m
+    "#]],
+    );
+    check(
+        WORKLOADS,
+        125_000,
+        "get endpoints",
+        expect![[r#"
+        $ kubectl get endpoints
+        Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
+        NAME   ENDPOINTS                                                 AGE
+        db     <none>                                                    2m
+        web    10.244.1.5:80,10.244.2.7:80,10.244.1.5:9090 + 1 more...   2m
+    "#]],
+    );
+}
+
+const CLUSTER: &str = r#"
+apiVersion: v1
+kind: Node
+metadata:
+  name: kind-control-plane
+  uid: 2a7e5f0c-1111-4c3d-9e8f-000000000001
+  creationTimestamp: "2025-12-30T00:00:00Z"
+  labels: {kubernetes.io/hostname: kind-control-plane, kubernetes.io/os: linux, node-role.kubernetes.io/control-plane: ""}
+spec:
+  podCIDR: 10.244.0.0/24
+  podCIDRs: [10.244.0.0/24]
+  providerID: kind://docker/kind/kind-control-plane
+  taints: [{key: node-role.kubernetes.io/control-plane, effect: NoSchedule}]
+status:
+  conditions:
+  - {type: Ready, status: "True", reason: KubeletReady, message: kubelet is posting ready status, lastHeartbeatTime: "2026-01-01T00:00:00Z", lastTransitionTime: "2025-12-30T00:00:20Z"}
+  addresses: [{type: InternalIP, address: 172.18.0.2}, {type: Hostname, address: kind-control-plane}]
+  capacity: {cpu: "8", memory: 16331092Ki, pods: "110", ephemeral-storage: 263112772Ki, hugepages-2Mi: "0"}
+  allocatable: {cpu: "8", memory: 16331092Ki, pods: "110", ephemeral-storage: 263112772Ki, hugepages-2Mi: "0"}
+  nodeInfo: {machineID: 3f1d0c5e, systemUUID: 3f1d0c5e-aaaa, bootID: 1b2c3d4e, kernelVersion: 6.8.0-45-generic, osImage: Debian GNU/Linux 12 (bookworm), containerRuntimeVersion: containerd://2.1.3, kubeletVersion: v1.37.0, kubeProxyVersion: "", operatingSystem: linux, architecture: amd64}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: kind-worker
+  uid: 2a7e5f0c-1111-4c3d-9e8f-000000000002
+  creationTimestamp: "2025-12-30T00:00:40Z"
+  labels: {kubernetes.io/hostname: kind-worker, kubernetes.io/os: linux}
+  annotations: {node.alpha.kubernetes.io/ttl: "0", volumes.kubernetes.io/controller-managed-attach-detach: "true"}
+spec:
+  podCIDR: 10.244.1.0/24
+  podCIDRs: [10.244.1.0/24]
+status:
+  conditions:
+  - {type: MemoryPressure, status: "False", reason: KubeletHasSufficientMemory, message: kubelet has sufficient memory available, lastHeartbeatTime: "2026-01-01T00:00:00Z", lastTransitionTime: "2025-12-30T00:00:40Z"}
+  - {type: Ready, status: "True", reason: KubeletReady, message: kubelet is posting ready status, lastHeartbeatTime: "2026-01-01T00:00:00Z", lastTransitionTime: "2025-12-30T00:01:00Z"}
+  addresses: [{type: InternalIP, address: 172.18.0.3}, {type: Hostname, address: kind-worker}]
+  capacity: {cpu: "4", memory: 8Gi, pods: "110", ephemeral-storage: 100Gi}
+  allocatable: {cpu: 3900m, memory: 7Gi, pods: "110", ephemeral-storage: 100Gi, example.com/gpu: "2"}
+  nodeInfo: {machineID: 9e8d7c6b, systemUUID: 9e8d7c6b-bbbb, bootID: 5f6e7d8c, kernelVersion: 6.8.0-45-generic, osImage: Debian GNU/Linux 12 (bookworm), containerRuntimeVersion: containerd://2.1.3, kubeletVersion: v1.37.0, kubeProxyVersion: "", operatingSystem: linux, architecture: amd64}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: kind-worker2, uid: 2a7e5f0c-1111-4c3d-9e8f-000000000003, creationTimestamp: "2025-12-30T00:00:40Z", labels: {kubernetes.io/role: gpu}}
+spec: {unschedulable: true}
+status:
+  conditions:
+  - {type: Ready, status: Unknown, reason: NodeStatusUnknown, message: Kubelet stopped posting node status.}
+  addresses: [{type: InternalIP, address: 172.18.0.4}, {type: ExternalIP, address: 203.0.113.9}]
+  nodeInfo: {machineID: "", systemUUID: "", bootID: "", kernelVersion: "", osImage: "", containerRuntimeVersion: "", kubeletVersion: v1.36.2, kubeProxyVersion: "", operatingSystem: linux, architecture: amd64}
+---
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: kind-worker, namespace: kube-node-lease, creationTimestamp: "2025-12-30T00:00:40Z"}
+spec: {holderIdentity: kind-worker, leaseDurationSeconds: 40, renewTime: "2026-01-01T00:01:55.123456Z"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-7d4b9c8f5d-abcde, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  nodeName: kind-worker
+  initContainers: [{name: init, image: busybox, resources: {requests: {cpu: "1"}}}]
+  containers:
+  - {name: web, image: nginx, resources: {requests: {cpu: 250m, memory: 64Mi}, limits: {memory: 128Mi}}}
+  - {name: log, image: busybox, resources: {requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 200m, memory: 64Mi}}}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {nodeName: kind-worker, containers: [{name: c, image: busybox, resources: {requests: {cpu: "2"}}}]}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: kube-proxy-x8k2d, namespace: kube-system, creationTimestamp: "2025-12-30T00:00:40Z"}
+spec:
+  nodeName: kind-worker
+  initContainers: [{name: sidecar, image: envoy, restartPolicy: Always, resources: {requests: {cpu: 50m, memory: 16Mi}}}]
+  containers: [{name: kube-proxy, image: kube-proxy}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: kind-worker.188a1c2b00000001, namespace: default}
+involvedObject: {kind: Node, name: kind-worker, uid: kind-worker, apiVersion: v1}
+reason: Starting
+message: Starting kubelet.
+source: {component: kubelet, host: kind-worker}
+firstTimestamp: "2025-12-30T00:00:40Z"
+lastTimestamp: "2025-12-30T00:00:40Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: kind-worker.188a1c2b00000002, namespace: default}
+involvedObject: {kind: Node, name: kind-worker, uid: 2a7e5f0c-1111-4c3d-9e8f-000000000002, apiVersion: v1}
+reason: RegisteredNode
+message: "Node kind-worker event: Registered Node kind-worker in Controller"
+source: {component: node-controller}
+firstTimestamp: "2025-12-30T00:00:45Z"
+lastTimestamp: "2025-12-30T00:00:45Z"
+count: 1
+type: Normal
+"#;
+
+#[test]
+fn get_and_describe_nodes() {
+    check(
+        CLUSTER,
+        120_000,
+        "get nodes",
+        expect![[r#"
+        $ kubectl get nodes
+        NAME                 STATUS                        ROLES           AGE   VERSION
+        kind-control-plane   Ready                         control-plane   2d    v1.37.0
+        kind-worker          Ready                         <none>          2d    v1.37.0
+        kind-worker2         NotReady,SchedulingDisabled   gpu             2d    v1.36.2
+    "#]],
+    );
+    check(
+        CLUSTER,
+        120_000,
+        "get nodes -o wide",
+        expect![[r#"
+        $ kubectl get nodes -o wide
+        NAME                 STATUS                        ROLES           AGE   VERSION   INTERNAL-IP   EXTERNAL-IP   OS-IMAGE                         KERNEL-VERSION     CONTAINER-RUNTIME
+        kind-control-plane   Ready                         control-plane   2d    v1.37.0   172.18.0.2    <none>        Debian GNU/Linux 12 (bookworm)   6.8.0-45-generic   containerd://2.1.3
+        kind-worker          Ready                         <none>          2d    v1.37.0   172.18.0.3    <none>        Debian GNU/Linux 12 (bookworm)   6.8.0-45-generic   containerd://2.1.3
+        kind-worker2         NotReady,SchedulingDisabled   gpu             2d    v1.36.2   172.18.0.4    203.0.113.9   <unknown>                        <unknown>          <unknown>
+    "#]],
+    );
+    check(
+        CLUSTER,
+        120_000,
+        "describe node kind-worker",
+        expect![[r#"
+        $ kubectl describe node kind-worker
+        Name:               kind-worker
+        Roles:              <none>
+        Labels:             kubernetes.io/hostname=kind-worker
+                            kubernetes.io/os=linux
+        Annotations:        node.alpha.kubernetes.io/ttl: 0
+                            volumes.kubernetes.io/controller-managed-attach-detach: true
+        CreationTimestamp:  Tue, 30 Dec 2025 00:00:40 +0000
+        Taints:             <none>
+        Unschedulable:      false
+        Lease:
+          HolderIdentity:  kind-worker
+          AcquireTime:     <unset>
+          RenewTime:       Thu, 01 Jan 2026 00:01:55 +0000
+        Conditions:
+          Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+          ----             ------  -----------------                 ------------------                ------                       -------
+          MemoryPressure   False   Thu, 01 Jan 2026 00:00:00 +0000   Tue, 30 Dec 2025 00:00:40 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available
+          Ready            True    Thu, 01 Jan 2026 00:00:00 +0000   Tue, 30 Dec 2025 00:01:00 +0000   KubeletReady                 kubelet is posting ready status
+        Addresses:
+          InternalIP:  172.18.0.3
+          Hostname:    kind-worker
+        Capacity:
+          cpu:                4
+          ephemeral-storage:  100Gi
+          memory:             8Gi
+          pods:               110
+        Allocatable:
+          cpu:                3900m
+          ephemeral-storage:  100Gi
+          example.com/gpu:    2
+          memory:             7Gi
+          pods:               110
+        System Info:
+          Machine ID:                 9e8d7c6b
+          System UUID:                9e8d7c6b-bbbb
+          Boot ID:                    5f6e7d8c
+          Kernel Version:             6.8.0-45-generic
+          OS Image:                   Debian GNU/Linux 12 (bookworm)
+          Operating System:           linux
+          Architecture:               amd64
+          Container Runtime Version:  containerd://2.1.3
+          Kubelet Version:            v1.37.0
+        PodCIDR:                      10.244.1.0/24
+        PodCIDRs:                     10.244.1.0/24
+        Non-terminated Pods:          (2 in total)
+          Namespace                   Name                    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+          ---------                   ----                    ------------  ----------  ---------------  -------------  ---
+          default                     web-7d4b9c8f5d-abcde    1 (25%)       200m (5%)   96Mi (1%)        192Mi (2%)     2m
+          kube-system                 kube-proxy-x8k2d        50m (1%)      0 (0%)      16Mi (0%)        0 (0%)         2d
+        Allocated resources:
+          (Total limits may be over 100 percent, i.e., overcommitted.)
+          Resource           Requests     Limits
+          --------           --------     ------
+          cpu                1050m (26%)  200m (5%)
+          memory             112Mi (1%)   192Mi (2%)
+          ephemeral-storage  0 (0%)       0 (0%)
+          example.com/gpu    0            0
+        Events:
+          Type    Reason          Age   From             Message
+          ----    ------          ----  ----             -------
+          Normal  Starting        2d    kubelet          Starting kubelet.
+          Normal  RegisteredNode  2d    node-controller  Node kind-worker event: Registered Node kind-worker in Controller
+    "#]],
+    );
+    check(
+        CLUSTER,
+        120_000,
+        "describe node kind-worker2",
+        expect![[r#"
+        $ kubectl describe node kind-worker2
+        Name:               kind-worker2
+        Roles:              gpu
+        Labels:             kubernetes.io/role=gpu
+        Annotations:        <none>
+        CreationTimestamp:  Tue, 30 Dec 2025 00:00:40 +0000
+        Taints:             <none>
+        Unschedulable:      true
+        Lease:              Failed to get lease: leases.coordination.k8s.io "kind-worker2" not found
+        Conditions:
+          Type    Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message
+          ----    ------    -----------------                 ------------------                ------              -------
+          Ready   Unknown   Mon, 01 Jan 0001 00:00:00 +0000   Mon, 01 Jan 0001 00:00:00 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+        Addresses:
+          InternalIP:  172.18.0.4
+          ExternalIP:  203.0.113.9
+        System Info:
+          Machine ID:                 
+          System UUID:                
+          Boot ID:                    
+          Kernel Version:             
+          OS Image:                   
+          Operating System:           linux
+          Architecture:               amd64
+          Container Runtime Version:  
+          Kubelet Version:            v1.36.2
+        Non-terminated Pods:          (0 in total)
+          Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+          ---------                   ----    ------------  ----------  ---------------  -------------  ---
+        Allocated resources:
+          (Total limits may be over 100 percent, i.e., overcommitted.)
+          Resource           Requests  Limits
+          --------           --------  ------
+          cpu                0 (0%)    0 (0%)
+          memory             0 (0%)    0 (0%)
+          ephemeral-storage  0 (0%)    0 (0%)
+        Events:              <none>
+    "#]],
+    );
+}
+
+#[test]
+fn views_at_a_revision() {
+    let (store, clock) = history(&[
+        (0, "create", WEB_CREATED),
+        (8, "update", WEB_SCHEDULED),
+        (1_250, "update", WEB_CREATING),
+        (3_400, "update", WEB_RUNNING),
+    ]);
+    // The learner looks at the step that wrote revision 4 (ContainerCreating), at 1.3s.
+    let v = at(&store, 4, 1_300, "default", 1, &clock);
+    expect![[r#"
+        NAME   READY   STATUS              RESTARTS   AGE
+        web    0/1     ContainerCreating   0          1s
+        ---
+        NAME   READY   STATUS    RESTARTS   AGE
+        web    0/1     Pending   0          0s
+        web    0/1     Pending   0          0s
+        web    0/1     ContainerCreating   0          1s
+        ---
+        web---
+        No resources found in default namespace.
+    "#]]
+    .assert_eq(&format!(
+        "{}---\n{}---\n{}---\n{}",
+        v.get_pods,
+        v.get_pods_watch,
+        v.describe_pods.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","),
+        v.get_deployments
+    ));
+}
