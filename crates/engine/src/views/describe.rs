@@ -6,7 +6,8 @@ use super::printers::format_label_selector;
 use super::tabwriter::TabWriter;
 use crate::quantity::Quantity;
 use k8s_openapi::api::core::v1::{
-    Container, ContainerState, ContainerStatus, Event, Pod, Probe, ResourceRequirements, Toleration, Volume,
+    Container, ContainerState, ContainerStatus, Event, Pod, PodTemplateSpec, Probe, ResourceRequirements, Toleration,
+    TopologySpreadConstraint, Volume,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as ApiQuantity;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -380,7 +381,7 @@ fn resource_field_value(c: &Container, resource: &str, divisor: Option<&ApiQuant
     }
 }
 
-fn describe_env(w: &mut PrefixWriter, pod: &Pod, c: &Container) {
+fn describe_env(w: &mut PrefixWriter, pod: Option<&Pod>, c: &Container) {
     if let Some(env_from) = c.env_from.as_ref().filter(|e| !e.is_empty()) {
         w.write(2, "Environment Variables from:\n");
         for e in env_from {
@@ -412,7 +413,7 @@ fn describe_env(w: &mut PrefixWriter, pod: &Pod, c: &Container) {
         };
         if let Some(f) = &from.field_ref {
             let api_version = f.api_version.as_deref().unwrap_or("");
-            let value = field_ref_value(pod, &f.field_path);
+            let value = pod.map(|p| field_ref_value(p, &f.field_path)).unwrap_or_default();
             w.write(3, &format!("{}:\t{value} ({api_version}:{})\n", e.name, f.field_path));
         } else if let Some(r) = &from.resource_field_ref {
             let mut value = resource_field_value(c, &r.resource, r.divisor.as_ref());
@@ -446,8 +447,15 @@ fn describe_env(w: &mut PrefixWriter, pod: &Pod, c: &Container) {
     }
 }
 
-fn describe_container(w: &mut PrefixWriter, pod: &Pod, c: &Container, status: Option<&ContainerStatus>) {
-    w.write(1, &format!("{}:\n", c.name));
+fn describe_container(
+    w: &mut PrefixWriter,
+    pod: Option<&Pod>,
+    c: &Container,
+    status: Option<&ContainerStatus>,
+    space: &str,
+) {
+    let name_indent = if space.is_empty() { "" } else { " " };
+    w.write(1, &format!("{name_indent}{}:\n", c.name));
     if let Some(s) = status {
         w.write(2, &format!("Container ID:\t{}\n", s.container_id.as_deref().unwrap_or("")));
     }
@@ -528,23 +536,26 @@ fn describe_container(w: &mut PrefixWriter, pod: &Pod, c: &Container, status: Op
     }
 }
 
+/// `describeContainers`; `space` is the extra indentation of a pod template ("  ").
 fn describe_containers(
     w: &mut PrefixWriter,
-    pod: &Pod,
+    pod: Option<&Pod>,
     label: &str,
     containers: &[Container],
     statuses: &[ContainerStatus],
+    space: &str,
 ) {
-    w.write(0, &format!("{label}:{}\n", if containers.is_empty() { " <none>" } else { "" }));
+    w.write(0, &format!("{space}{label}:{}\n", if containers.is_empty() { " <none>" } else { "" }));
     for c in containers {
         // describe.go indexes statuses by name (the last one of a name wins).
         let status = statuses.iter().rev().find(|s| s.name == c.name);
-        describe_container(w, pod, c, status);
+        describe_container(w, pod, c, status, space);
     }
 }
 
-fn describe_volume(w: &mut PrefixWriter, v: &Volume) {
-    w.write(1, &format!("{}:\n", v.name));
+fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
+    let name_indent = if space.is_empty() { "" } else { " " };
+    w.write(1, &format!("{name_indent}{}:\n", v.name));
     let optional = |o: Option<bool>| go_bool(o.unwrap_or(false));
     if let Some(h) = &v.host_path {
         let t = h.type_.clone().unwrap_or_else(|| "<none>".to_string());
@@ -671,14 +682,68 @@ fn describe_volume(w: &mut PrefixWriter, v: &Volume) {
     }
 }
 
-fn describe_volumes(w: &mut PrefixWriter, volumes: &[Volume]) {
+fn describe_volumes(w: &mut PrefixWriter, volumes: &[Volume], space: &str) {
     if volumes.is_empty() {
-        w.write(0, "Volumes:\t<none>\n");
+        w.write(0, &format!("{space}Volumes:\t<none>\n"));
         return;
     }
-    w.write(0, "Volumes:\n");
+    w.write(0, &format!("{space}Volumes:\n"));
     for v in volumes {
-        describe_volume(w, v);
+        describe_volume(w, v, space);
+    }
+}
+
+/// `describeTopologySpreadConstraints`, sorted by topology key.
+fn describe_topology_spread(w: &mut PrefixWriter, tscs: &[TopologySpreadConstraint], space: &str) {
+    if tscs.is_empty() {
+        return;
+    }
+    let mut tscs: Vec<_> = tscs.iter().collect();
+    tscs.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
+    w.write(0, &format!("{space}Topology Spread Constraints:\t"));
+    for (i, t) in tscs.into_iter().enumerate() {
+        if i != 0 {
+            w.write(0, &format!("{space}\t"));
+        }
+        let mut s = format!("{}:{} when max skew {} is exceeded", t.topology_key, t.when_unsatisfiable, t.max_skew);
+        if let Some(sel) = &t.label_selector {
+            s.push_str(&format!(" for selector {}", format_label_selector(Some(sel))));
+        }
+        s.push('\n');
+        w.write(0, &s);
+    }
+}
+
+/// `DescribePodTemplate`, as the workload describers print it.
+pub(crate) fn describe_pod_template(w: &mut PrefixWriter, template: Option<&PodTemplateSpec>) {
+    w.write(0, "Pod Template:\n");
+    let Some(t) = template else {
+        w.write(1, "<unset>");
+        return;
+    };
+    let meta = t.metadata.clone().unwrap_or_default();
+    let spec = t.spec.clone().unwrap_or_default();
+    print_labels_multiline(w, "  Labels", meta.labels.as_ref());
+    if meta.annotations.as_ref().is_some_and(|a| !a.is_empty()) {
+        print_annotations_multiline(w, "  Annotations", meta.annotations.as_ref());
+    }
+    if let Some(sa) = spec.service_account_name.as_deref().filter(|s| !s.is_empty()) {
+        w.write(1, &format!("Service Account:\t{sa}\n"));
+    }
+    if let Some(init) = spec.init_containers.as_ref().filter(|i| !i.is_empty()) {
+        describe_containers(w, None, "Init Containers", init, &[], "  ");
+    }
+    describe_containers(w, None, "Containers", &spec.containers, &[], "  ");
+    describe_volumes(w, spec.volumes.as_deref().unwrap_or(&[]), "  ");
+    describe_topology_spread(w, spec.topology_spread_constraints.as_deref().unwrap_or(&[]), "  ");
+    if let Some(pc) = spec.priority_class_name.as_deref().filter(|s| !s.is_empty()) {
+        w.write(1, &format!("Priority Class Name:\t{pc}\n"));
+    }
+    print_labels_multiline(w, "  Node-Selectors", spec.node_selector.as_ref());
+    print_tolerations_multiline(w, "  Tolerations", spec.tolerations.as_deref().unwrap_or(&[]));
+    if let Some(g) = &spec.scheduling_group {
+        w.write(0, "  SchedulingGroup:\n");
+        w.write(1, &format!("PodGroupName:\t{}\n", g.pod_group_name.as_deref().unwrap_or("")));
     }
 }
 
@@ -819,18 +884,20 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], clock: Clock) -> String {
     if !init.is_empty() {
         describe_containers(
             &mut w,
-            pod,
+            Some(pod),
             "Init Containers",
             &init,
             status.init_container_statuses.as_deref().unwrap_or(&[]),
+            "",
         );
     }
     describe_containers(
         &mut w,
-        pod,
+        Some(pod),
         "Containers",
         &spec.containers,
         status.container_statuses.as_deref().unwrap_or(&[]),
+        "",
     );
     if let Some(eph) = spec.ephemeral_containers.as_ref().filter(|e| !e.is_empty()) {
         let as_containers: Vec<Container> = eph
@@ -852,10 +919,11 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], clock: Clock) -> String {
             .collect();
         describe_containers(
             &mut w,
-            pod,
+            Some(pod),
             "Ephemeral Containers",
             &as_containers,
             status.ephemeral_container_statuses.as_deref().unwrap_or(&[]),
+            "",
         );
     }
     let conditions = status.conditions.clone().unwrap_or_default();
@@ -876,26 +944,11 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], clock: Clock) -> String {
             w.write(1, &format!("{} \t{} \n", c.type_, c.status));
         }
     }
-    describe_volumes(&mut w, spec.volumes.as_deref().unwrap_or(&[]));
+    describe_volumes(&mut w, spec.volumes.as_deref().unwrap_or(&[]), "");
     w.write(0, &format!("QoS Class:\t{}\n", pod_qos(pod)));
     print_labels_multiline(&mut w, "Node-Selectors", spec.node_selector.as_ref());
     print_tolerations_multiline(&mut w, "Tolerations", spec.tolerations.as_deref().unwrap_or(&[]));
-    if let Some(tscs) = spec.topology_spread_constraints.as_ref().filter(|t| !t.is_empty()) {
-        let mut tscs: Vec<_> = tscs.iter().collect();
-        tscs.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
-        w.write(0, "Topology Spread Constraints:\t");
-        for (i, t) in tscs.into_iter().enumerate() {
-            if i != 0 {
-                w.write(0, "\t");
-            }
-            let mut s = format!("{}:{} when max skew {} is exceeded", t.topology_key, t.when_unsatisfiable, t.max_skew);
-            if let Some(sel) = &t.label_selector {
-                s.push_str(&format!(" for selector {}", format_label_selector(Some(sel))));
-            }
-            s.push('\n');
-            w.write(0, &s);
-        }
-    }
+    describe_topology_spread(&mut w, spec.topology_spread_constraints.as_deref().unwrap_or(&[]), "");
     if let Some(g) = &spec.scheduling_group {
         w.write(0, "SchedulingGroup:\n");
         w.write(1, &format!("PodGroupName:\t{}\n", g.pod_group_name.as_deref().unwrap_or("")));

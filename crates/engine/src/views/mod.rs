@@ -3,7 +3,7 @@
 //!
 //! * [`Snapshot`] reads the store as it stood at one revision and renders one command:
 //!   `kubectl get pods` (`-o wide`, `-A`), `describe pod`, `get events`, `get deployments`,
-//!   `get replicasets`, `get jobs`, `get services`, `get endpointslices`, `get endpoints`,
+//!   `describe deployment`, `get replicasets`, `get jobs`, `get services`, `get endpointslices`, `get endpoints`,
 //!   `get nodes` (`-o wide`) and `describe node`.
 //! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
@@ -25,6 +25,7 @@ mod printers;
 mod table;
 mod tabwriter;
 mod watch;
+mod workloads;
 
 #[cfg(test)]
 mod tests;
@@ -34,15 +35,17 @@ pub use format::{human_duration, rfc1123z, Clock};
 pub use node::{describe_node, pod_limits, pod_requests, LeaseInfo};
 pub use pods::{pod_row, pod_summary, PodSummary, POD_COLUMNS};
 pub use printers::{
-    deployment_row, endpoint_slice_row, endpoints_row, event_row, format_label_selector, job_row, node_roles, node_row,
-    replicaset_row, service_row,
+    deployment_row, endpoint_slice_row, endpoints_row, event_row, format_label_selector, job_row,
+    label_selector_string, node_roles, node_row, replicaset_row, service_row,
 };
 pub use table::{no_resources, render_get, Column, GetOptions, Row, Table};
 pub use tabwriter::TabWriter;
 pub use watch::{get_pods_watch, RevisionClock};
+pub use workloads::{describe_deployment, old_and_new_replicasets};
 
 use crate::object::{resource_for_kind, Object};
 use crate::store::Store;
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Pod};
 use serde::{Deserialize, Serialize};
 
@@ -217,24 +220,70 @@ impl<'a> Snapshot<'a> {
     /// The events `kubectl describe pod` finds: same namespace, name and (when the pod has
     /// one) UID in `involvedObject`.
     pub fn pod_events(&self, pod: &Pod) -> Vec<&'a Event> {
-        let ns = pod.metadata.namespace.as_deref().unwrap_or("");
-        let name = pod.metadata.name.as_deref().unwrap_or("");
-        let uid = pod.metadata.uid.as_deref().filter(|u| !u.is_empty());
-        self.events(Some(ns))
-            .into_iter()
-            .filter(|e| {
-                let o = &e.involved_object;
-                o.name.as_deref() == Some(name)
-                    && o.namespace.as_deref().unwrap_or("") == ns
-                    && uid.is_none_or(|u| o.uid.as_deref() == Some(u))
-            })
-            .collect()
+        self.events_about(None, &pod.metadata)
     }
 
     /// `kubectl describe pod <name>`; `None` when the pod does not exist at this revision.
     pub fn describe_pod(&self, namespace: &str, name: &str) -> Option<String> {
         let pod = self.get("Pod", Some(namespace), name)?.as_pod()?;
         Some(describe_pod(pod, &self.pod_events(pod), self.clock))
+    }
+
+    /// The events a describer finds for an object: same namespace, name, kind (unless
+    /// `None`, as for pods) and, when the object has one, UID.
+    fn events_about(
+        &self,
+        kind: Option<&str>,
+        meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Vec<&'a Event> {
+        let ns = meta.namespace.as_deref().unwrap_or("");
+        let name = meta.name.as_deref().unwrap_or("");
+        let uid = meta.uid.as_deref().filter(|u| !u.is_empty());
+        self.events(Some(ns))
+            .into_iter()
+            .filter(|e| {
+                let o = &e.involved_object;
+                o.name.as_deref() == Some(name)
+                    && o.namespace.as_deref().unwrap_or("") == ns
+                    && kind.is_none_or(|k| o.kind.as_deref() == Some(k))
+                    && uid.is_none_or(|u| o.uid.as_deref() == Some(u))
+            })
+            .collect()
+    }
+
+    fn replicasets(&self, namespace: Option<&str>) -> Vec<&'a ReplicaSet> {
+        self.list("ReplicaSet", namespace)
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::ReplicaSet(rs) => Some(&**rs),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn deployments(&self, namespace: Option<&str>) -> Vec<&'a Deployment> {
+        self.list("Deployment", namespace)
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Deployment(d) => Some(&**d),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `kubectl describe deployment <name>`.
+    pub fn describe_deployment(&self, namespace: &str, name: &str) -> Option<String> {
+        let d = match self.get("Deployment", Some(namespace), name)? {
+            Object::Deployment(d) => &**d,
+            _ => return None,
+        };
+        Some(self.describe_deployment_object(d))
+    }
+
+    fn describe_deployment_object(&self, d: &Deployment) -> String {
+        let all = self.replicasets(d.metadata.namespace.as_deref());
+        let (old, new) = old_and_new_replicasets(d, &all);
+        describe_deployment(d, &old, new, &self.events_about(Some("Deployment"), &d.metadata), self.clock)
     }
 
     /// `kubectl describe node <name>`.
@@ -305,6 +354,8 @@ pub struct Views {
     pub get_endpoints: String,
     pub get_nodes: String,
     pub get_nodes_wide: String,
+    /// `kubectl describe deployment <name>` for each deployment of the namespace.
+    pub describe_deployments: Vec<(String, String)>,
     /// `kubectl describe node <name>` for each node.
     pub describe_nodes: Vec<(String, String)>,
 }
@@ -332,6 +383,11 @@ pub fn at(
             (name, describe_pod(p, &s.pod_events(p), s.clock))
         })
         .collect();
+    let describe_deployments = s
+        .deployments(Some(namespace))
+        .into_iter()
+        .map(|d| (d.metadata.name.clone().unwrap_or_default(), s.describe_deployment_object(d)))
+        .collect();
     let describe_nodes = s
         .nodes()
         .into_iter()
@@ -349,6 +405,7 @@ pub fn at(
         describe_pods,
         get_events: s.get_events(namespace, plain),
         get_deployments: s.get_deployments(namespace, plain),
+        describe_deployments,
         get_replicasets: s.get_replicasets(namespace, plain),
         get_jobs: s.get_jobs(namespace, plain),
         get_services: s.get_services(namespace, plain),

@@ -20,7 +20,18 @@ fn namespace(meta: &ObjectMeta) -> String {
 
 /// `metav1.FormatLabelSelector`: `<none>` for an empty selector, `<error>` for a bad one.
 pub fn format_label_selector(selector: Option<&LabelSelector>) -> String {
-    let Some(sel) = selector else { return "<none>".to_string() };
+    let s = label_selector_string(selector);
+    if s.is_empty() {
+        "<none>".to_string()
+    } else {
+        s
+    }
+}
+
+/// `LabelSelectorAsSelector(...).String()`: requirements sorted by key, `""` when empty,
+/// `<error>` for an unknown operator.
+pub fn label_selector_string(selector: Option<&LabelSelector>) -> String {
+    let Some(sel) = selector else { return String::new() };
     let mut parts: Vec<String> = Vec::new();
     if let Some(labels) = &sel.match_labels {
         for (k, v) in labels {
@@ -41,11 +52,7 @@ pub fn format_label_selector(selector: Option<&LabelSelector>) -> String {
     }
     // labels.Selector.String() sorts its requirements by key.
     parts.sort_by(|a, b| selector_key(a).cmp(selector_key(b)));
-    if parts.is_empty() {
-        "<none>".to_string()
-    } else {
-        parts.join(",")
-    }
+    parts.join(",")
 }
 
 fn selector_key(part: &str) -> &str {
@@ -88,7 +95,7 @@ pub fn deployment_row(d: &Deployment, clock: Clock) -> Row {
             clock.since(d.metadata.creation_timestamp.as_ref()),
             names,
             images,
-            format_label_selector(spec.map(|s| &s.selector)),
+            label_selector_string(spec.map(|s| &s.selector)),
         ],
     }
 }

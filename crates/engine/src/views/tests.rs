@@ -53,6 +53,9 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
         ["get", "nodes"] => s.get_nodes(plain),
         ["get", "nodes", "-o", "wide"] => s.get_nodes(wide),
         ["describe", "pod", name] => s.describe_pod(ns, name).unwrap_or_else(|| format!("no pod {name}\n")),
+        ["describe", "deployment", name] => {
+            s.describe_deployment(ns, name).unwrap_or_else(|| format!("no deployment {name}\n"))
+        }
         ["describe", "node", name] => s.describe_node(name).unwrap_or_else(|| format!("no node {name}\n")),
         _ => panic!("unknown command {command}"),
     };
@@ -1620,4 +1623,172 @@ fn views_at_a_revision() {
         v.describe_pods.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","),
         v.get_deployments
     ));
+}
+
+const ROLLOUT: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  uid: d0d0d0d0-0000-4000-8000-000000000001
+  generation: 2
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {app: web}
+  annotations: {deployment.kubernetes.io/revision: "2"}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  strategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 25%, maxSurge: 1}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.29
+        ports: [{containerPort: 80, protocol: TCP}]
+        env:
+        - name: POD_NAME
+          valueFrom: {fieldRef: {apiVersion: v1, fieldPath: metadata.name}}
+status:
+  replicas: 3
+  updatedReplicas: 3
+  readyReplicas: 3
+  availableReplicas: 3
+  conditions:
+  - {type: Available, status: "True", reason: MinimumReplicasAvailable, message: Deployment has minimum availability.}
+  - {type: Progressing, status: "True", reason: NewReplicaSetAvailable, message: ReplicaSet "web-6d8f9b7c4" has successfully progressed.}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-5c7b8d9f6
+  namespace: default
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {app: web, pod-template-hash: 5c7b8d9f6}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d0d0d0d0-0000-4000-8000-000000000001, controller: true}]
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web, pod-template-hash: 5c7b8d9f6}}
+  template:
+    metadata: {labels: {app: web, pod-template-hash: 5c7b8d9f6}}
+    spec: {containers: [{name: web, image: "nginx:1.28", ports: [{containerPort: 80, protocol: TCP}]}]}
+status: {replicas: 0}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-6d8f9b7c4
+  namespace: default
+  creationTimestamp: "2026-01-01T00:01:00Z"
+  labels: {app: web, pod-template-hash: 6d8f9b7c4}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d0d0d0d0-0000-4000-8000-000000000001, controller: true}]
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web, pod-template-hash: 6d8f9b7c4}}
+  template:
+    metadata: {labels: {app: web, pod-template-hash: 6d8f9b7c4}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.29
+        ports: [{containerPort: 80, protocol: TCP}]
+        env:
+        - name: POD_NAME
+          valueFrom: {fieldRef: {apiVersion: v1, fieldPath: metadata.name}}
+status: {replicas: 3, readyReplicas: 3, availableReplicas: 3}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: web.188a1c2b00000001, namespace: default}
+involvedObject: {kind: Deployment, namespace: default, name: web, uid: d0d0d0d0-0000-4000-8000-000000000001, apiVersion: apps/v1}
+reason: ScalingReplicaSet
+message: Scaled up replica set web-5c7b8d9f6 from 0 to 3
+source: {component: deployment-controller}
+firstTimestamp: "2026-01-01T00:00:00Z"
+lastTimestamp: "2026-01-01T00:00:00Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: web.188a1c2b00000002, namespace: default}
+involvedObject: {kind: Deployment, namespace: default, name: web, uid: d0d0d0d0-0000-4000-8000-000000000001, apiVersion: apps/v1}
+reason: ScalingReplicaSet
+message: Scaled up replica set web-6d8f9b7c4 from 0 to 1
+source: {component: deployment-controller}
+firstTimestamp: "2026-01-01T00:01:00Z"
+lastTimestamp: "2026-01-01T00:01:00Z"
+count: 1
+type: Normal
+---
+apiVersion: v1
+kind: Event
+metadata: {name: web.188a1c2b00000003, namespace: default}
+involvedObject: {kind: ReplicaSet, namespace: default, name: web, uid: d0d0d0d0-0000-4000-8000-000000000001, apiVersion: apps/v1}
+reason: SuccessfulCreate
+message: not about the deployment (another kind with the same name)
+source: {component: replicaset-controller}
+firstTimestamp: "2026-01-01T00:01:00Z"
+lastTimestamp: "2026-01-01T00:01:00Z"
+count: 1
+type: Normal
+"#;
+
+#[test]
+fn describe_a_deployment_after_a_rollout() {
+    check(
+        ROLLOUT,
+        150_000,
+        "describe deployment web",
+        expect![[r#"
+        $ kubectl describe deployment web
+        Name:                   web
+        Namespace:              default
+        CreationTimestamp:      Thu, 01 Jan 2026 00:00:00 +0000
+        Labels:                 app=web
+        Annotations:            deployment.kubernetes.io/revision: 2
+        Selector:               app=web
+        Replicas:               3 desired | 3 updated | 3 total | 3 available | 0 unavailable
+        StrategyType:           RollingUpdate
+        MinReadySeconds:        0
+        RollingUpdateStrategy:  25% max unavailable, 1 max surge
+        Pod Template:
+          Labels:  app=web
+          Containers:
+           web:
+            Image:      nginx:1.29
+            Port:       80/TCP
+            Host Port:  0/TCP
+            Environment:
+              POD_NAME:     (v1:metadata.name)
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Conditions:
+          Type           Status  Reason
+          ----           ------  ------
+          Available      True    MinimumReplicasAvailable
+          Progressing    True    NewReplicaSetAvailable
+        OldReplicaSets:  web-5c7b8d9f6 (0/0 replicas created)
+        NewReplicaSet:   web-6d8f9b7c4 (3/3 replicas created)
+        Events:
+          Type    Reason             Age    From                   Message
+          ----    ------             ----   ----                   -------
+          Normal  ScalingReplicaSet  2m30s  deployment-controller  Scaled up replica set web-5c7b8d9f6 from 0 to 3
+          Normal  ScalingReplicaSet  90s    deployment-controller  Scaled up replica set web-6d8f9b7c4 from 0 to 1
+    "#]],
+    );
+    check(
+        ROLLOUT,
+        150_000,
+        "get replicasets",
+        expect![[r#"
+        $ kubectl get replicasets
+        NAME            DESIRED   CURRENT   READY   AGE
+        web-5c7b8d9f6   0         0         0       2m30s
+        web-6d8f9b7c4   3         3         3       90s
+    "#]],
+    );
 }
