@@ -212,7 +212,12 @@ fn load_balancer_ips(svc: &Service, wide: bool) -> String {
     }
     let r = set.into_iter().collect::<Vec<_>>().join(",");
     if !wide && r.len() > LOAD_BALANCER_WIDTH {
-        format!("{}...", &r[..LOAD_BALANCER_WIDTH - 3])
+        // Go cuts at a byte; stay on a character boundary.
+        let mut end = LOAD_BALANCER_WIDTH - 3;
+        while !r.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &r[..end])
     } else {
         r
     }

@@ -1792,3 +1792,216 @@ fn describe_a_deployment_after_a_rollout() {
     "#]],
     );
 }
+
+const UNSCHEDULED: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: default, uid: 7a7a7a7a-0000-4000-8000-000000000001, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  priority: 0
+  serviceAccountName: default
+  containers:
+  - name: big
+    image: nginx
+    resources: {requests: {cpu: "64", memory: 1Ti}, limits: {cpu: "64", memory: 1Ti}}
+status:
+  phase: Pending
+  qosClass: Guaranteed
+  conditions:
+  - {type: PodScheduled, status: "False", reason: Unschedulable, message: "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: big.188a1c2b00000001, namespace: default}
+involvedObject: {kind: Pod, namespace: default, name: big, uid: 7a7a7a7a-0000-4000-8000-000000000001, apiVersion: v1}
+reason: FailedScheduling
+message: "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+reportingComponent: default-scheduler
+reportingInstance: default-scheduler-kind-control-plane
+action: Scheduling
+eventTime: "2026-01-01T00:00:00.004000Z"
+series: {count: 3, lastObservedTime: "2026-01-01T00:04:10.000000Z"}
+type: Warning
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: leaving, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z", deletionTimestamp: "2026-01-01T00:05:20Z", deletionGracePeriodSeconds: 30}
+spec: {nodeName: kind-worker, containers: [{name: app, image: nginx}]}
+status:
+  phase: Running
+  hostIP: 172.18.0.3
+  podIP: 10.244.1.7
+  podIPs: [{ip: 10.244.1.7}]
+  containerStatuses:
+  - name: app
+    image: nginx
+    imageID: ""
+    ready: true
+    restartCount: 2
+    state: {running: {startedAt: "2026-01-01T00:03:00Z"}}
+    lastState: {terminated: {exitCode: 137, reason: OOMKilled, signal: 9, startedAt: "2026-01-01T00:02:00Z", finishedAt: "2026-01-01T00:02:59Z", message: "memory limit exceeded"}}
+"#;
+
+#[test]
+fn describe_an_unschedulable_and_a_terminating_pod() {
+    check(
+        UNSCHEDULED,
+        300_000,
+        "describe pod big",
+        expect![[r#"
+        $ kubectl describe pod big
+        Name:             big
+        Namespace:        default
+        Priority:         0
+        Service Account:  default
+        Node:             <none>
+        Labels:           <none>
+        Annotations:      <none>
+        Status:           Pending
+        IP:               
+        IPs:              <none>
+        Containers:
+          big:
+            Image:      nginx
+            Port:       <none>
+            Host Port:  <none>
+            Limits:
+              cpu:     64
+              memory:  1Ti
+            Requests:
+              cpu:        64
+              memory:     1Ti
+            Environment:  <none>
+            Mounts:       <none>
+        Conditions:
+          Type           Status
+          PodScheduled   False 
+        Volumes:         <none>
+        QoS Class:       Guaranteed
+        Node-Selectors:  <none>
+        Tolerations:     <none>
+        Events:
+          Type     Reason            Age                  From               Message
+          ----     ------            ----                 ----               -------
+          Warning  FailedScheduling  50s (x3 over 4m59s)  default-scheduler  0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.
+    "#]],
+    );
+    check(
+        UNSCHEDULED,
+        300_000,
+        "describe pod leaving",
+        expect![[r#"
+        $ kubectl describe pod leaving
+        Name:                      leaving
+        Namespace:                 default
+        Node:                      kind-worker/172.18.0.3
+        Labels:                    <none>
+        Annotations:               <none>
+        Status:                    Terminating (lasts <invalid>)
+        Termination Grace Period:  30s
+        IP:                        10.244.1.7
+        IPs:
+          IP:  10.244.1.7
+        Containers:
+          app:
+            Container ID:   
+            Image:          nginx
+            Image ID:       
+            Port:           <none>
+            Host Port:      <none>
+            State:          Running
+              Started:      Thu, 01 Jan 2026 00:03:00 +0000
+            Last State:     Terminated
+              Reason:       OOMKilled
+              Message:      memory limit exceeded
+              Exit Code:    137
+              Signal:       9
+              Started:      Thu, 01 Jan 2026 00:02:00 +0000
+              Finished:     Thu, 01 Jan 2026 00:02:59 +0000
+            Ready:          True
+            Restart Count:  2
+            Environment:    <none>
+            Mounts:         <none>
+        Volumes:            <none>
+        QoS Class:          BestEffort
+        Node-Selectors:     <none>
+        Tolerations:        <none>
+        Events:             <none>
+    "#]],
+    );
+    check(
+        UNSCHEDULED,
+        300_000,
+        "get events",
+        expect![[r#"
+        $ kubectl get events
+        LAST SEEN   TYPE      REASON             OBJECT    MESSAGE
+        50s         Warning   FailedScheduling   pod/big   0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.
+    "#]],
+    );
+    check(
+        FAILING,
+        180_000,
+        "get events",
+        expect![[r#"
+        $ kubectl get events
+        LAST SEEN   TYPE      REASON      OBJECT    MESSAGE
+        3m          Normal    Scheduled   pod/api   Successfully assigned default/api to kind-worker
+        90s         Normal    Pulling     pod/api   Pulling image "example.com/api:v2"
+        89s         Warning   Failed      pod/api   Failed to pull image "example.com/api:v2": failed to resolve reference "example.com/api:v2": not found
+        89s         Warning   Failed      pod/api   Error: ErrImagePull
+        20s         Normal    BackOff     pod/api   Back-off pulling image "example.com/api:v2"
+        20s         Warning   Failed      pod/api   Error: ImagePullBackOff
+    "#]],
+    );
+}
+
+#[test]
+fn watch_columns_grow_for_a_longer_row() {
+    let long = WEB_CREATED.replace("name: web,", "name: web-canary-5f7d8c9b6-x2kq7,");
+    let (store, clock) = history(&[
+        (0, "create", WEB_CREATED),
+        (1_250, "update", WEB_CREATING),
+        (2_000, "create", &long),
+        (3_400, "update", WEB_RUNNING),
+    ]);
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        web    0/1     Pending   0          0s
+        web    0/1     ContainerCreating   0          1s
+        web-canary-5f7d8c9b6-x2kq7   0/1     Pending             0          2s
+        web                          1/1     Running             0          3s
+    "#]]
+    .assert_eq(&get_pods_watch(&store, "default", 1, store.revision(), &clock, 5_000));
+}
+
+#[test]
+fn load_balancer_addresses_are_clipped_unless_wide() {
+    let objects = r#"
+apiVersion: v1
+kind: Service
+metadata: {name: public, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {type: LoadBalancer, clusterIPs: [10.96.3.3], ports: [{port: 443, protocol: TCP, nodePort: 31443}], externalIPs: [198.51.100.7]}
+status: {loadBalancer: {ingress: [{hostname: a1b2c3-éu.elb.example.com}, {ip: 203.0.113.10}]}}
+"#;
+    check(
+        objects,
+        60_000,
+        "get services",
+        expect![[r#"
+        $ kubectl get services
+        NAME     TYPE           CLUSTER-IP   EXTERNAL-IP                     PORT(S)         AGE
+        public   LoadBalancer   10.96.3.3    203.0.113.10,...,198.51.100.7   443:31443/TCP   60s
+    "#]],
+    );
+    check(
+        objects,
+        60_000,
+        "get services -o wide",
+        expect![[r#"
+        $ kubectl get services -o wide
+        NAME     TYPE           CLUSTER-IP   EXTERNAL-IP                                           PORT(S)         AGE   SELECTOR
+        public   LoadBalancer   10.96.3.3    203.0.113.10,a1b2c3-éu.elb.example.com,198.51.100.7   443:31443/TCP   60s   <none>
+    "#]],
+    );
+}
