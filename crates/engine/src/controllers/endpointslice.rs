@@ -43,6 +43,9 @@ pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
 pub const MAX_ENDPOINTS_PER_SLICE: usize = 100;
 /// From a watch event to the sync of the Service.
 pub const WATCH_LATENCY_MS: u64 = 2;
+/// The controller's own retry back-off: 1 s doubling to 1000 s (`defaultSyncBackOff`).
+pub const SYNC_BACKOFF_MS: u64 = 1_000;
+pub const MAX_SYNC_BACKOFF_MS: u64 = 1_000_000;
 
 const SOURCE: EventSourceInfo = EventSourceInfo {
     component: "endpoint-slice-controller",
@@ -341,7 +344,7 @@ impl Controller for EndpointSliceController {
         let trigger = trigger_time(self.triggers.get_mut(key), &mut fresh, &svc, &pods);
         self.triggers.insert(key.to_string(), fresh);
         if reconcile(cx, &svc, &pods, trigger).is_err() {
-            cx.requeue_rate_limited(NAME, key);
+            cx.requeue_with_backoff(NAME, key, SYNC_BACKOFF_MS, MAX_SYNC_BACKOFF_MS);
         } else {
             cx.forget(NAME, key);
         }

@@ -38,6 +38,9 @@ pub const DEFAULT_POD_FAILURE_BACKOFF_MS: i64 = 10_000;
 pub const MAX_POD_FAILURE_BACKOFF_MS: i64 = 600_000;
 pub const MAX_POD_CREATE_DELETE_PER_SYNC: i32 = 500;
 pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
+/// Retry back-off of failed syncs (`DefaultJobApiBackOff`, `MaxJobApiBackOff`).
+pub const API_BACKOFF_MS: u64 = 1_000;
+pub const MAX_API_BACKOFF_MS: u64 = 60_000;
 
 const SOURCE: EventSourceInfo =
     EventSourceInfo { component: "job-controller", service_account: SERVICE_ACCOUNT, phase: Phase::Controllers };
@@ -175,7 +178,7 @@ impl Controller for JobController {
         match result {
             Ok(()) => s.cx.forget(NAME, key),
             Err(()) => {
-                s.cx.requeue_rate_limited(NAME, key);
+                s.cx.requeue_with_backoff(NAME, key, API_BACKOFF_MS, MAX_API_BACKOFF_MS);
             }
         }
     }
@@ -515,7 +518,7 @@ impl JobSync<'_, '_> {
         st.active = nz(active);
         st.ready = Some(ready);
         st.terminating = Some(terminating);
-        let flushed = self.track_status(&pods, finished, needs_update, terminating, &new_backoff);
+        let flushed = self.track_status(&pods, finished, needs_update, terminating);
         let record = if flushed { Some(new_backoff) } else { None };
         let result = if manage_err { Err(()) } else { Ok(()) };
         (result, record)
@@ -725,7 +728,6 @@ impl JobSync<'_, '_> {
         mut finished: Option<JobCondition>,
         mut needs_flush: bool,
         terminating: i32,
-        backoff: &BackoffRecord,
     ) -> bool {
         let now = self.cx.core.now;
         let mut flushed = false;
@@ -821,7 +823,6 @@ impl JobSync<'_, '_> {
             needs_flush = false;
         }
         // Remove the finalizers, then count the Pods that lost them.
-        let ns = self.job.metadata.namespace.clone();
         if !to_unfinalize.is_empty() {
             self.decide(
                 format!("job-controller removes the tracking finalizer of {} finished Pod(s)", to_unfinalize.len()),
@@ -846,7 +847,6 @@ impl JobSync<'_, '_> {
                 }
             }
         }
-        let _ = ns;
         let st = self.job.status.get_or_insert_with(Default::default);
         if clean_uncounted(st, &with_finalizer) {
             needs_flush = true;
@@ -934,7 +934,6 @@ impl JobSync<'_, '_> {
                 }
             }
         }
-        let _ = backoff;
         flushed
     }
 }

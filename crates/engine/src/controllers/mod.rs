@@ -140,8 +140,14 @@ impl Cx<'_> {
     /// Retries are periodic work: a controller that keeps failing does not keep the
     /// simulation running once everything else is quiet.
     pub fn requeue_rate_limited(&mut self, controller: &'static str, key: &str) -> u64 {
+        self.requeue_with_backoff(controller, key, RETRY_BASE_MS, RETRY_MAX_MS)
+    }
+
+    /// Like [`Cx::requeue_rate_limited`] with a controller's own back-off (the EndpointSlice
+    /// controller starts at 1 s, the Job controller caps at 1 minute).
+    pub fn requeue_with_backoff(&mut self, controller: &'static str, key: &str, base_ms: u64, max_ms: u64) -> u64 {
         let n = self.queues.failures.entry((controller, key.to_string())).or_insert(0);
-        let delay = RETRY_BASE_MS.saturating_mul(1u64 << (*n).min(40)).min(RETRY_MAX_MS);
+        let delay = base_ms.saturating_mul(1u64 << (*n).min(40)).min(max_ms);
         *n += 1;
         self.core.after(delay, Task::periodic(Target::Controller(controller), key));
         delay

@@ -21,7 +21,9 @@ use k8s_openapi::api::core::v1::{Pod, PodCondition, Taint, Toleration};
 use std::collections::BTreeMap;
 
 pub const NAME: &str = "taint-eviction-controller";
-pub const SERVICE_ACCOUNT: &str = "taint-eviction-controller";
+/// The taint eviction controller writes with the node controller's service account (it has
+/// no role of its own).
+pub const SERVICE_ACCOUNT: &str = "node-controller";
 pub const WATCH_LATENCY_MS: u64 = 2;
 
 const SOURCE: EventSourceInfo = EventSourceInfo {
@@ -181,7 +183,7 @@ impl Controller for TaintEvictionController {
                         self.process_pod(cx, &pod, &taints);
                     }
                 }
-                _ => self.cancel(cx, pod_key, None),
+                _ => self.cancel(cx, pod_key),
             }
         } else if let Some(rest) = key.strip_prefix("evict/") {
             let Some((pod_key, token)) = rest.rsplit_once('#') else { return };
@@ -196,7 +198,7 @@ impl Controller for TaintEvictionController {
 }
 
 impl TaintEvictionController {
-    fn cancel(&mut self, cx: &mut Cx, pod_key: &str, pod: Option<&Pod>) {
+    fn cancel(&mut self, cx: &mut Cx, pod_key: &str) {
         if let Some(Work::Pending { .. }) = self.work.remove(pod_key) {
             let (ns, name) = split_key(pod_key);
             cx.event(
@@ -206,7 +208,6 @@ impl TaintEvictionController {
                 "TaintManagerEviction",
                 &format!("Cancelling deletion of Pod {pod_key}"),
             );
-            let _ = pod;
         }
     }
 
@@ -214,7 +215,7 @@ impl TaintEvictionController {
     fn process_pod(&mut self, cx: &mut Cx, pod: &Pod, taints: &[Taint]) {
         let key = key_of(&pod.metadata);
         if taints.is_empty() {
-            self.cancel(cx, &key, Some(pod));
+            self.cancel(cx, &key);
             return;
         }
         let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
@@ -222,12 +223,12 @@ impl TaintEvictionController {
         let now = cx.core.now;
         let taint_list = taints.iter().map(|t| format!("{}:{}", t.key, t.effect)).collect::<Vec<_>>().join(", ");
         let (fire, created) = if !all {
-            self.cancel(cx, &key, Some(pod));
+            self.cancel(cx, &key);
             (now, now)
         } else {
             match min_toleration_ms(&used) {
                 None => {
-                    self.cancel(cx, &key, Some(pod));
+                    self.cancel(cx, &key);
                     return;
                 }
                 Some(min) => {
@@ -239,7 +240,7 @@ impl TaintEvictionController {
                             if created + min < trigger {
                                 return;
                             }
-                            self.cancel(cx, &key, Some(pod));
+                            self.cancel(cx, &key);
                             (created + min, created)
                         }
                         None => (trigger, now),
@@ -274,7 +275,6 @@ impl TaintEvictionController {
             if delay == 0 { StepStatus::Warning } else { StepStatus::Ok },
         );
         cx.enqueue(NAME, &format!("evict/{key}#{token}"), delay);
-        let _ = created;
     }
 }
 

@@ -1358,3 +1358,72 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn a_replicaset_adopts_a_matching_orphan_pod() {
+    // A bare Pod labelled app=api exists before the ReplicaSet: the ReplicaSet adopts it
+    // (adds itself as controller owner) and creates only the missing Pod.
+    check(
+        TWO_NODES,
+        "
+@@limit 20s
+@0 apply
+apiVersion: v1
+kind: Pod
+metadata:
+  name: stray
+  labels: {app: api}
+spec:
+  containers:
+  - {name: api, image: registry.k8s.io/echoserver:1.10}
+@5s apply
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: api
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      containers:
+      - {name: api, image: registry.k8s.io/echoserver:1.10}
+",
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.004s         (test scheduler) binds Pod default/stray to worker-1
+               2.004s         (test kubelet) Pod default/stray Running on worker-1, IP 10.244.1.2, Ready
+               5.000s         kubectl apply
+               5.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
+                             - adopt orphan Pod stray (its labels match the selector)
+                             - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
+               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-9cnkt
+               5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
+                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+               5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+               5.006s         (test scheduler) binds Pod default/api-9cnkt to worker-2
+               7.006s         (test kubelet) Pod default/api-9cnkt Running on worker-2, IP 10.244.2.2, Ready
+               7.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
+            == events
+              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-9cnkt
+            == objects (at 20.000s)
+            Pod default/api-9cnkt owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
+            Pod default/stray owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            ReplicaSet default/api
+                selector=app=api annotations={}
+                spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1
+        "#]],
+    );
+}
+
+#[test]
+fn same_inputs_same_trace() {
+    let script = format!("@@limit 60s\n@0 apply\n{WEB}\n@20s set-image deployment/web web=nginx:1.30\n");
+    assert_eq!(run(TWO_NODES, &script), run(TWO_NODES, &script));
+}
