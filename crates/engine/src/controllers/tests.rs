@@ -113,6 +113,110 @@ fn deployment_creates_a_replicaset_and_three_pods() {
 }
 
 #[test]
+fn scaling_a_deployment_resizes_its_only_replicaset() {
+    // No rollout in flight: the replica count goes straight to the active ReplicaSet.
+    check(
+        TWO_NODES,
+        &format!("@@limit 30s\n@0 apply\n{WEB}\n@10s scale deployment/web 5\n"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 3 replica(s)
+                         - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+                         - spec.replicas 3
+           0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 3
+           0.003s decide  deployment-controller records revision 1 on Deployment web
+                         - update status: annotation deployment.kubernetes.io/revision=1
+                         - condition Progressing=True (NewReplicaSetCreated)
+           0.003s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 3 wanted
+                         - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
+                         - Available=False (MinimumReplicasUnavailable)
+                         - Progressing=True (NewReplicaSetCreated)
+           0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 3 replica(s): creating 3
+                         - create 3 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 2)
+           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
+           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
+           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-jthrm
+           0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+                         - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+           0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 0, available 0
+                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+           0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
+           0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
+           0.009s         (test scheduler) binds Pod default/web-8479b55756-jthrm to worker-1
+           0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
+                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
+                         - Available=False (MinimumReplicasUnavailable)
+                         - Progressing=True (ReplicaSetUpdated)
+           2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
+           2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
+           2.009s         (test kubelet) Pod default/web-8479b55756-jthrm Running on worker-1, IP 10.244.1.3, Ready
+           2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
+           2.014s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 3 wanted
+                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
+                         - Available=True (MinimumReplicasAvailable)
+                         - Progressing=True (NewReplicaSetAvailable)
+          10.000s         kubectl scale deployment/web 5
+          10.003s decide  deployment-controller scales up ReplicaSet web-8479b55756 from 3 to 5
+                         - update ReplicaSet web-8479b55756: spec.replicas 5, deployment.kubernetes.io/desired-replicas=5, deployment.kubernetes.io/max-replicas=7
+          10.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 3 to 5
+          10.003s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
+                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
+                         - Available=False (MinimumReplicasUnavailable)
+                         - Progressing=True (NewReplicaSetAvailable)
+          10.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 3 Pod(s) for 5 replica(s): creating 2
+                         - create 2 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 1)
+          10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-4498m
+          10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-hmszv
+          10.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
+          10.006s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
+                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
+                         - Available=False (MinimumReplicasUnavailable)
+                         - Progressing=True (NewReplicaSetAvailable)
+          10.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 5, ready 3, available 3
+                         - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
+          10.009s         (test scheduler) binds Pod default/web-8479b55756-4498m to worker-2
+          10.009s         (test scheduler) binds Pod default/web-8479b55756-hmszv to worker-1
+          10.010s decide  deployment-controller updates status of Deployment web: 5 updated, 3 available, 5 wanted
+                         - PUT status: replicas=5 updatedReplicas=5 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
+                         - Available=False (MinimumReplicasUnavailable)
+                         - Progressing=True (NewReplicaSetAvailable)
+          12.009s         (test kubelet) Pod default/web-8479b55756-4498m Running on worker-2, IP 10.244.2.3, Ready
+          12.009s         (test kubelet) Pod default/web-8479b55756-hmszv Running on worker-1, IP 10.244.1.4, Ready
+          12.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 5, ready 5, available 5
+                         - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=5 availableReplicas=5 terminatingReplicas=0 observedGeneration=2
+          12.014s decide  deployment-controller updates status of Deployment web: 5 updated, 5 available, 5 wanted
+                         - PUT status: replicas=5 updatedReplicas=5 readyReplicas=5 availableReplicas=5 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
+                         - Available=True (MinimumReplicasAvailable)
+                         - Progressing=True (NewReplicaSetAvailable)
+        == events
+          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
+          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
+          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-jthrm
+          0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 3
+         10.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-4498m
+         10.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-hmszv
+         10.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 3 to 5
+        == objects (at 30.000s)
+        Deployment default/web gen=2 revision=1
+            status: observedGeneration=2 replicas=5 updated=5 ready=5 available=5 unavailable=0 terminating=0
+            conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-8479b55756" has successfully progressed."
+                        Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
+        Pod default/web-8479b55756-4498m owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
+        Pod default/web-8479b55756-ccls5 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
+        Pod default/web-8479b55756-hmszv owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
+        Pod default/web-8479b55756-jthrm owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
+        Pod default/web-8479b55756-ktvd8 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
+        ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
+            selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=5,max-replicas=7,revision=1}
+            spec.replicas=5 status: replicas=5 fullyLabeled=5 ready=5 available=5 terminating=0 observedGeneration=2
+    "#]],
+    );
+}
+
+#[test]
 fn scale_down_deletes_the_cheapest_pods_first() {
     // worker-2's kubelet never starts Pods: its two Pods stay Pending. Scaling 4 -> 1
     // removes the Pending ones first, then one of the two Running ones (same node, same
