@@ -255,13 +255,13 @@ fn sync_endpoints(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>
             return true;
         }
         let ns = ns.unwrap_or_default();
-        cx.event(
-            SOURCE,
-            &svc_obj,
-            "Warning",
-            "FailedToUpdateEndpoint",
-            &format!("Failed to update endpoint {ns}/{name}: {}", e.message),
-        );
+        if current.is_some() {
+            let msg = format!("Failed to update endpoint {ns}/{name}: {}", e.message);
+            cx.event(SOURCE, &obj, "Warning", "FailedToUpdateEndpoint", &msg);
+        } else {
+            let msg = format!("Failed to create endpoint for service {ns}/{name}: {}", e.message);
+            cx.event(SOURCE, &obj, "Warning", "FailedToCreateEndpoint", &msg);
+        }
         return false;
     }
     true
