@@ -1,0 +1,1271 @@
+//! Test scaffolding for the controllers: a stand-in API server, a scripted kubectl, a
+//! minimal scheduler and kubelets, and a renderer for snapshots.
+//!
+//! The stand-in API server wraps [`crate::apiserver::handle`] and adds the server-side
+//! behaviour the controllers rely on and the full API pipeline (another branch) provides:
+//! `generateName`, `metadata.generation`, the `status`, `binding` and `finalize`
+//! subresources, graceful Pod deletion, finalizers with `propagationPolicy`, namespace
+//! termination, the Job selector, and a tiny `pods` quota (enough to make Pod creation
+//! fail the way ResourceQuota admission does). Once the full pipeline provides these, the
+//! tests can switch to it with `ControllerManager::new()`.
+//!
+//! The fake kubelet is driven by test-only annotations on Pods (through the template):
+//! `podlab.test/ready: "false"` keeps a Pod Running but not Ready; `podlab.test/run-seconds`
+//! makes its container exit after that long, with `podlab.test/exit-code` (default 0).
+
+use super::tainteviction::tolerates;
+use super::util::*;
+use super::ControllerManager;
+use crate::apiserver::{self, ApiError, ApiRequest, ApiResponse, Caller, Credential, Verb};
+use crate::object::{resource_for, Object};
+use crate::sim::{run_loop, Actor, Core, StepBuilder, Target, Task};
+use crate::store::{EventType, WatchEvent};
+use crate::trace::{Component, Detail, Phase};
+use k8s_openapi::api::core::v1::{Node, Pod};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Heartbeat period of the fake kubelets (Lease renewal, as the real kubelet's 10 s).
+pub const HEARTBEAT_MS: u64 = 10_000;
+/// From a Pod bound to the node to Running (and Ready).
+pub const START_MS: u64 = 2_000;
+/// From a graceful delete to the kubelet's final delete.
+pub const KILL_MS: u64 = 1_000;
+pub const SCHEDULE_LATENCY_MS: u64 = 4;
+
+fn fail(code: u16, reason: &str, message: String) -> ApiResponse {
+    ApiResponse { code, object: None, error: Some(ApiError { code, reason: reason.into(), message }), warnings: vec![] }
+}
+
+fn ok(code: u16, obj: Option<Object>) -> ApiResponse {
+    ApiResponse { code, object: obj, error: None, warnings: vec![] }
+}
+
+fn json_to_object(v: Value) -> Option<Object> {
+    let api_version = v.get("apiVersion")?.as_str()?.to_string();
+    let kind = v.get("kind")?.as_str()?.to_string();
+    Object::from_json(&api_version, &kind, v).ok()
+}
+
+fn stored(core: &Core, req: &ApiRequest) -> Option<Object> {
+    let key = req.resource.etcd_key(req.namespace.as_deref(), req.name.as_deref().unwrap_or(""));
+    core.store.get(&key).map(|(o, _)| o.clone())
+}
+
+fn with_generation(kind: &str) -> bool {
+    matches!(kind, "Deployment" | "ReplicaSet" | "Job" | "StatefulSet" | "DaemonSet" | "Pod")
+}
+
+/// The stand-in API server (see the module documentation).
+pub fn shim_api(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
+    match (req.verb, req.subresource.as_deref()) {
+        (Verb::Create, Some("binding")) => bind(core, &req),
+        (Verb::Create, None) => {
+            let Some(body) = req.body.as_mut() else { return apiserver::handle(core, req) };
+            let kind = body.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+            let ns = req
+                .namespace
+                .clone()
+                .or_else(|| body.pointer("/metadata/namespace").and_then(Value::as_str).map(str::to_string));
+            let meta = body.get_mut("metadata").and_then(Value::as_object_mut);
+            if let Some(m) = meta {
+                let has_name = m.get("name").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
+                if !has_name {
+                    if let Some(prefix) = m.get("generateName").and_then(Value::as_str).map(str::to_string) {
+                        m.insert("name".into(), json!(format!("{prefix}{}", core.rng.name_suffix(5))));
+                    }
+                }
+                if with_generation(&kind) {
+                    m.insert("generation".into(), json!(1));
+                }
+            }
+            let name = body.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+            if let Some(ns) = ns.as_deref() {
+                if let Some(Object::Namespace(n)) = get(core, "Namespace", None, ns) {
+                    if is_deleting(&n.metadata) {
+                        return fail(
+                            403,
+                            "Forbidden",
+                            format!(
+                                "{} \"{name}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
+                                req.resource.qualified_resource()
+                            ),
+                        );
+                    }
+                }
+            }
+            match kind.as_str() {
+                "Namespace" => {
+                    body["spec"] = json!({"finalizers": ["kubernetes"]});
+                    body["status"] = json!({"phase": "Active"});
+                }
+                "Job" => job_selector(core, body),
+                "Pod" => {
+                    if let Some(msg) = quota_denial(core, ns.as_deref().unwrap_or(""), &name) {
+                        return fail(403, "Forbidden", msg);
+                    }
+                    body["status"] = json!({"phase": "Pending"});
+                }
+                _ => {}
+            }
+            apiserver::handle(core, req)
+        }
+        (Verb::Update | Verb::Patch, sub) => {
+            let Some(current) = stored(core, &req) else { return apiserver::handle(core, req) };
+            let cur = current.to_json();
+            let Some(body) = req.body.clone() else { return apiserver::handle(core, req) };
+            let mut merged = match sub {
+                Some("status") => {
+                    let mut m = cur.clone();
+                    m["status"] = body.get("status").cloned().unwrap_or(Value::Null);
+                    if current.kind() == "Deployment" {
+                        m["metadata"]["annotations"] =
+                            body.pointer("/metadata/annotations").cloned().unwrap_or(Value::Null);
+                    }
+                    m
+                }
+                Some("finalize") => {
+                    let mut m = cur.clone();
+                    m["spec"] = body.get("spec").cloned().unwrap_or(json!({}));
+                    m
+                }
+                _ => {
+                    let mut m = body.clone();
+                    if let Some(s) = cur.get("status") {
+                        m["status"] = s.clone();
+                    }
+                    m["metadata"]["uid"] = cur["metadata"]["uid"].clone();
+                    m["metadata"]["creationTimestamp"] = cur["metadata"]["creationTimestamp"].clone();
+                    m["metadata"]["deletionTimestamp"] =
+                        cur["metadata"].get("deletionTimestamp").cloned().unwrap_or(Value::Null);
+                    if with_generation(current.kind()) {
+                        let g = cur.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
+                        let bump = cur.get("spec") != body.get("spec");
+                        m["metadata"]["generation"] = json!(if bump { g + 1 } else { g });
+                    }
+                    m
+                }
+            };
+            strip_nulls(&mut merged);
+            let Some(obj) = json_to_object(merged.clone()) else { return apiserver::handle(core, req) };
+            // The last finalizer of an object whose grace period is over: the object goes.
+            if is_deleting(obj.meta())
+                && obj.meta().finalizers.as_ref().is_none_or(|f| f.is_empty())
+                && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0
+                && current.kind() != "Namespace"
+            {
+                return really_delete(core, &req);
+            }
+            req.body = Some(merged);
+            req.verb = Verb::Update;
+            req.subresource = None;
+            apiserver::handle(core, req)
+        }
+        (Verb::Delete, _) => delete(core, req),
+        _ => apiserver::handle(core, req),
+    }
+}
+
+fn strip_nulls(v: &mut Value) {
+    if let Value::Object(m) = v {
+        m.retain(|_, x| !x.is_null());
+        for x in m.values_mut() {
+            strip_nulls(x);
+        }
+    }
+}
+
+fn really_delete(core: &mut Core, req: &ApiRequest) -> ApiResponse {
+    let mut r = req.clone();
+    r.verb = Verb::Delete;
+    r.body = None;
+    r.subresource = None;
+    apiserver::handle(core, r)
+}
+
+fn update_raw(core: &mut Core, req: &ApiRequest, obj: &Object) -> ApiResponse {
+    let mut r = req.clone();
+    r.verb = Verb::Update;
+    r.subresource = None;
+    r.body = Some(obj.to_json());
+    apiserver::handle(core, r)
+}
+
+fn delete(core: &mut Core, req: ApiRequest) -> ApiResponse {
+    let Some(mut obj) = stored(core, &req) else { return apiserver::handle(core, req) };
+    let opts = req.body.clone().unwrap_or(Value::Null);
+    let grace_opt = opts.get("gracePeriodSeconds").and_then(Value::as_i64);
+    let policy = opts.get("propagationPolicy").and_then(Value::as_str).unwrap_or("Background").to_string();
+    let now = apiserver::timestamp(core.now);
+    if is_deleting(obj.meta()) {
+        let finalizers_left = obj.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty());
+        let ns_finalizers_left = matches!(&obj, Object::Namespace(n) if n.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()));
+        let grace_done = grace_opt == Some(0) || obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0;
+        if !finalizers_left && !ns_finalizers_left && grace_done {
+            return really_delete(core, &req);
+        }
+        if let Some(0) = grace_opt {
+            obj.meta_mut().deletion_grace_period_seconds = Some(0);
+            return update_raw(core, &req, &obj);
+        }
+        return ok(200, Some(obj));
+    }
+    if let Object::Namespace(ns) = &mut obj {
+        if ns.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()) {
+            ns.metadata.deletion_timestamp = Some(now);
+            ns.metadata.deletion_grace_period_seconds = Some(0);
+            ns.status.get_or_insert_with(Default::default).phase = Some("Terminating".into());
+            return update_raw(core, &req, &obj);
+        }
+        return really_delete(core, &req);
+    }
+    let mut finalizers = obj.meta().finalizers.clone().unwrap_or_default();
+    match policy.as_str() {
+        "Foreground" if !finalizers.iter().any(|f| f == "foregroundDeletion") => {
+            finalizers.push("foregroundDeletion".into())
+        }
+        "Orphan" if !finalizers.iter().any(|f| f == "orphan") => finalizers.push("orphan".into()),
+        _ => {}
+    }
+    // A bound, running Pod ends gracefully: the kubelet finishes the delete.
+    let graceful_pod = match &obj {
+        Object::Pod(p) => {
+            !node_name(p).is_empty() && !matches!(phase(p), "Succeeded" | "Failed") && grace_opt != Some(0)
+        }
+        _ => false,
+    };
+    if finalizers.is_empty() && !graceful_pod {
+        return really_delete(core, &req);
+    }
+    let grace = match &obj {
+        Object::Pod(p) if graceful_pod => {
+            grace_opt.or_else(|| p.spec.as_ref().and_then(|s| s.termination_grace_period_seconds)).unwrap_or(30)
+        }
+        _ => 0,
+    };
+    let meta = obj.meta_mut();
+    meta.finalizers = (!finalizers.is_empty()).then_some(finalizers);
+    meta.deletion_timestamp = Some(apiserver::timestamp(core.now + grace as u64 * 1000));
+    meta.deletion_grace_period_seconds = Some(grace);
+    update_raw(core, &req, &obj)
+}
+
+fn bind(core: &mut Core, req: &ApiRequest) -> ApiResponse {
+    let Some(Object::Pod(mut pod)) = stored(core, req) else {
+        return fail(404, "NotFound", format!("pods \"{}\" not found", req.name.clone().unwrap_or_default()));
+    };
+    let node =
+        req.body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
+    pod.spec.get_or_insert_with(Default::default).node_name = Some(node);
+    let status = pod.status.get_or_insert_with(Default::default);
+    let conds = status.conditions.get_or_insert_with(Vec::new);
+    conds.retain(|c| c.type_ != "PodScheduled");
+    conds.push(k8s_openapi::api::core::v1::PodCondition {
+        type_: "PodScheduled".into(),
+        status: "True".into(),
+        last_transition_time: Some(apiserver::timestamp(core.now)),
+        ..Default::default()
+    });
+    let mut r = req.clone();
+    r.subresource = None;
+    update_raw(core, &r, &Object::from(*pod))
+}
+
+/// The Job strategy's generated selector and labels.
+fn job_selector(core: &mut Core, body: &mut Value) {
+    let manual = body.pointer("/spec/manualSelector").and_then(Value::as_bool).unwrap_or(false);
+    if manual || body.pointer("/spec/selector").is_some() {
+        return;
+    }
+    let uid = core.rng.uuid();
+    body["metadata"]["uid"] = json!(uid);
+    let name = body.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    body["spec"]["selector"] = json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}});
+    let labels = &mut body["spec"]["template"]["metadata"]["labels"];
+    if !labels.is_object() {
+        *labels = json!({});
+    }
+    for (k, v) in [
+        ("batch.kubernetes.io/controller-uid", uid.as_str()),
+        ("batch.kubernetes.io/job-name", name.as_str()),
+        ("controller-uid", uid.as_str()),
+        ("job-name", name.as_str()),
+    ] {
+        labels[k] = json!(v);
+    }
+}
+
+/// A `pods` hard limit of a ResourceQuota, enforced like the quota admission plugin does.
+fn quota_denial(core: &Core, ns: &str, name: &str) -> Option<String> {
+    for q in list(core, "ResourceQuota", Some(ns)) {
+        let Object::ResourceQuota(q) = q else { continue };
+        let hard = q.spec.as_ref().and_then(|s| s.hard.as_ref()).and_then(|h| h.get("pods")).map(|v| v.0.clone())?;
+        let limit: i64 = hard.parse().ok()?;
+        let used = pods(core, Some(ns)).iter().filter(|p| !matches!(phase(p), "Succeeded" | "Failed")).count() as i64;
+        if used + 1 > limit {
+            return Some(format!(
+                "pods \"{name}\" is forbidden: exceeded quota: {}, requested: pods=1, used: pods={used}, limited: pods={limit}",
+                q.metadata.name.clone().unwrap_or_default()
+            ));
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------
+// The cluster
+
+fn admin() -> Caller {
+    Caller::new(
+        Component::Kubectl,
+        Credential::ClientCertificate {
+            common_name: "kubernetes-admin".into(),
+            organizations: vec!["kubeadm:cluster-admins".into()],
+        },
+    )
+}
+
+fn request(
+    caller: Caller,
+    verb: Verb,
+    kind: &str,
+    ns: Option<&str>,
+    name: Option<&str>,
+    body: Option<Value>,
+) -> ApiRequest {
+    let resource = crate::object::resource_for_kind(kind).unwrap_or(&crate::object::RESOURCES[0]);
+    ApiRequest {
+        caller,
+        verb,
+        resource,
+        namespace: ns.map(str::to_string),
+        name: name.map(str::to_string),
+        subresource: None,
+        body,
+        verbose: false,
+        file: None,
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct NodeSpec {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    /// The kubelet never starts Pods (they stay Pending on the node).
+    pub never_starts: bool,
+    /// The kubelet (and its heartbeat) stops at this time.
+    pub stop_at_ms: Option<u64>,
+}
+
+/// Parses `nodes: [{name, labels, kubelet: {neverStarts, stopAt}}]`.
+pub fn parse_cluster(yaml: &str) -> Vec<NodeSpec> {
+    let v: Value = serde_yaml::from_str(yaml).unwrap_or(Value::Null);
+    v.get("nodes")
+        .and_then(Value::as_array)
+        .map(|nodes| {
+            nodes
+                .iter()
+                .map(|n| NodeSpec {
+                    name: n.get("name").and_then(Value::as_str).unwrap_or("node").to_string(),
+                    labels: n
+                        .get("labels")
+                        .and_then(Value::as_object)
+                        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string())).collect())
+                        .unwrap_or_default(),
+                    never_starts: n.pointer("/kubelet/neverStarts").and_then(Value::as_bool).unwrap_or(false),
+                    stop_at_ms: n.pointer("/kubelet/stopAt").and_then(Value::as_str).and_then(parse_duration),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `500ms`, `60s`, `5m`, `90` (ms).
+pub fn parse_duration(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Some(v) = s.strip_suffix("ms") {
+        return v.parse().ok();
+    }
+    if let Some(v) = s.strip_suffix('s') {
+        return v.parse::<f64>().ok().map(|f| (f * 1000.0) as u64);
+    }
+    if let Some(v) = s.strip_suffix('m') {
+        return v.parse::<u64>().ok().map(|m| m * 60_000);
+    }
+    s.parse().ok()
+}
+
+/// Creates the running cluster: namespaces with their default ServiceAccount and root CA
+/// ConfigMap, Ready nodes and their Leases. Returns the keys it created.
+pub fn setup(core: &mut Core, nodes: &[NodeSpec]) -> BTreeSet<String> {
+    let a = admin();
+    for ns in ["default", "kube-system", "kube-node-lease"] {
+        let _ = shim_api(
+            core,
+            request(
+                a.clone(),
+                Verb::Create,
+                "Namespace",
+                None,
+                None,
+                Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})),
+            ),
+        );
+        let _ = shim_api(
+            core,
+            request(
+                a.clone(),
+                Verb::Create,
+                "ServiceAccount",
+                Some(ns),
+                None,
+                Some(
+                    json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}}),
+                ),
+            ),
+        );
+        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": super::rootcacert::CONFIG_MAP_NAME, "namespace": ns,
+            "annotations": {super::rootcacert::DESCRIPTION_ANNOTATION: super::rootcacert::DESCRIPTION}},
+            "data": {"ca.crt": super::rootcacert::CLUSTER_CA_PEM}});
+        let _ = shim_api(core, request(a.clone(), Verb::Create, "ConfigMap", Some(ns), None, Some(cm)));
+    }
+    let now = apiserver::timestamp(0);
+    for (i, n) in nodes.iter().enumerate() {
+        let mut labels = n.labels.clone();
+        labels.insert("kubernetes.io/hostname".into(), n.name.clone());
+        labels.insert("kubernetes.io/os".into(), "linux".into());
+        let conds: Vec<Value> = [("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+            ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+            ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+            ("Ready", "True", "KubeletReady", "kubelet is posting ready status")]
+            .iter()
+            .map(|(t, s, r, m)| json!({"type": t, "status": s, "reason": r, "message": m, "lastHeartbeatTime": now, "lastTransitionTime": now}))
+            .collect();
+        let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n.name, "labels": labels},
+            "spec": {"podCIDR": format!("10.244.{}.0/24", i + 1)},
+            "status": {"conditions": conds, "addresses": [{"type": "InternalIP", "address": format!("10.0.0.{}", i + 10)}]}});
+        let _ = shim_api(core, request(a.clone(), Verb::Create, "Node", None, None, Some(node)));
+        let lease = json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": n.name, "namespace": "kube-node-lease"},
+            "spec": {"holderIdentity": n.name, "leaseDurationSeconds": 40, "renewTime": micro_time(0)}});
+        let _ = shim_api(core, request(a.clone(), Verb::Create, "Lease", Some("kube-node-lease"), None, Some(lease)));
+    }
+    core.store.list("/registry/").into_iter().map(|(k, _, _)| k.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Fake scheduler and kubelet
+
+fn note(core: &mut Core, from: Component, node: Option<&str>, text: String) {
+    let mut b = StepBuilder::new(Phase::Kubelet, from, Component::ApiServer, text.clone(), Detail::Note { text });
+    if let Some(n) = node {
+        b = b.node(n);
+    }
+    core.record(b);
+}
+
+/// Binds each pending Pod to the Ready node with the fewest Pods that it tolerates.
+#[derive(Default)]
+pub struct FakeScheduler;
+
+impl Actor for FakeScheduler {
+    fn handles(&self, target: &Target) -> bool {
+        *target == Target::Scheduler
+    }
+
+    fn observe(&mut self, core: &mut Core, ev: &WatchEvent<Object>) {
+        if let Object::Pod(p) = &ev.object {
+            if ev.kind != EventType::Deleted
+                && node_name(p).is_empty()
+                && !is_deleting(&p.metadata)
+                && ev.kind == EventType::Added
+            {
+                core.after(SCHEDULE_LATENCY_MS, Task::new(Target::Scheduler, key_of(&p.metadata)));
+            }
+        }
+    }
+
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        let (ns, name) = split_key(&task.key);
+        let Some(Object::Pod(pod)) = get(core, "Pod", ns, name) else { return };
+        if !node_name(&pod).is_empty() || is_deleting(&pod.metadata) {
+            return;
+        }
+        let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
+        let all_pods = pods(core, None);
+        let mut best: Option<(usize, String)> = None;
+        for o in list(core, "Node", None) {
+            let Object::Node(n) = o else { continue };
+            if !node_fits(&n, &tolerations) {
+                continue;
+            }
+            let name = n.metadata.name.clone().unwrap_or_default();
+            let count =
+                all_pods.iter().filter(|p| node_name(p) == name && !matches!(phase(p), "Succeeded" | "Failed")).count();
+            if best.as_ref().is_none_or(|(c, _)| count < *c) {
+                best = Some((count, name));
+            }
+        }
+        let Some((_, node)) = best else {
+            core.after(10_000, Task::periodic(Target::Scheduler, task.key.clone()));
+            return;
+        };
+        let binding = json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": ns}, "target": {"apiVersion": "v1", "kind": "Node", "name": node}});
+        let mut req = request(Caller::scheduler(), Verb::Create, "Pod", ns, Some(name), Some(binding));
+        req.subresource = Some("binding".into());
+        if shim_api(core, req).ok() {
+            note(core, Component::Scheduler, None, format!("(test scheduler) binds Pod {} to {node}", task.key));
+        }
+    }
+}
+
+fn node_fits(n: &Node, tolerations: &[k8s_openapi::api::core::v1::Toleration]) -> bool {
+    let ready = super::nodelifecycle::ready_condition(n).is_some_and(|c| c.status == "True");
+    let cordoned = n.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
+    let taints = n.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    let tolerated = taints
+        .iter()
+        .filter(|t| t.effect != "PreferNoSchedule")
+        .all(|t| tolerations.iter().any(|tol| tolerates(tol, t)));
+    ready && !cordoned && tolerated
+}
+
+/// A kubelet that starts Pods quickly, heartbeats, and finishes graceful deletes.
+pub struct FakeKubelet {
+    spec: NodeSpec,
+    index: usize,
+    started: bool,
+    next_ip: u32,
+    ips: BTreeMap<String, String>,
+}
+
+impl FakeKubelet {
+    pub fn new(spec: NodeSpec, index: usize) -> Self {
+        FakeKubelet { spec, index, started: false, next_ip: 2, ips: BTreeMap::new() }
+    }
+
+    fn stopped(&self, now: u64) -> bool {
+        self.spec.stop_at_ms.is_some_and(|t| now >= t)
+    }
+
+    fn target(&self) -> Target {
+        Target::Kubelet(self.spec.name.clone())
+    }
+
+    fn annotation<'a>(pod: &'a Pod, k: &str) -> Option<&'a str> {
+        pod.metadata.annotations.as_ref().and_then(|a| a.get(k)).map(String::as_str)
+    }
+
+    fn write_status(&self, core: &mut Core, pod: Pod) -> bool {
+        let ns = pod.metadata.namespace.clone();
+        let name = pod.metadata.name.clone();
+        let mut req = request(
+            Caller::kubelet(&self.spec.name),
+            Verb::Update,
+            "Pod",
+            ns.as_deref(),
+            name.as_deref(),
+            Some(Object::from(pod).to_json()),
+        );
+        req.subresource = Some("status".into());
+        shim_api(core, req).ok()
+    }
+}
+
+fn cond(
+    t: &str,
+    status: &str,
+    at: &k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    reason: Option<&str>,
+    msg: Option<String>,
+) -> k8s_openapi::api::core::v1::PodCondition {
+    k8s_openapi::api::core::v1::PodCondition {
+        type_: t.into(),
+        status: status.into(),
+        last_transition_time: Some(at.clone()),
+        reason: reason.map(str::to_string),
+        message: msg,
+        ..Default::default()
+    }
+}
+
+impl Actor for FakeKubelet {
+    fn handles(&self, target: &Target) -> bool {
+        *target == self.target()
+    }
+
+    fn observe(&mut self, core: &mut Core, ev: &WatchEvent<Object>) {
+        if !self.started {
+            self.started = true;
+            core.after(HEARTBEAT_MS, Task::periodic(self.target(), "heartbeat"));
+        }
+        if self.stopped(core.now) {
+            return;
+        }
+        let Object::Pod(p) = &ev.object else { return };
+        if ev.kind == EventType::Deleted || node_name(p) != self.spec.name {
+            return;
+        }
+        let key = key_of(&p.metadata);
+        if is_deleting(&p.metadata) {
+            let was = matches!(&ev.prev, Some(Object::Pod(old)) if is_deleting(&old.metadata));
+            if !was {
+                let delay = if matches!(phase(p), "Succeeded" | "Failed") { 0 } else { KILL_MS };
+                core.after(delay, Task::new(self.target(), format!("kill/{key}")));
+            }
+            return;
+        }
+        let newly_bound = match &ev.prev {
+            Some(Object::Pod(old)) => node_name(old).is_empty(),
+            None => true,
+            _ => false,
+        };
+        if newly_bound && !self.spec.never_starts && phase(p) != "Running" {
+            core.after(START_MS, Task::new(self.target(), format!("start/{key}")));
+        }
+    }
+
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        if self.stopped(core.now) {
+            return;
+        }
+        let now = apiserver::timestamp(core.now);
+        if task.key == "heartbeat" {
+            if let Some(mut lease) = get(core, "Lease", Some("kube-node-lease"), &self.spec.name).map(|o| o.to_json()) {
+                lease["spec"]["renewTime"] = json!(micro_time(core.now));
+                let req = request(
+                    Caller::kubelet(&self.spec.name),
+                    Verb::Update,
+                    "Lease",
+                    Some("kube-node-lease"),
+                    Some(&self.spec.name),
+                    Some(lease),
+                );
+                let _ = shim_api(core, req);
+            }
+            core.after(HEARTBEAT_MS, Task::periodic(self.target(), "heartbeat"));
+            return;
+        }
+        let (verb, key) = task.key.split_once('/').unwrap_or(("", ""));
+        let (ns, name) = split_key(key);
+        let Some(Object::Pod(pod)) = get(core, "Pod", ns, name) else { return };
+        let mut pod = *pod;
+        let containers: Vec<(String, String)> = pod
+            .spec
+            .as_ref()
+            .map(|s| s.containers.iter().map(|c| (c.name.clone(), c.image.clone().unwrap_or_default())).collect())
+            .unwrap_or_default();
+        match verb {
+            "start" => {
+                if is_deleting(&pod.metadata) {
+                    return;
+                }
+                let ip = self.ips.entry(key.to_string()).or_insert_with(|| {
+                    let ip = format!("10.244.{}.{}", self.index + 1, self.next_ip);
+                    self.next_ip += 1;
+                    ip
+                });
+                let ip = ip.clone();
+                let ready = Self::annotation(&pod, "podlab.test/ready") != Some("false");
+                let names: Vec<String> = containers.iter().map(|(n, _)| n.clone()).collect();
+                let not_ready_msg = format!("containers with unready status: [{}]", names.join(" "));
+                let status = pod.status.get_or_insert_with(Default::default);
+                let scheduled = status.conditions.iter().flatten().find(|c| c.type_ == "PodScheduled").cloned();
+                let mut conds = vec![
+                    cond("PodReadyToStartContainers", "True", &now, None, None),
+                    cond("Initialized", "True", &now, None, None),
+                ];
+                if ready {
+                    conds.push(cond("Ready", "True", &now, None, None));
+                    conds.push(cond("ContainersReady", "True", &now, None, None));
+                } else {
+                    conds.push(cond("Ready", "False", &now, Some("ContainersNotReady"), Some(not_ready_msg.clone())));
+                    conds.push(cond("ContainersReady", "False", &now, Some("ContainersNotReady"), Some(not_ready_msg)));
+                }
+                conds.extend(scheduled);
+                status.conditions = Some(conds);
+                status.phase = Some("Running".into());
+                status.pod_ip = Some(ip.clone());
+                status.pod_ips = Some(vec![k8s_openapi::api::core::v1::PodIP { ip: ip.clone() }]);
+                status.host_ip = Some(format!("10.0.0.{}", self.index + 10));
+                status.start_time = Some(now.clone());
+                status.container_statuses = Some(
+                    containers
+                        .iter()
+                        .map(|(n, img)| k8s_openapi::api::core::v1::ContainerStatus {
+                            name: n.clone(),
+                            image: img.clone(),
+                            image_id: String::new(),
+                            ready,
+                            restart_count: 0,
+                            started: Some(true),
+                            state: Some(k8s_openapi::api::core::v1::ContainerState {
+                                running: Some(k8s_openapi::api::core::v1::ContainerStateRunning {
+                                    started_at: Some(now.clone()),
+                                }),
+                                ..Default::default()
+                            }),
+                            ..Default::default()
+                        })
+                        .collect(),
+                );
+                let run_for = Self::annotation(&pod, "podlab.test/run-seconds").and_then(|s| s.parse::<u64>().ok());
+                if self.write_status(core, pod) {
+                    note(
+                        core,
+                        Component::Kubelet,
+                        Some(&self.spec.name),
+                        format!(
+                            "(test kubelet) Pod {key} Running on {}, IP {ip}{}",
+                            self.spec.name,
+                            if ready { ", Ready" } else { ", not Ready" }
+                        ),
+                    );
+                    if let Some(s) = run_for {
+                        core.after(s * 1000, Task::new(self.target(), format!("finish/{key}")));
+                    }
+                }
+            }
+            "finish" => {
+                if is_deleting(&pod.metadata) || phase(&pod) != "Running" {
+                    return;
+                }
+                let code: i32 =
+                    Self::annotation(&pod, "podlab.test/exit-code").and_then(|s| s.parse().ok()).unwrap_or(0);
+                let (ph, reason) = if code == 0 { ("Succeeded", "Completed") } else { ("Failed", "Error") };
+                let cond_reason = if code == 0 { "PodCompleted" } else { "PodFailed" };
+                let status = pod.status.get_or_insert_with(Default::default);
+                status.phase = Some(ph.into());
+                for c in status.conditions.iter_mut().flatten() {
+                    if matches!(c.type_.as_str(), "Ready" | "ContainersReady" | "PodReadyToStartContainers") {
+                        c.status = "False".into();
+                        c.last_transition_time = Some(now.clone());
+                        if c.type_ != "PodReadyToStartContainers" {
+                            c.reason = Some(cond_reason.into());
+                        }
+                    }
+                }
+                for cs in status.container_statuses.iter_mut().flatten() {
+                    cs.ready = false;
+                    cs.started = Some(false);
+                    let started = cs.state.as_ref().and_then(|s| s.running.as_ref()).and_then(|r| r.started_at.clone());
+                    cs.state = Some(k8s_openapi::api::core::v1::ContainerState {
+                        terminated: Some(k8s_openapi::api::core::v1::ContainerStateTerminated {
+                            exit_code: code,
+                            reason: Some(reason.into()),
+                            started_at: started,
+                            finished_at: Some(now.clone()),
+                            ..Default::default()
+                        }),
+                        ..Default::default()
+                    });
+                }
+                if self.write_status(core, pod) {
+                    note(
+                        core,
+                        Component::Kubelet,
+                        Some(&self.spec.name),
+                        format!("(test kubelet) Pod {key} {ph} (exit code {code})"),
+                    );
+                }
+            }
+            "kill" => {
+                let req = request(
+                    Caller::kubelet(&self.spec.name),
+                    Verb::Delete,
+                    "Pod",
+                    ns,
+                    Some(name),
+                    Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0})),
+                );
+                if shim_api(core, req).ok() {
+                    note(
+                        core,
+                        Component::Kubelet,
+                        Some(&self.spec.name),
+                        format!("(test kubelet) Pod {key} stopped and removed"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Scripted kubectl
+
+#[derive(Clone, Debug)]
+struct Action {
+    at_ms: u64,
+    words: Vec<String>,
+    yaml: String,
+}
+
+/// The scenario: `@<time> <command>` lines, each followed by its YAML (for `apply`).
+/// Commands: `apply`, `delete <kind>/<name> [foreground|orphan]`, `scale <kind>/<name> <n>`,
+/// `set-image <kind>/<name> <container>=<image>`. All objects are in namespace `default`
+/// unless their YAML says otherwise; `delete namespace/<name>` deletes a namespace.
+struct Script {
+    actions: Vec<Action>,
+}
+
+fn parse_script(text: &str) -> (Vec<Action>, BTreeMap<String, String>) {
+    let mut actions = Vec::new();
+    let mut options = BTreeMap::new();
+    for line in text.lines() {
+        if let Some(opt) = line.strip_prefix("@@") {
+            let mut it = opt.split_whitespace();
+            if let Some(k) = it.next() {
+                options.insert(k.to_string(), it.collect::<Vec<_>>().join(" "));
+            }
+        } else if let Some(cmd) = line.strip_prefix('@') {
+            let mut words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+            let at = if words.is_empty() { 0 } else { parse_duration(&words.remove(0)).unwrap_or(0) };
+            actions.push(Action { at_ms: at, words, yaml: String::new() });
+        } else if let Some(a) = actions.last_mut() {
+            a.yaml.push_str(line);
+            a.yaml.push('\n');
+        }
+    }
+    (actions, options)
+}
+
+fn kubectl(
+    core: &mut Core,
+    verb: Verb,
+    kind: &str,
+    ns: Option<&str>,
+    name: Option<&str>,
+    body: Option<Value>,
+) -> ApiResponse {
+    shim_api(core, request(admin(), verb, kind, ns, name, body))
+}
+
+impl Actor for Script {
+    fn handles(&self, target: &Target) -> bool {
+        *target == Target::Kubectl
+    }
+
+    fn observe(&mut self, _: &mut Core, _: &WatchEvent<Object>) {}
+
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        let Ok(i) = task.key.parse::<usize>() else { return };
+        let Some(a) = self.actions.get(i).cloned() else { return };
+        let verb = a.words.first().map(String::as_str).unwrap_or("");
+        let target = a.words.get(1).cloned().unwrap_or_default();
+        let (kind_word, name) = target.split_once('/').unwrap_or(("", ""));
+        let kind = match kind_word {
+            "deployment" | "deploy" => "Deployment",
+            "replicaset" | "rs" => "ReplicaSet",
+            "job" => "Job",
+            "service" | "svc" => "Service",
+            "pod" => "Pod",
+            "namespace" | "ns" => "Namespace",
+            other => other,
+        };
+        let ns = if kind == "Namespace" { None } else { Some("default") };
+        let text = format!("kubectl {}", a.words.join(" "));
+        note(core, Component::Kubectl, None, text);
+        match verb {
+            "apply" => {
+                for doc in serde_yaml::Deserializer::from_str(&a.yaml) {
+                    let Ok(v) = Value::deserialize(doc) else { break };
+                    if v.is_null() {
+                        continue;
+                    }
+                    apply(core, v);
+                }
+            }
+            "delete" => {
+                let policy = a.words.get(2).map(|p| match p.as_str() {
+                    "foreground" => "Foreground",
+                    "orphan" => "Orphan",
+                    _ => "Background",
+                });
+                let body = json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy.unwrap_or("Background")});
+                let _ = kubectl(core, Verb::Delete, kind, ns, Some(name), Some(body));
+            }
+            "scale" => {
+                let n: i64 = a.words.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+                if let Some(o) = get(core, kind, ns, name) {
+                    let mut v = o.to_json();
+                    v["spec"]["replicas"] = json!(n);
+                    let _ = kubectl(core, Verb::Update, kind, ns, Some(name), Some(v));
+                }
+            }
+            "set-image" => {
+                let (c, image) = a.words.get(2).and_then(|s| s.split_once('=')).unwrap_or(("", ""));
+                if let Some(o) = get(core, kind, ns, name) {
+                    let mut v = o.to_json();
+                    if let Some(cs) = v.pointer_mut("/spec/template/spec/containers").and_then(Value::as_array_mut) {
+                        for x in cs.iter_mut().filter(|x| x["name"] == c) {
+                            x["image"] = json!(image);
+                        }
+                    }
+                    let _ = kubectl(core, Verb::Update, kind, ns, Some(name), Some(v));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+use serde::Deserialize;
+
+fn apply(core: &mut Core, mut v: Value) {
+    let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+    let Some(info) = resource_for(&api_version, &kind) else { return };
+    let ns = if info.namespaced {
+        Some(v.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default").to_string())
+    } else {
+        None
+    };
+    if let Some(ns) = ns.as_ref() {
+        v["metadata"]["namespace"] = json!(ns);
+    }
+    let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    match get(core, &kind, ns.as_deref(), &name) {
+        Some(existing) => {
+            let mut cur = existing.to_json();
+            if let Some(spec) = v.get("spec") {
+                cur["spec"] = spec.clone();
+            }
+            for k in ["labels", "annotations"] {
+                if let Some(x) = v["metadata"].get(k) {
+                    cur["metadata"][k] = x.clone();
+                }
+            }
+            let _ = kubectl(core, Verb::Update, &kind, ns.as_deref(), Some(&name), Some(cur));
+        }
+        None => {
+            let _ = kubectl(core, Verb::Create, &kind, ns.as_deref(), None, Some(v));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Running and rendering
+
+/// Runs a scenario and renders the controllers' steps, the Events and the final objects.
+pub fn run(cluster: &str, script: &str) -> String {
+    let nodes = parse_cluster(cluster);
+    let (actions, options) = parse_script(script);
+    let limit = options.get("limit").and_then(|s| parse_duration(s)).unwrap_or(900_000);
+    let show_watch = options.contains_key("watch");
+    let mut core = Core::new(7);
+    let setup_keys = setup(&mut core, &nodes);
+    let setup_revision = core.store.revision();
+    core.steps.clear();
+    for (i, a) in actions.iter().enumerate() {
+        core.after(a.at_ms, Task::new(Target::Kubectl, i.to_string()));
+    }
+    let mut cm = ControllerManager::with_api(shim_api);
+    for name in options.get("without").map(|s| s.split(',').map(str::to_string).collect::<Vec<_>>()).unwrap_or_default()
+    {
+        cm = cm.without(&name);
+    }
+    let mut scheduler = FakeScheduler;
+    let mut kubelets: Vec<FakeKubelet> =
+        nodes.iter().cloned().enumerate().map(|(i, n)| FakeKubelet::new(n, i)).collect();
+    let mut script_actor = Script { actions };
+    {
+        let mut actors: Vec<&mut dyn Actor> = vec![&mut script_actor, &mut cm, &mut scheduler];
+        for k in kubelets.iter_mut() {
+            actors.push(k);
+        }
+        run_loop(&mut core, &mut actors, limit);
+    }
+    render(&core, &setup_keys, setup_revision, show_watch)
+}
+
+fn t(ms: u64) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+fn render(core: &Core, setup_keys: &BTreeSet<String>, setup_revision: u64, show_watch: bool) -> String {
+    let mut out = String::new();
+    out.push_str("== trace\n");
+    for s in &core.steps {
+        let line = match &s.detail {
+            Detail::Etcd(_) => continue,
+            Detail::Watch(_) if !show_watch => continue,
+            Detail::Watch(w) => format!("watch   {} ({})", s.summary, w.reason),
+            Detail::Controller(c) => {
+                let mut l = format!("decide  {}", s.summary);
+                for a in &c.actions {
+                    l.push_str(&format!("\n                 - {a}"));
+                }
+                l
+            }
+            Detail::Event(e) => format!(
+                "event   {} {} {}: {}",
+                e.event_type,
+                e.reason,
+                s.object.as_ref().map(|o| o.display()).unwrap_or_default(),
+                e.message
+            ),
+            Detail::Note { text } => format!("        {text}"),
+            _ => s.summary.clone(),
+        };
+        out.push_str(&format!("{:>9} {line}\n", t(s.time_ms)));
+    }
+    out.push_str("== events\n");
+    let mut events: Vec<(String, String)> = Vec::new();
+    for (_, o, _) in core.store.list("/registry/events/") {
+        if let Object::Event(e) = o {
+            let first = e.first_timestamp.as_ref().map(time_ms).unwrap_or(0);
+            let inv = &e.involved_object;
+            events.push((
+                format!("{first:012}{}", e.metadata.name.clone().unwrap_or_default()),
+                format!(
+                    "{:>8} {} {} {}/{}{} from {}: {}",
+                    t(first.max(0) as u64),
+                    e.type_.clone().unwrap_or_default(),
+                    e.reason.clone().unwrap_or_default(),
+                    inv.kind.clone().unwrap_or_default(),
+                    inv.name.clone().unwrap_or_default(),
+                    match e.count {
+                        Some(c) if c > 1 => format!(" (x{c})"),
+                        _ => String::new(),
+                    },
+                    e.source.as_ref().and_then(|s| s.component.clone()).unwrap_or_default(),
+                    e.message.clone().unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    events.sort();
+    for (_, l) in events {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push_str(&format!("== objects (at {})\n", t(core.now)));
+    for (key, o, rev) in core.store.list("/registry/") {
+        let kind = o.kind();
+        if matches!(kind, "Event" | "Lease") {
+            continue;
+        }
+        if setup_keys.contains(key) && rev <= setup_revision {
+            continue;
+        }
+        out.push_str(&describe(o));
+        out.push('\n');
+    }
+    out
+}
+
+fn owner(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> String {
+    meta.owner_references
+        .iter()
+        .flatten()
+        .map(|r| {
+            format!(
+                " owner={}/{}{}{}",
+                r.kind,
+                r.name,
+                if r.controller == Some(true) { " controller" } else { "" },
+                if r.block_owner_deletion == Some(true) { " blockOwnerDeletion" } else { "" }
+            )
+        })
+        .collect()
+}
+
+fn extras(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> String {
+    let mut s = String::new();
+    if let Some(f) = meta.finalizers.as_ref().filter(|f| !f.is_empty()) {
+        s.push_str(&format!(" finalizers=[{}]", f.join(",")));
+    }
+    if meta.deletion_timestamp.is_some() {
+        s.push_str(" TERMINATING");
+    }
+    s
+}
+
+fn conditions<T: serde::Serialize>(c: &Option<Vec<T>>) -> String {
+    let Some(cs) = c else { return String::new() };
+    let parts: Vec<String> = cs
+        .iter()
+        .map(|c| {
+            let v = serde_json::to_value(c).unwrap_or_default();
+            let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let msg = s("message");
+            if msg.is_empty() {
+                format!("{}={}/{}", s("type"), s("status"), s("reason"))
+            } else {
+                format!("{}={}/{} \"{}\"", s("type"), s("status"), s("reason"), msg)
+            }
+        })
+        .collect();
+    format!("\n    conditions: {}", parts.join("\n                "))
+}
+
+fn describe(o: &Object) -> String {
+    let m = o.meta();
+    let id = match o.namespace() {
+        Some(ns) => format!("{} {ns}/{}", o.kind(), o.name()),
+        None => format!("{} {}", o.kind(), o.name()),
+    };
+    let labels = m.labels.as_ref().map(|l| format!(" labels={{{}}}", format_labels(l))).unwrap_or_default();
+    match o {
+        Object::Deployment(d) => {
+            let s = d.status.clone().unwrap_or_default();
+            let ann = m
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(super::deployment::REVISION_ANNOTATION))
+                .cloned()
+                .unwrap_or_default();
+            format!(
+                "{id} gen={} revision={ann}\n    status: observedGeneration={} replicas={} updated={} ready={} available={} unavailable={} terminating={}{}",
+                m.generation.unwrap_or(0),
+                s.observed_generation.unwrap_or(0),
+                s.replicas.unwrap_or(0),
+                s.updated_replicas.unwrap_or(0),
+                s.ready_replicas.unwrap_or(0),
+                s.available_replicas.unwrap_or(0),
+                s.unavailable_replicas.unwrap_or(0),
+                s.terminating_replicas.map_or("-".into(), |v| v.to_string()),
+                conditions(&s.conditions)
+            ) + &extras(m)
+        }
+        Object::ReplicaSet(rs) => {
+            let s = rs.status.clone().unwrap_or_default();
+            let ann = m
+                .annotations
+                .as_ref()
+                .map(|a| {
+                    a.iter()
+                        .map(|(k, v)| format!("{}={v}", k.trim_start_matches("deployment.kubernetes.io/")))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                })
+                .unwrap_or_default();
+            format!(
+                "{id}{}{labels}{}\n    selector={} annotations={{{ann}}}\n    spec.replicas={} status: replicas={} fullyLabeled={} ready={} available={} terminating={} observedGeneration={}{}",
+                owner(m),
+                extras(m),
+                format_selector(&rs.spec.selector),
+                rs.spec.replicas.unwrap_or(1),
+                s.replicas,
+                s.fully_labeled_replicas.unwrap_or(0),
+                s.ready_replicas.unwrap_or(0),
+                s.available_replicas.unwrap_or(0),
+                s.terminating_replicas.map_or("-".into(), |v| v.to_string()),
+                s.observed_generation.unwrap_or(0),
+                conditions(&s.conditions)
+            )
+        }
+        Object::Pod(p) => format!(
+            "{id}{}{labels}{} node={} phase={} ready={}{}",
+            owner(m),
+            extras(m),
+            if node_name(p).is_empty() { "<none>" } else { node_name(p) },
+            phase(p),
+            is_pod_ready(p),
+            p.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|c| c.iter().find(|c| c.type_ == "DisruptionTarget"))
+                .map(|c| format!(" DisruptionTarget={}", c.reason.clone().unwrap_or_default()))
+                .unwrap_or_default()
+        ),
+        Object::Job(j) => {
+            let s = j.status.clone().unwrap_or_default();
+            let unc = s
+                .uncounted_terminated_pods
+                .as_ref()
+                .map(|u| serde_json::to_string(u).unwrap_or_default())
+                .unwrap_or("-".into());
+            format!(
+                "{id}{}\n    status: active={} ready={} succeeded={} failed={} terminating={} uncountedTerminatedPods={unc} startTime={} completionTime={}{}",
+                extras(m),
+                s.active.unwrap_or(0),
+                s.ready.map_or("-".into(), |v| v.to_string()),
+                s.succeeded.unwrap_or(0),
+                s.failed.unwrap_or(0),
+                s.terminating.map_or("-".into(), |v| v.to_string()),
+                s.start_time.as_ref().map(|x| t(time_ms(x).max(0) as u64)).unwrap_or("-".into()),
+                s.completion_time.as_ref().map(|x| t(time_ms(x).max(0) as u64)).unwrap_or("-".into()),
+                conditions(&s.conditions)
+            )
+        }
+        Object::EndpointSlice(es) => {
+            let ports: Vec<String> = es
+                .ports
+                .iter()
+                .flatten()
+                .map(|p| {
+                    format!(
+                        "{}:{}/{}",
+                        p.name.clone().unwrap_or_default(),
+                        p.port.unwrap_or(0),
+                        p.protocol.clone().unwrap_or_default()
+                    )
+                })
+                .collect();
+            let eps: Vec<String> = es
+                .endpoints
+                .iter()
+                .flatten()
+                .map(|e| {
+                    let c = e.conditions.clone().unwrap_or_default();
+                    format!(
+                        "\n      {} ready={} serving={} terminating={} node={} zone={} pod={}",
+                        e.addresses.join(","),
+                        c.ready.unwrap_or(false),
+                        c.serving.unwrap_or(false),
+                        c.terminating.unwrap_or(false),
+                        e.node_name.clone().unwrap_or_default(),
+                        e.zone.clone().unwrap_or("-".into()),
+                        e.target_ref.as_ref().and_then(|r| r.name.clone()).unwrap_or_default()
+                    )
+                })
+                .collect();
+            let ann = m
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(super::endpointslice::TRIGGER_TIME_ANNOTATION))
+                .cloned()
+                .unwrap_or("-".into());
+            format!(
+                "{id}{}{labels}\n    addressType={} ports=[{}] lastChangeTriggerTime={ann} endpoints:{}",
+                owner(m),
+                es.address_type,
+                ports.join(","),
+                if eps.is_empty() { " <none>".to_string() } else { eps.concat() }
+            )
+        }
+        Object::Node(n) => {
+            let taints: Vec<String> = n
+                .spec
+                .as_ref()
+                .and_then(|s| s.taints.clone())
+                .unwrap_or_default()
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect();
+            let ready = super::nodelifecycle::ready_condition(n)
+                .map(|c| {
+                    format!(
+                        "{}/{} \"{}\"",
+                        c.status,
+                        c.reason.clone().unwrap_or_default(),
+                        c.message.clone().unwrap_or_default()
+                    )
+                })
+                .unwrap_or_default();
+            format!("{id} Ready={ready} taints=[{}]", taints.join(", "))
+        }
+        Object::Namespace(ns) => {
+            let st = ns.status.clone().unwrap_or_default();
+            format!("{id} phase={}{}{}", st.phase.unwrap_or_default(), extras(m), conditions(&st.conditions))
+        }
+        Object::Other(u) if u.kind == "Endpoints" => {
+            let subsets =
+                u.rest.get("subsets").map(|s| serde_json::to_string(s).unwrap_or_default()).unwrap_or("<none>".into());
+            format!("{id}{labels} subsets={subsets}")
+        }
+        _ => format!("{id}{}{labels}{}", owner(m), extras(m)),
+    }
+}
