@@ -1,0 +1,342 @@
+//! Snapshot tests of the chain: `check(cluster, request, expect)` builds a store from the
+//! cluster YAML (plus an optional `webhookServers:` document of simulated webhook servers),
+//! runs the mutating pass and, if it allowed the request, the validating pass on the result,
+//! and renders every plugin's detail and the outcome.
+//!
+//! A request is the object's YAML, optionally preceded by a header document without `kind`
+//! (`operation`, `user`, `groups`, `subresource`, `dryRun`, `name`, `namespace`, `review`).
+//! For UPDATE and DELETE the stored object of the same name is the old object.
+
+use super::*;
+use crate::object::resource_for;
+use crate::trace::{AdmissionVerdict, Change};
+use expect_test::{expect, Expect};
+use serde::Deserialize;
+
+/// The namespace every test has, with its default ServiceAccount.
+const BASE: &str = "
+apiVersion: v1
+kind: Namespace
+metadata: {name: default}
+status: {phase: Active}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: default}
+";
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Header {
+    operation: Option<String>,
+    user: Option<String>,
+    #[serde(default)]
+    groups: Vec<String>,
+    subresource: Option<String>,
+    #[serde(default)]
+    dry_run: bool,
+    name: Option<String>,
+    namespace: Option<String>,
+    /// Render the AdmissionReview documents of webhook calls in full.
+    #[serde(default)]
+    review: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LabSettings {
+    webhook_servers: Vec<SimulatedWebhook>,
+}
+
+fn docs(text: &str) -> Vec<serde_json::Value> {
+    serde_yaml::Deserializer::from_str(text)
+        .filter_map(|d| serde_yaml::Value::deserialize(d).ok())
+        .filter(|v| !v.is_null())
+        .map(|v| serde_json::to_value(v).expect("yaml to json"))
+        .collect()
+}
+
+fn object(v: serde_json::Value) -> Object {
+    let api_version = v.get("apiVersion").and_then(|x| x.as_str()).unwrap_or("").to_string();
+    let kind = v.get("kind").and_then(|x| x.as_str()).unwrap_or("").to_string();
+    Object::from_json(&api_version, &kind, v).expect("test object decodes")
+}
+
+fn store_of(cluster: &str) -> (Store<Object>, Vec<SimulatedWebhook>) {
+    let mut store = Store::new();
+    let mut servers = Vec::new();
+    for v in docs(&format!("{BASE}\n---\n{cluster}")) {
+        if v.get("webhookServers").is_some() {
+            let s: LabSettings = serde_json::from_value(v).expect("lab settings");
+            servers.extend(s.webhook_servers);
+            continue;
+        }
+        let mut o = object(v);
+        let info = resource_for(&o.api_version(), o.kind()).expect("known kind");
+        if info.namespaced && o.namespace().is_none() {
+            o.meta_mut().namespace = Some("default".into());
+        }
+        if o.meta().uid.is_none() {
+            o.meta_mut().uid = Some(format!("uid-{}", o.name()));
+        }
+        let key = info.etcd_key(o.namespace(), o.name());
+        store.create(&key, o).expect("unique test objects");
+    }
+    (store, servers)
+}
+
+fn indent(text: &str, by: &str) -> String {
+    text.lines().map(|l| format!("{by}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+fn render_change(c: &Change) -> String {
+    let side = |v: &Option<String>| match v {
+        None => "(none)".to_string(),
+        Some(s) if s.contains('\n') => format!("\n{}", indent(s, "        ")),
+        Some(s) => s.clone(),
+    };
+    format!("    {}: {} -> {}", c.path, side(&c.before), side(&c.after))
+}
+
+fn render_pass(title: &str, out: &PassOutcome, review: bool, text: &mut String) {
+    text.push_str(&format!("{title}:\n"));
+    for d in &out.details {
+        let verdict = match d.verdict {
+            AdmissionVerdict::NotApplicable => "not applicable",
+            AdmissionVerdict::Allowed => "allowed",
+            AdmissionVerdict::Mutated => "mutated",
+            AdmissionVerdict::Denied => "denied",
+        };
+        text.push_str(&format!("  {}: {verdict}\n", d.plugin));
+        if !d.explanation.is_empty() {
+            text.push_str(&format!("    {}\n", d.explanation));
+        }
+        for c in &d.changes {
+            text.push_str(&render_change(c));
+            text.push('\n');
+        }
+        for (k, v) in &d.annotations {
+            text.push_str(&format!("    annotation {k}: {v}\n"));
+        }
+        for w in &d.warnings {
+            text.push_str(&format!("    warning: {w}\n"));
+        }
+        for call in &d.webhook_calls {
+            let round = if call.round > 0 { format!(" (round {})", call.round) } else { String::new() };
+            text.push_str(&format!(
+                "    call {} ({}){round}: POST {} [{} ms]: {}\n",
+                call.webhook, call.configuration, call.url, call.latency_ms, call.outcome
+            ));
+            if let Some(p) = &call.patch {
+                let compact: serde_json::Value = serde_json::from_str(p).unwrap_or_default();
+                text.push_str(&format!("      patch: {compact}\n"));
+            }
+            if review {
+                text.push_str(&format!("      request:\n{}\n", indent(&call.request, "        ")));
+                if let Some(r) = &call.response {
+                    text.push_str(&format!("      response:\n{}\n", indent(r, "        ")));
+                }
+            }
+        }
+    }
+}
+
+fn run(cluster: &str, request: &str) -> String {
+    let (store, servers) = store_of(cluster);
+    let mut request_docs = docs(request);
+    let header: Header = if request_docs.first().is_some_and(|d| d.get("kind").is_none()) {
+        serde_json::from_value(request_docs.remove(0)).expect("header")
+    } else {
+        Header::default()
+    };
+    let operation = match header.operation.as_deref().unwrap_or("CREATE") {
+        "CREATE" => Operation::Create,
+        "UPDATE" => Operation::Update,
+        "DELETE" => Operation::Delete,
+        other => panic!("operation {other}"),
+    };
+    let user = UserInfo {
+        username: header.user.clone().unwrap_or_else(|| "kubernetes-admin".into()),
+        groups: if header.groups.is_empty() {
+            vec!["kubeadm:cluster-admins".into(), "system:authenticated".into()]
+        } else {
+            header.groups.clone()
+        },
+    };
+    let mut obj = match request_docs.pop() {
+        Some(v) => object(v),
+        None => {
+            // DELETE by name: the stored object.
+            let ns = header.namespace.clone();
+            let name = header.name.clone().expect("a name to delete");
+            let (o, _) = store
+                .list("/registry/")
+                .into_iter()
+                .find(|(_, o, _)| o.name() == name && o.namespace().map(str::to_string) == ns)
+                .map(|(_, o, r)| (o.clone(), r))
+                .expect("stored object to delete");
+            o
+        }
+    };
+    let info = resource_for(&obj.api_version(), obj.kind()).expect("known kind");
+    if info.namespaced && obj.namespace().is_none() {
+        obj.meta_mut().namespace = Some(header.namespace.clone().unwrap_or_else(|| "default".into()));
+    }
+    let mut attrs = Attributes::for_object(operation, &obj, user).expect("attributes");
+    if let Some(s) = &header.subresource {
+        attrs = attrs.with_subresource(s);
+    }
+    attrs = attrs.with_dry_run(header.dry_run);
+    if let Some(n) = &header.name {
+        attrs.name = n.clone();
+    }
+    if operation != Operation::Create {
+        let key = info.etcd_key(obj.namespace(), if attrs.name.is_empty() { obj.name() } else { &attrs.name });
+        if let Some((old, _)) = store.get(&key) {
+            attrs = attrs.with_old(old.clone());
+        }
+    }
+    let mut rng = Rng::new(42);
+    let ctx = Context::new(&store, 10_000, &mut rng).with_webhook_servers(&servers);
+    let chain = Chain::lab();
+    let mut text = String::new();
+    let mutating = chain.run_mutating(&ctx, &attrs, &mut obj);
+    render_pass("mutating", &mutating, header.review, &mut text);
+    let mut final_outcome = mutating.rejection.clone();
+    let mut warnings = mutating.warnings.clone();
+    if mutating.allowed() {
+        let validating = chain.run_validating(&ctx, &attrs, &obj);
+        render_pass("validating", &validating, header.review, &mut text);
+        final_outcome = validating.rejection.clone();
+        warnings.extend(validating.warnings.iter().cloned());
+        for u in &validating.quota_updates {
+            text.push_str(&format!("quota {}/{} status.used: {:?}\n", u.namespace, u.name, u.used));
+        }
+    }
+    for w in &warnings {
+        text.push_str(&format!("Warning: {w}\n"));
+    }
+    match final_outcome {
+        None => text.push_str("result: allowed\n"),
+        Some(r) => {
+            text.push_str(&format!("result: {} {}: {}\n", r.code, r.reason, r.message));
+            if let Some(d) = &r.details {
+                for c in &d.causes {
+                    text.push_str(&format!("  cause {} {}: {}\n", c.reason, c.field, c.message));
+                }
+            }
+        }
+    }
+    text
+}
+
+fn check(cluster: &str, request: &str, expect: Expect) {
+    expect.assert_eq(&run(cluster, request));
+}
+
+const POD: &str = "
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.29
+";
+
+#[test]
+fn chain_order_is_upstreams() {
+    let chain = Chain::lab();
+    let enabled = chain.enabled();
+    // Execution order is the order of AllOrderedPlugins, whatever order the set was given in.
+    let positions: Vec<usize> =
+        enabled.iter().map(|n| ALL_ORDERED_PLUGINS.iter().position(|p| p == n).expect("known")).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{enabled:?}");
+    let mut reversed: Vec<&str> = enabled.clone();
+    reversed.reverse();
+    assert_eq!(Chain::with_enabled(&reversed).map(|c| c.enabled()), Ok(enabled.clone()));
+    assert_eq!(
+        Chain::with_enabled(&["NamespaceLifecycle", "Bogus"]).map(|c| c.enabled()),
+        Err("admission-control plugin \"Bogus\" is unknown".to_string())
+    );
+    expect![[r#"
+        enabled: NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, PodGroupProtection, PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, PodTopologyLabels, PodGroupWorkloadExists, NodeDeclaredFeatureValidator, JobValidation, PodResizeValidator, MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota
+        mutating: NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass, PodTopologyLabels, MutatingAdmissionPolicy, MutatingAdmissionWebhook
+        validating: LimitRanger, ServiceAccount, PodSecurity, Priority, PodGroupProtection, PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, ClusterTrustBundleAttest, CertificateSubjectRestriction, PodGroupWorkloadExists, NodeDeclaredFeatureValidator, JobValidation, PodResizeValidator, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota
+    "#]]
+    .assert_eq(&format!(
+        "enabled: {}\nmutating: {}\nvalidating: {}\n",
+        enabled.join(", "),
+        chain.mutating().join(", "),
+        chain.validating().join(", ")
+    ));
+}
+
+#[test]
+fn plain_pod_in_default() {
+    check(
+        "",
+        POD,
+        expect![[r#"
+        mutating:
+          NamespaceLifecycle: allowed
+            The namespace default exists and is Active.
+          LimitRanger: not applicable
+            There is no LimitRange in namespace default.
+          ServiceAccount: mutated
+            The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
+            /spec/containers/0/volumeMounts: (none) -> 
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-2gkmc
+                  readOnly: true
+            /spec/serviceAccount: (none) -> default
+            /spec/serviceAccountName: (none) -> default
+            /spec/volumes: (none) -> 
+                - name: kube-api-access-2gkmc
+                  projected:
+                    defaultMode: 420
+                    sources:
+                    - serviceAccountToken:
+                        expirationSeconds: 3607
+                        path: token
+                    - configMap:
+                        items:
+                        - key: ca.crt
+                          path: ca.crt
+                        name: kube-root-ca.crt
+                    - downwardAPI:
+                        items:
+                        - fieldRef:
+                            apiVersion: v1
+                            fieldPath: metadata.namespace
+                          path: namespace
+          Priority: mutated
+            No priorityClassName and no globalDefault PriorityClass: priority 0. Preemption policy PreemptLowerPriority.
+            /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+            /spec/priority: (none) -> 0
+          DefaultTolerationSeconds: mutated
+            Added node.kubernetes.io/not-ready:NoExecute and node.kubernetes.io/unreachable:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
+            /spec/tolerations: (none) -> 
+                - effect: NoExecute
+                  key: node.kubernetes.io/not-ready
+                  operator: Exists
+                  tolerationSeconds: 300
+                - effect: NoExecute
+                  key: node.kubernetes.io/unreachable
+                  operator: Exists
+                  tolerationSeconds: 300
+          RuntimeClass: not applicable
+            The pod names no RuntimeClass: the node's default runtime handler runs it.
+        validating:
+          LimitRanger: not applicable
+            There is no LimitRange in namespace default.
+          ServiceAccount: allowed
+            The ServiceAccount default exists; the pod's 1 container(s) may use its token.
+          RuntimeClass: not applicable
+            The pod has no overhead to check.
+          ResourceQuota: not applicable
+            There is no ResourceQuota in namespace default.
+        result: allowed
+    "#]],
+    );
+}
