@@ -40,6 +40,8 @@ struct Header {
     /// Render the AdmissionReview documents of webhook calls in full.
     #[serde(default)]
     review: bool,
+    /// Render only these plugins' details (the outcome is always rendered).
+    show: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -98,9 +100,13 @@ fn render_change(c: &Change) -> String {
     format!("    {}: {} -> {}", c.path, side(&c.before), side(&c.after))
 }
 
-fn render_pass(title: &str, out: &PassOutcome, review: bool, text: &mut String) {
+fn render_pass(title: &str, out: &PassOutcome, header: &Header, text: &mut String) {
+    let review = header.review;
     text.push_str(&format!("{title}:\n"));
     for d in &out.details {
+        if header.show.as_ref().is_some_and(|s| !s.contains(&d.plugin)) {
+            continue;
+        }
         let verdict = match d.verdict {
             AdmissionVerdict::NotApplicable => "not applicable",
             AdmissionVerdict::Allowed => "allowed",
@@ -201,12 +207,12 @@ fn run(cluster: &str, request: &str) -> String {
     let chain = Chain::lab();
     let mut text = String::new();
     let mutating = chain.run_mutating(&ctx, &attrs, &mut obj);
-    render_pass("mutating", &mutating, header.review, &mut text);
+    render_pass("mutating", &mutating, &header, &mut text);
     let mut final_outcome = mutating.rejection.clone();
     let mut warnings = mutating.warnings.clone();
     if mutating.allowed() {
         let validating = chain.run_validating(&ctx, &attrs, &obj);
-        render_pass("validating", &validating, header.review, &mut text);
+        render_pass("validating", &validating, &header, &mut text);
         final_outcome = validating.rejection.clone();
         warnings.extend(validating.warnings.iter().cloned());
         for u in &validating.quota_updates {
@@ -338,5 +344,506 @@ fn plain_pod_in_default() {
             There is no ResourceQuota in namespace default.
         result: allowed
     "#]],
+    );
+}
+
+#[test]
+fn namespace_missing_is_404() {
+    check("", "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: dev}\nspec:\n  containers: [{name: web, image: nginx:1.29}]\n", expect![[r#"
+        mutating:
+          NamespaceLifecycle: denied
+            The namespace "dev" does not exist: create it first (kubectl create namespace dev).
+        result: 404 NotFound: namespaces "dev" not found
+    "#]]);
+}
+
+#[test]
+fn namespace_terminating_refuses_new_content() {
+    check(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: dev}\nstatus: {phase: Terminating}\n",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: dev}\ndata: {a: b}\n",
+        expect![[r#"
+            mutating:
+              NamespaceLifecycle: denied
+                The namespace dev is being deleted (phase Terminating): nothing new may be created in it.
+            result: 403 Forbidden: configmaps "settings" is forbidden: unable to create new content in namespace dev because it is being terminated
+              cause NamespaceTerminating metadata.namespace: namespace dev is being terminated
+        "#]],
+    );
+}
+
+#[test]
+fn immortal_namespaces_cannot_be_deleted() {
+    check(
+        "",
+        "operation: DELETE\nname: default\n",
+        expect![[r#"
+        mutating:
+          NamespaceLifecycle: denied
+            default is one of the namespaces the API server keeps alive (default, kube-system, kube-public).
+        result: 403 Forbidden: namespaces "default" is forbidden: this namespace may not be deleted
+    "#]],
+    );
+}
+
+const LIMITS: &str = "
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 256Mi}
+    defaultRequest: {cpu: 250m, memory: 128Mi}
+    max: {cpu: '1', memory: 1Gi}
+    min: {cpu: 100m}
+    maxLimitRequestRatio: {cpu: '4'}
+";
+
+#[test]
+fn limit_ranger_defaults_containers_and_init_containers() {
+    check(
+        LIMITS,
+        "
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  initContainers:
+  - name: setup
+    image: busybox:1.37
+    resources: {requests: {cpu: 200m}}
+  containers:
+  - name: web
+    image: nginx:1.29
+",
+        expect![[r#"
+            mutating:
+              NamespaceLifecycle: allowed
+                The namespace default exists and is Active.
+              LimitRanger: mutated
+                LimitRange limits filled in what the containers left out, and the kubernetes.io/limit-ranger annotation records it. Min, max and ratio limits are checked in the validating pass.
+                /metadata/annotations: (none) -> kubernetes.io/limit-ranger: 'LimitRanger plugin set: cpu, memory request for container web; cpu, memory limit for container web; memory request for init container setup; cpu, memory limit for init container setup'
+                /spec/containers/0/resources: (none) -> 
+                    limits:
+                      cpu: 500m
+                      memory: 256Mi
+                    requests:
+                      cpu: 250m
+                      memory: 128Mi
+                /spec/initContainers/0/resources/requests/memory: (none) -> 128Mi
+                /spec/initContainers/0/resources/limits: (none) -> 
+                    cpu: 500m
+                    memory: 256Mi
+                annotation kubernetes.io/limit-ranger: LimitRanger plugin set: cpu, memory request for container web; cpu, memory limit for container web; memory request for init container setup; cpu, memory limit for init container setup
+              ServiceAccount: mutated
+                The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in init container setup, container web.
+                /spec/containers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/initContainers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/serviceAccount: (none) -> default
+                /spec/serviceAccountName: (none) -> default
+                /spec/volumes: (none) -> 
+                    - name: kube-api-access-2gkmc
+                      projected:
+                        defaultMode: 420
+                        sources:
+                        - serviceAccountToken:
+                            expirationSeconds: 3607
+                            path: token
+                        - configMap:
+                            items:
+                            - key: ca.crt
+                              path: ca.crt
+                            name: kube-root-ca.crt
+                        - downwardAPI:
+                            items:
+                            - fieldRef:
+                                apiVersion: v1
+                                fieldPath: metadata.namespace
+                              path: namespace
+              Priority: mutated
+                No priorityClassName and no globalDefault PriorityClass: priority 0. Preemption policy PreemptLowerPriority.
+                /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+                /spec/priority: (none) -> 0
+              DefaultTolerationSeconds: mutated
+                Added node.kubernetes.io/not-ready:NoExecute and node.kubernetes.io/unreachable:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
+                /spec/tolerations: (none) -> 
+                    - effect: NoExecute
+                      key: node.kubernetes.io/not-ready
+                      operator: Exists
+                      tolerationSeconds: 300
+                    - effect: NoExecute
+                      key: node.kubernetes.io/unreachable
+                      operator: Exists
+                      tolerationSeconds: 300
+              RuntimeClass: not applicable
+                The pod names no RuntimeClass: the node's default runtime handler runs it.
+            validating:
+              LimitRanger: allowed
+                Within the limits of LimitRange limits.
+              ServiceAccount: allowed
+                The ServiceAccount default exists; the pod's 2 container(s) may use its token.
+              RuntimeClass: not applicable
+                The pod has no overhead to check.
+              ResourceQuota: not applicable
+                There is no ResourceQuota in namespace default.
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn limit_ranger_max_min_and_ratio_violations() {
+    check(
+        LIMITS,
+        "
+apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.29
+    resources:
+      requests: {cpu: 50m, memory: 128Mi}
+      limits: {cpu: '2', memory: 2Gi}
+",
+        expect![[r#"
+            mutating:
+              NamespaceLifecycle: allowed
+                The namespace default exists and is Active.
+              LimitRanger: allowed
+                Every container already sets what LimitRange limits would default. Min, max and ratio limits are checked in the validating pass.
+              ServiceAccount: mutated
+                The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
+                /spec/containers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/serviceAccount: (none) -> default
+                /spec/serviceAccountName: (none) -> default
+                /spec/volumes: (none) -> 
+                    - name: kube-api-access-2gkmc
+                      projected:
+                        defaultMode: 420
+                        sources:
+                        - serviceAccountToken:
+                            expirationSeconds: 3607
+                            path: token
+                        - configMap:
+                            items:
+                            - key: ca.crt
+                              path: ca.crt
+                            name: kube-root-ca.crt
+                        - downwardAPI:
+                            items:
+                            - fieldRef:
+                                apiVersion: v1
+                                fieldPath: metadata.namespace
+                              path: namespace
+              Priority: mutated
+                No priorityClassName and no globalDefault PriorityClass: priority 0. Preemption policy PreemptLowerPriority.
+                /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+                /spec/priority: (none) -> 0
+              DefaultTolerationSeconds: mutated
+                Added node.kubernetes.io/not-ready:NoExecute and node.kubernetes.io/unreachable:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
+                /spec/tolerations: (none) -> 
+                    - effect: NoExecute
+                      key: node.kubernetes.io/not-ready
+                      operator: Exists
+                      tolerationSeconds: 300
+                    - effect: NoExecute
+                      key: node.kubernetes.io/unreachable
+                      operator: Exists
+                      tolerationSeconds: 300
+              RuntimeClass: not applicable
+                The pod names no RuntimeClass: the node's default runtime handler runs it.
+            validating:
+              LimitRanger: denied
+                The object breaks LimitRange limits: every violation of that LimitRange is listed.
+            result: 403 Forbidden: pods "big" is forbidden: [minimum cpu usage per Container is 100m, but request is 50m, maximum cpu usage per Container is 1, but limit is 2, maximum memory usage per Container is 1Gi, but limit is 2Gi, cpu max limit to request ratio per Container is 4, but provided ratio is 40.000000]
+        "#]],
+    );
+}
+
+#[test]
+fn limit_ranger_pod_type_and_missing_limit() {
+    const PER_POD: &str = "
+apiVersion: v1
+kind: LimitRange
+metadata: {name: per-pod}
+spec:
+  limits:
+  - type: Pod
+    max: {memory: 1Gi}
+";
+    check(
+        PER_POD,
+        "
+show: [LimitRanger]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: a
+    image: nginx:1.29
+    resources: {limits: {memory: 768Mi}}
+  - name: b
+    image: nginx:1.29
+    resources: {limits: {memory: 512Mi}}
+",
+        expect![[r#"
+            mutating:
+              LimitRanger: allowed
+                LimitRange per-pod has no Container defaults. Min, max and ratio limits are checked in the validating pass.
+            validating:
+              LimitRanger: denied
+                The object breaks LimitRange per-pod: every violation of that LimitRange is listed.
+            result: 403 Forbidden: pods "web" is forbidden: maximum memory usage per Pod is 1Gi, but limit is 1280Mi
+        "#]],
+    );
+    check(
+        PER_POD,
+        "show: [LimitRanger]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: a, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              LimitRanger: allowed
+                LimitRange per-pod has no Container defaults. Min, max and ratio limits are checked in the validating pass.
+            validating:
+              LimitRanger: denied
+                The object breaks LimitRange per-pod: every violation of that LimitRange is listed.
+            result: 403 Forbidden: pods "web" is forbidden: maximum memory usage per Pod is 1Gi.  No limit is specified
+        "#]],
+    );
+}
+
+#[test]
+fn service_account_missing() {
+    check(
+        "",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  serviceAccountName: builder
+  containers: [{name: web, image: nginx:1.29}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: denied
+                The ServiceAccount "builder" does not exist in namespace default. (The "default" account is created by the service-account controller right after the namespace.)
+            result: 403 Forbidden: pods "web" is forbidden: error looking up service account default/builder: serviceaccount "builder" not found
+        "#]],
+    );
+}
+
+#[test]
+fn service_account_automount_off_and_pull_secrets() {
+    check(
+        "
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: robot}
+automountServiceAccountToken: false
+imagePullSecrets: [{name: registry-creds}]
+",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  serviceAccountName: robot
+  containers: [{name: web, image: nginx:1.29}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: mutated
+                automountServiceAccountToken is false on the service account: no API token is mounted. The account's imagePullSecrets (registry-creds) are copied into the pod.
+                /spec/imagePullSecrets: (none) -> - name: registry-creds
+                /spec/serviceAccount: (none) -> robot
+            validating:
+              ServiceAccount: allowed
+                The ServiceAccount robot exists; the pod's 1 container(s) may use its token.
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn service_account_pod_opts_in_despite_account_and_keeps_existing_mount() {
+    check(
+        "
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: robot}
+automountServiceAccountToken: false
+",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  serviceAccountName: robot
+  automountServiceAccountToken: true
+  initContainers:
+  - name: setup
+    image: busybox:1.37
+  containers:
+  - name: web
+    image: nginx:1.29
+  - name: custom
+    image: nginx:1.29
+    volumeMounts: [{name: own, mountPath: /var/run/secrets/kubernetes.io/serviceaccount}]
+  volumes: [{name: own, emptyDir: {}}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: mutated
+                Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in init container setup, container web.
+                /spec/containers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/initContainers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/volumes/1: (none) -> 
+                    name: kube-api-access-2gkmc
+                    projected:
+                      defaultMode: 420
+                      sources:
+                      - serviceAccountToken:
+                          expirationSeconds: 3607
+                          path: token
+                      - configMap:
+                          items:
+                          - key: ca.crt
+                            path: ca.crt
+                          name: kube-root-ca.crt
+                      - downwardAPI:
+                          items:
+                          - fieldRef:
+                              apiVersion: v1
+                              fieldPath: metadata.namespace
+                            path: namespace
+                /spec/serviceAccount: (none) -> robot
+            validating:
+              ServiceAccount: allowed
+                The ServiceAccount robot exists; the pod's 3 container(s) may use its token.
+            result: allowed
+        "#]],
+    );
+}
+
+const CLASSES: &str = "
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000000
+preemptionPolicy: Never
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: normal}
+value: 1000
+globalDefault: true
+";
+
+#[test]
+fn priority_from_class_and_global_default() {
+    check(
+        CLASSES,
+        "show: [Priority]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  priorityClassName: high\n  containers: [{name: web, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              Priority: mutated
+                PriorityClass high has value 1000000. Preemption policy Never.
+                /spec/preemptionPolicy: (none) -> Never
+                /spec/priority: (none) -> 1000000
+            validating:
+            result: allowed
+        "#]],
+    );
+    check(
+        CLASSES,
+        &format!("show: [Priority]\n---\n{POD}"),
+        expect![[r#"
+        mutating:
+          Priority: mutated
+            No priorityClassName: the global default class normal gives priority 1000. Preemption policy PreemptLowerPriority.
+            /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+            /spec/priority: (none) -> 1000
+            /spec/priorityClassName: (none) -> normal
+        validating:
+        result: allowed
+    "#]],
+    );
+}
+
+#[test]
+fn priority_system_class_and_missing_class() {
+    check(
+        "",
+        "show: [Priority]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: agent, namespace: default}\nspec:\n  priorityClassName: system-node-critical\n  containers: [{name: a, image: agent:1.0}]\n",
+        expect![[r#"
+            mutating:
+              Priority: mutated
+                PriorityClass system-node-critical has value 2000001000. Preemption policy PreemptLowerPriority.
+                /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+                /spec/priority: (none) -> 2000001000
+            validating:
+            result: allowed
+        "#]],
+    );
+    check(
+        "",
+        "show: [Priority]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  priorityClassName: urgent\n  containers: [{name: web, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              Priority: denied
+                There is no PriorityClass "urgent" (kubectl get priorityclasses).
+            result: 403 Forbidden: pods "web" is forbidden: no PriorityClass with name urgent was found
+        "#]],
+    );
+    check(
+        CLASSES,
+        "show: [Priority]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  priorityClassName: high\n  priority: 5\n  containers: [{name: web, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              Priority: denied
+                A pod may not set its own priority number.
+            result: 403 Forbidden: pods "web" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 1000000 from the given PriorityClass name
+        "#]],
+    );
+}
+
+#[test]
+fn priority_class_global_default_is_unique() {
+    check(
+        CLASSES,
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: other}\nvalue: 5\nglobalDefault: true\n",
+        expect![[r#"
+            mutating:
+            validating:
+              Priority: denied
+                Only one PriorityClass may be the global default.
+            result: 403 Forbidden: priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass normal is already marked as default. Only one default can exist
+        "#]],
     );
 }

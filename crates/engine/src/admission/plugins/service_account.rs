@@ -80,8 +80,6 @@ impl MutatingPlugin for ServiceAccount {
         }
         let spec = pod.spec.get_or_insert_with(Default::default);
         spec.service_account_name = Some(name.clone());
-        // The v1 API still carries the deprecated field, always equal to serviceAccountName.
-        spec.service_account = Some(name.clone());
         let sa = match lookup(ctx, attrs, &snapshot, &name) {
             Ok(sa) => sa,
             Err(r) => {
@@ -95,6 +93,8 @@ impl MutatingPlugin for ServiceAccount {
                 )
             }
         };
+        // The v1 API still carries the deprecated field, always equal to serviceAccountName.
+        spec.service_account = Some(name.clone());
         let automount = spec.automount_service_account_token.or(sa.automount_service_account_token).unwrap_or(true);
         if automount {
             let (volume, mounted) = mount_token(ctx, pod);
