@@ -847,3 +847,383 @@ fn priority_class_global_default_is_unique() {
         "#]],
     );
 }
+
+#[test]
+fn default_toleration_seconds_respects_existing_tolerations() {
+    check(
+        "",
+        "
+show: [DefaultTolerationSeconds]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  tolerations:
+  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 30}
+  containers: [{name: web, image: nginx:1.29}]
+",
+        expect![[r#"
+            mutating:
+              DefaultTolerationSeconds: mutated
+                Added node.kubernetes.io/not-ready:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
+                /spec/tolerations/1: (none) -> 
+                    effect: NoExecute
+                    key: node.kubernetes.io/not-ready
+                    operator: Exists
+                    tolerationSeconds: 300
+            validating:
+            result: allowed
+        "#]],
+    );
+    check(
+        "",
+        "
+show: [DefaultTolerationSeconds]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  tolerations: [{operator: Exists}]
+  containers: [{name: web, image: nginx:1.29}]
+",
+        expect![[r#"
+            mutating:
+              DefaultTolerationSeconds: allowed
+                The pod already tolerates not-ready and unreachable NoExecute taints.
+            validating:
+            result: allowed
+        "#]],
+    );
+}
+
+const NODES: &str = "
+apiVersion: v1
+kind: Node
+metadata: {name: worker-2, uid: 9d1c5e0a-0000-4000-8000-000000000002, labels: {kubernetes.io/hostname: worker-2}}
+spec:
+  taints: [{key: dedicated, value: db, effect: NoSchedule}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-0}
+spec:
+  nodeName: worker-2
+  containers: [{name: db, image: postgres:17}]
+";
+
+#[test]
+fn kubelet_registers_its_node_tainted_not_ready() {
+    check(
+        NODES,
+        "
+user: system:node:worker-1
+groups: [system:nodes, system:authenticated]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: worker-1
+  labels: {kubernetes.io/hostname: worker-1, kubernetes.io/os: linux, node.kubernetes.io/instance-type: m5.large}
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: allowed
+                The kubelet registers its own Node worker-1.
+              TaintNodesByCondition: mutated
+                New nodes start tainted node.kubernetes.io/not-ready:NoSchedule; the node lifecycle controller removes the taint once the kubelet reports Ready.
+                /spec: (none) -> 
+                    taints:
+                    - effect: NoSchedule
+                      key: node.kubernetes.io/not-ready
+            validating:
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn kubelet_may_not_touch_other_nodes_or_labels() {
+    check(
+        NODES,
+        "
+user: system:node:worker-1
+groups: [system:nodes]
+operation: UPDATE
+---
+apiVersion: v1
+kind: Node
+metadata: {name: worker-2}
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: denied
+                A kubelet may only act on its own node and the pods bound to it.
+            result: 403 Forbidden: nodes "worker-2" is forbidden: node "worker-1" is not allowed to modify node "worker-2"
+        "#]],
+    );
+    check(
+        NODES,
+        "
+user: system:node:worker-2
+groups: [system:nodes]
+operation: UPDATE
+---
+apiVersion: v1
+kind: Node
+metadata: {name: worker-2, labels: {kubernetes.io/hostname: worker-2}}
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: denied
+                A kubelet may only act on its own node and the pods bound to it.
+            result: 403 Forbidden: nodes "worker-2" is forbidden: node "worker-2" is not allowed to modify taints
+        "#]],
+    );
+    check(
+        NODES,
+        "
+user: system:node:worker-2
+groups: [system:nodes]
+operation: UPDATE
+---
+apiVersion: v1
+kind: Node
+metadata: {name: worker-2, labels: {kubernetes.io/hostname: worker-2, node-role.kubernetes.io/control-plane: ''}}
+spec:
+  taints: [{key: dedicated, value: db, effect: NoSchedule}]
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: denied
+                A kubelet may only act on its own node and the pods bound to it.
+            result: 403 Forbidden: nodes "worker-2" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/control-plane
+        "#]],
+    );
+}
+
+#[test]
+fn kubelet_pods_rules() {
+    // Only mirror pods may be created by a kubelet.
+    check(
+        NODES,
+        "
+user: system:node:worker-1
+groups: [system:nodes]
+show: [NodeRestriction]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: sneaky}
+spec:
+  nodeName: worker-1
+  containers: [{name: x, image: busybox:1.37}]
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: denied
+                A kubelet may only act on its own node and the pods bound to it.
+            result: 403 Forbidden: pods "sneaky" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "worker-1" can only create mirror pods
+        "#]],
+    );
+    // A mirror pod of a static pod, owned by its node.
+    check(
+        NODES,
+        "
+user: system:node:worker-2
+groups: [system:nodes]
+show: [NodeRestriction, ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: etcd-worker-2
+  namespace: default
+  annotations: {kubernetes.io/config.mirror: 3f6c9e2b}
+  ownerReferences:
+  - {apiVersion: v1, kind: Node, name: worker-2, uid: 9d1c5e0a-0000-4000-8000-000000000002, controller: true}
+spec:
+  nodeName: worker-2
+  containers: [{name: etcd, image: registry.k8s.io/etcd:3.6.5-0}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: allowed
+                Mirror pods are left exactly as the kubelet wrote them.
+              NodeRestriction: allowed
+                The kubelet of worker-2 registers the mirror pod of one of its static pods.
+            validating:
+              ServiceAccount: allowed
+                A mirror pod without API credentials.
+            result: allowed
+        "#]],
+    );
+    // Deleting a pod bound to another node.
+    check(
+        NODES,
+        "
+user: system:node:worker-1
+groups: [system:nodes]
+operation: DELETE
+name: db-0
+namespace: default
+show: [NodeRestriction]
+",
+        expect![[r#"
+            mutating:
+              NodeRestriction: denied
+                A kubelet may only act on its own node and the pods bound to it.
+            result: 403 Forbidden: pods "db-0" is forbidden: node "worker-1" can only delete pods with spec.nodeName set to itself
+        "#]],
+    );
+}
+
+#[test]
+fn runtime_class_overhead_and_missing_class() {
+    let cluster = "
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc
+overhead:
+  podFixed: {cpu: 250m, memory: 120Mi}
+scheduling:
+  nodeSelector: {sandbox.gvisor.dev/runtime: enabled}
+";
+    check(
+        cluster,
+        "show: [RuntimeClass]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  runtimeClassName: gvisor\n  containers: [{name: web, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              RuntimeClass: mutated
+                RuntimeClass gvisor runs the pod with handler "runsc". Its overhead (cpu=250m, memory=120Mi) is added to the pod's requests for scheduling and cgroups. The class's node selector is merged into the pod's.
+                /spec/nodeSelector: (none) -> sandbox.gvisor.dev/runtime: enabled
+                /spec/overhead: (none) -> 
+                    cpu: 250m
+                    memory: 120Mi
+            validating:
+              RuntimeClass: allowed
+                The pod's overhead is its RuntimeClass's.
+            result: allowed
+        "#]],
+    );
+    check(
+        cluster,
+        "show: [RuntimeClass]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  runtimeClassName: kata\n  containers: [{name: web, image: nginx:1.29}]\n",
+        expect![[r#"
+            mutating:
+              RuntimeClass: denied
+                The RuntimeClass the pod names does not exist (kubectl get runtimeclasses).
+            result: 403 Forbidden: pods "web" is forbidden: pod rejected: RuntimeClass "kata" not found
+        "#]],
+    );
+}
+
+#[test]
+fn claims_get_the_default_class_and_a_finalizer() {
+    let cluster = "
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  creationTimestamp: '2025-06-01T00:00:00Z'
+  annotations: {storageclass.kubernetes.io/is-default-class: 'true'}
+provisioner: rancher.io/local-path
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: fast
+  creationTimestamp: '2025-09-01T00:00:00Z'
+  annotations: {storageclass.kubernetes.io/is-default-class: 'true'}
+provisioner: ebs.csi.aws.com
+";
+    check(
+        cluster,
+        "
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+",
+        expect![[r#"
+            mutating:
+              NamespaceLifecycle: allowed
+                The namespace default exists and is Active.
+              LimitRanger: not applicable
+                There is no LimitRange in namespace default.
+              DefaultStorageClass: mutated
+                The claim names no class, so it gets the default StorageClass fast (2 classes are marked default; the newest wins).
+                /spec/storageClassName: (none) -> fast
+              StorageObjectInUseProtection: mutated
+                Finalizer kubernetes.io/pvc-protection: deleting the claim while it is in use leaves it Terminating until it is released.
+                /metadata/finalizers: (none) -> - kubernetes.io/pvc-protection
+            validating:
+              LimitRanger: not applicable
+                There is no LimitRange in namespace default.
+              ResourceQuota: not applicable
+                There is no ResourceQuota in namespace default.
+            result: allowed
+        "#]],
+    );
+    check(
+        cluster,
+        "
+show: [DefaultStorageClass]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: static}
+spec:
+  storageClassName: ''
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+",
+        expect![[r#"
+            mutating:
+              DefaultStorageClass: allowed
+                The claim names its StorageClass (an empty name means: no class, static binding only).
+            validating:
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn ingress_gets_the_default_class() {
+    check(
+        "
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: nginx
+  annotations: {ingressclass.kubernetes.io/is-default-class: 'true'}
+spec: {controller: k8s.io/ingress-nginx}
+",
+        "
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+spec:
+  rules:
+  - http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+",
+        expect![[r#"
+            mutating:
+              NamespaceLifecycle: allowed
+                The namespace default exists and is Active.
+              DefaultIngressClass: mutated
+                The Ingress names no class, so it gets the default IngressClass nginx.
+                /spec/ingressClassName: (none) -> nginx
+            validating:
+              ResourceQuota: not applicable
+                There is no ResourceQuota in namespace default.
+            result: allowed
+        "#]],
+    );
+}
