@@ -1227,3 +1227,443 @@ spec:
         "#]],
     );
 }
+
+/// A namespace `shop` where a sidecar injector and a label adder are enabled, an image policy,
+/// and the Services in front of the webhook servers.
+const WEBHOOKS: &str = "
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop, labels: {sidecar-injection: enabled}}
+status: {phase: Active}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: shop}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: injector, namespace: webhooks}
+spec: {clusterIP: 10.96.14.2, ports: [{port: 443, targetPort: 8443}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: policy, namespace: webhooks}
+spec: {clusterIP: 10.96.14.3, ports: [{port: 443, targetPort: 8443}]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: a-sidecar-injector}
+webhooks:
+- name: sidecar-injector.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig:
+    service: {name: injector, namespace: webhooks, path: /inject}
+  namespaceSelector:
+    matchLabels: {sidecar-injection: enabled}
+  rules:
+  - {operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [pods]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: b-labels}
+webhooks:
+- name: labels.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  reinvocationPolicy: IfNeeded
+  clientConfig:
+    service: {name: policy, namespace: webhooks, path: /labels}
+  objectSelector:
+    matchExpressions: [{key: team, operator: DoesNotExist}]
+  rules:
+  - {operations: [CREATE, UPDATE], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'], scope: Namespaced}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: image-policy}
+webhooks:
+- name: images.policy.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  timeoutSeconds: 5
+  clientConfig:
+    service: {name: policy, namespace: webhooks, path: /validate}
+  rules:
+  - {operations: [CREATE, UPDATE], apiGroups: [''], apiVersions: [v1], resources: [pods]}
+---
+webhookServers:
+- webhook: sidecar-injector.example.com
+  latencyMs: 14
+  injectSidecar:
+    container: {name: log-shipper, image: 'fluent/fluent-bit:3.2', resources: {requests: {cpu: 10m}}}
+    volumes: [{name: shipper-config, configMap: {name: fluent-bit}}]
+    annotations: {sidecar.example.com/injected: 'true'}
+- webhook: labels.example.com
+  addLabels: {team: unassigned}
+- webhook: images.policy.example.com
+  latencyMs: 5
+  denyImages: {}
+";
+
+#[test]
+fn webhooks_inject_a_sidecar_label_and_reinvoke_the_chain() {
+    check(
+        WEBHOOKS,
+        "
+show: [ServiceAccount, MutatingAdmissionWebhook, ValidatingAdmissionWebhook]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cart, namespace: shop}
+spec:
+  containers: [{name: cart, image: 'shop/cart:2.4.1'}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: mutated
+                The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container cart.
+                /spec/containers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/serviceAccount: (none) -> default
+                /spec/serviceAccountName: (none) -> default
+                /spec/volumes: (none) -> 
+                    - name: kube-api-access-2gkmc
+                      projected:
+                        defaultMode: 420
+                        sources:
+                        - serviceAccountToken:
+                            expirationSeconds: 3607
+                            path: token
+                        - configMap:
+                            items:
+                            - key: ca.crt
+                              path: ca.crt
+                            name: kube-root-ca.crt
+                        - downwardAPI:
+                            items:
+                            - fieldRef:
+                                apiVersion: v1
+                                fieldPath: metadata.namespace
+                              path: namespace
+              MutatingAdmissionWebhook: mutated
+                sidecar-injector.example.com (configuration a-sidecar-injector) patched the object. labels.example.com (configuration b-labels) patched the object.
+                /metadata/annotations: (none) -> sidecar.example.com/injected: 'true'
+                /metadata/labels: (none) -> team: unassigned
+                /spec/containers/1: (none) -> 
+                    image: fluent/fluent-bit:3.2
+                    name: log-shipper
+                    resources:
+                      requests:
+                        cpu: 10m
+                /spec/volumes/1: (none) -> 
+                    configMap:
+                      name: fluent-bit
+                    name: shipper-config
+                annotation patch.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","patch":[{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations","value":{"sidecar.example.com/injected":"true"}}],"patchType":"JSONPatch"}
+                annotation mutation.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","mutated":true}
+                annotation patch.webhook.admission.k8s.io/round_0_index_1: {"configuration":"b-labels","webhook":"labels.example.com","patch":[{"op":"add","path":"/metadata/labels","value":{"team":"unassigned"}}],"patchType":"JSONPatch"}
+                annotation mutation.webhook.admission.k8s.io/round_0_index_1: {"configuration":"b-labels","webhook":"labels.example.com","mutated":true}
+                call sidecar-injector.example.com (a-sidecar-injector): POST https://injector.webhooks.svc:443/inject?timeout=10s [14 ms]: allowed with a patch of 3 operation(s)
+                  patch: [{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations","value":{"sidecar.example.com/injected":"true"}}]
+                call labels.example.com (b-labels): POST https://policy.webhooks.svc:443/labels?timeout=10s [8 ms]: allowed with a patch of 1 operation(s)
+                  patch: [{"op":"add","path":"/metadata/labels","value":{"team":"unassigned"}}]
+              ServiceAccount: mutated
+                Reinvocation: Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container log-shipper.
+                /spec/containers/1/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+            validating:
+              ServiceAccount: allowed
+                The ServiceAccount default exists; the pod's 2 container(s) may use its token.
+              ValidatingAdmissionWebhook: allowed
+                images.policy.example.com allowed it.
+                call images.policy.example.com (image-policy): POST https://policy.webhooks.svc:443/validate?timeout=5s [5 ms]: allowed
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn webhook_admission_review_documents() {
+    check(
+        WEBHOOKS,
+        "
+show: [MutatingAdmissionWebhook]
+review: true
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: default, labels: {team: a}}
+data: {mode: fast}
+",
+        expect![[r#"
+            mutating:
+              MutatingAdmissionWebhook: not applicable
+                sidecar-injector.example.com is not called: its namespaceSelector (sidecar-injection=enabled) does not match the labels of namespace default. labels.example.com is not called: its objectSelector (!team) does not match the object's labels. 2 mutating webhook(s) configured; none applies to this request.
+            validating:
+            result: allowed
+        "#]],
+    );
+    check(
+        WEBHOOKS,
+        "
+show: [MutatingAdmissionWebhook]
+review: true
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: default}
+data: {mode: fast}
+",
+        expect![[r#"
+            mutating:
+              MutatingAdmissionWebhook: mutated
+                sidecar-injector.example.com is not called: its namespaceSelector (sidecar-injection=enabled) does not match the labels of namespace default. labels.example.com (configuration b-labels) patched the object.
+                /metadata/labels: (none) -> team: unassigned
+                annotation patch.webhook.admission.k8s.io/round_0_index_1: {"configuration":"b-labels","webhook":"labels.example.com","patch":[{"op":"add","path":"/metadata/labels","value":{"team":"unassigned"}}],"patchType":"JSONPatch"}
+                annotation mutation.webhook.admission.k8s.io/round_0_index_1: {"configuration":"b-labels","webhook":"labels.example.com","mutated":true}
+                call labels.example.com (b-labels): POST https://policy.webhooks.svc:443/labels?timeout=10s [8 ms]: allowed with a patch of 1 operation(s)
+                  patch: [{"op":"add","path":"/metadata/labels","value":{"team":"unassigned"}}]
+                  request:
+                    {
+                      "kind": "AdmissionReview",
+                      "apiVersion": "admission.k8s.io/v1",
+                      "request": {
+                        "uid": "bdd73226-2feb-4e95-a8ef-e333b266f103",
+                        "kind": {
+                          "group": "",
+                          "version": "v1",
+                          "kind": "ConfigMap"
+                        },
+                        "resource": {
+                          "group": "",
+                          "version": "v1",
+                          "resource": "configmaps"
+                        },
+                        "requestKind": {
+                          "group": "",
+                          "version": "v1",
+                          "kind": "ConfigMap"
+                        },
+                        "requestResource": {
+                          "group": "",
+                          "version": "v1",
+                          "resource": "configmaps"
+                        },
+                        "name": "settings",
+                        "namespace": "default",
+                        "operation": "CREATE",
+                        "userInfo": {
+                          "username": "kubernetes-admin",
+                          "groups": [
+                            "kubeadm:cluster-admins",
+                            "system:authenticated"
+                          ]
+                        },
+                        "object": {
+                          "apiVersion": "v1",
+                          "kind": "ConfigMap",
+                          "data": {
+                            "mode": "fast"
+                          },
+                          "metadata": {
+                            "name": "settings",
+                            "namespace": "default"
+                          }
+                        },
+                        "oldObject": null,
+                        "dryRun": false,
+                        "options": {
+                          "kind": "CreateOptions",
+                          "apiVersion": "meta.k8s.io/v1"
+                        }
+                      }
+                    }
+                  response:
+                    {
+                      "kind": "AdmissionReview",
+                      "apiVersion": "admission.k8s.io/v1",
+                      "response": {
+                        "uid": "bdd73226-2feb-4e95-a8ef-e333b266f103",
+                        "allowed": true,
+                        "patchType": "JSONPatch",
+                        "patch": "W3sib3AiOiJhZGQiLCJwYXRoIjoiL21ldGFkYXRhL2xhYmVscyIsInZhbHVlIjp7InRlYW0iOiJ1bmFzc2lnbmVkIn19XQ=="
+                      }
+                    }
+            validating:
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn image_policy_webhook_denies_unpinned_images() {
+    check(
+        WEBHOOKS,
+        "
+show: [ValidatingAdmissionWebhook]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, labels: {team: a}}
+spec:
+  initContainers: [{name: setup, image: busybox}]
+  containers: [{name: web, image: 'nginx:latest'}, {name: ok, image: 'nginx@sha256:0123'}]
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ValidatingAdmissionWebhook: denied
+                images.policy.example.com denied the request.
+                call images.policy.example.com (image-policy): POST https://policy.webhooks.svc:443/validate?timeout=5s [5 ms]: denied: init container "setup": image "busybox" has no tag; pin a version tag or a digest; container "web": image "nginx:latest" uses the tag "latest"; pin a version tag or a digest
+            result: 403 Forbidden: admission webhook "images.policy.example.com" denied the request: init container "setup": image "busybox" has no tag; pin a version tag or a digest; container "web": image "nginx:latest" uses the tag "latest"; pin a version tag or a digest
+        "#]],
+    );
+}
+
+const DOWN: &str = "
+apiVersion: v1
+kind: Service
+metadata: {name: gatekeeper, namespace: policy}
+spec: {clusterIP: 10.96.200.7, ports: [{port: 443}]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: gatekeeper}
+webhooks:
+- name: validation.gatekeeper.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: FAILURE_POLICY
+  clientConfig:
+    service: {name: gatekeeper, namespace: policy, path: /v1/admit}
+  rules:
+  - {operations: [CREATE], apiGroups: ['*'], apiVersions: ['*'], resources: ['*']}
+---
+webhookServers:
+- webhook: validation.gatekeeper.example.com
+  down: {failure: ConnectionRefused}
+";
+
+#[test]
+fn webhook_that_is_down_fails_closed_or_open() {
+    check(
+        &DOWN.replace("FAILURE_POLICY", "Fail"),
+        &format!("show: [ValidatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+            mutating:
+            validating:
+              ValidatingAdmissionWebhook: denied
+                validation.gatekeeper.example.com could not be called and its failurePolicy is Fail, so the request fails.
+                call validation.gatekeeper.example.com (gatekeeper): POST https://gatekeeper.policy.svc:443/v1/admit?timeout=10s [1 ms]: failed (failurePolicy: Fail): failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": dial tcp 10.96.200.7:443: connect: connection refused
+            result: 500 InternalError: Internal error occurred: failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": dial tcp 10.96.200.7:443: connect: connection refused
+              cause  : failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": dial tcp 10.96.200.7:443: connect: connection refused
+        "#]],
+    );
+    check(
+        &DOWN.replace("FAILURE_POLICY", "Ignore"),
+        &format!("show: [ValidatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+        mutating:
+        validating:
+          ValidatingAdmissionWebhook: allowed
+            validation.gatekeeper.example.com could not be reached; failurePolicy Ignore lets the request through.
+            annotation failed-open.validating.webhook.admission.k8s.io/round_0_index_0: validation.gatekeeper.example.com
+            call validation.gatekeeper.example.com (gatekeeper): POST https://gatekeeper.policy.svc:443/v1/admit?timeout=10s [1 ms]: failed, ignored (failurePolicy: Ignore): failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": dial tcp 10.96.200.7:443: connect: connection refused
+        result: allowed
+    "#]],
+    );
+}
+
+#[test]
+fn webhook_timeout_and_missing_service() {
+    let timeout = DOWN.replace("FAILURE_POLICY", "Fail").replace("ConnectionRefused", "Timeout");
+    check(
+        &timeout,
+        &format!("show: [ValidatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+            mutating:
+            validating:
+              ValidatingAdmissionWebhook: denied
+                validation.gatekeeper.example.com could not be called and its failurePolicy is Fail, so the request fails.
+                call validation.gatekeeper.example.com (gatekeeper): POST https://gatekeeper.policy.svc:443/v1/admit?timeout=10s [10000 ms]: failed (failurePolicy: Fail): failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": context deadline exceeded
+            result: 500 InternalError: Internal error occurred: failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": context deadline exceeded
+              cause  : failed calling webhook "validation.gatekeeper.example.com": failed to call webhook: Post "https://gatekeeper.policy.svc:443/v1/admit?timeout=10s": context deadline exceeded
+        "#]],
+    );
+    // A configuration without a declared server and without its Service.
+    let no_service = "
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: forgotten}
+webhooks:
+- name: mutate.forgotten.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig:
+    service: {name: forgotten, namespace: default}
+  rules:
+  - {operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*']}
+";
+    check(
+        no_service,
+        &format!("show: [MutatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+        mutating:
+          MutatingAdmissionWebhook: denied
+            mutate.forgotten.example.com could not be called and its failurePolicy is Fail, so the request fails.
+            annotation mutation.webhook.admission.k8s.io/round_0_index_0: {"configuration":"forgotten","webhook":"mutate.forgotten.example.com","mutated":false}
+            call mutate.forgotten.example.com (forgotten): POST https://forgotten.default.svc:443/?timeout=10s [1 ms]: failed (failurePolicy: Fail): failed calling webhook "mutate.forgotten.example.com": failed to call webhook: Post "https://forgotten.default.svc:443/?timeout=10s": service "forgotten" not found
+        result: 500 InternalError: Internal error occurred: failed calling webhook "mutate.forgotten.example.com": failed to call webhook: Post "https://forgotten.default.svc:443/?timeout=10s": service "forgotten" not found
+          cause  : failed calling webhook "mutate.forgotten.example.com": failed to call webhook: Post "https://forgotten.default.svc:443/?timeout=10s": service "forgotten" not found
+    "#]],
+    );
+}
+
+#[test]
+fn dry_run_needs_side_effect_free_webhooks() {
+    let cluster = "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: audit}
+webhooks:
+- name: audit.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: Some
+  clientConfig: {url: 'https://audit.example.com/review'}
+  rules:
+  - {operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [pods]}
+---
+webhookServers:
+- webhook: audit.example.com
+  allow: {}
+";
+    check(
+        cluster,
+        &format!("show: [ValidatingAdmissionWebhook]\ndryRun: true\n---\n{POD}"),
+        expect![[r#"
+            mutating:
+            validating:
+              ValidatingAdmissionWebhook: denied
+                audit.example.com declares sideEffects Some, so it cannot be called for a dry run, and a dry run cannot skip it.
+                call audit.example.com (audit): POST https://audit.example.com/review?timeout=10s [0 ms]: not called: admission webhook "audit.example.com" does not support dry run
+            result: 400 BadRequest: admission webhook "audit.example.com" does not support dry run
+        "#]],
+    );
+    check(
+        cluster,
+        &format!("show: [ValidatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+        mutating:
+        validating:
+          ValidatingAdmissionWebhook: allowed
+            audit.example.com allowed it.
+            call audit.example.com (audit): POST https://audit.example.com/review?timeout=10s [8 ms]: allowed
+        result: allowed
+    "#]],
+    );
+}

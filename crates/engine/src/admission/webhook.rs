@@ -69,8 +69,8 @@ pub enum WebhookBehaviour {
         #[serde(default)]
         policy: ImagePolicy,
     },
-    /// Adds (or overwrites) labels.
-    AddLabels { labels: BTreeMap<String, String> },
+    /// Adds (or overwrites) these labels.
+    AddLabels(BTreeMap<String, String>),
     /// Returns this JSONPatch.
     Patch { patch: Value },
     /// Denies everything with this status.
@@ -451,7 +451,7 @@ fn answer(ctx: &Context, hook: &Hook, server: Option<&SimulatedWebhook>, object:
             }
         }
         WebhookBehaviour::Patch { patch } => Answer::Allowed { patch: Some(patch.clone()), warnings: vec![] },
-        WebhookBehaviour::AddLabels { labels } => {
+        WebhookBehaviour::AddLabels(labels) => {
             let mut ops = Vec::new();
             map_patch(&mut ops, object.pointer("/metadata/labels"), "/metadata/labels", labels);
             Answer::Allowed { patch: (!ops.is_empty()).then(|| Value::Array(ops)), warnings: vec![] }
@@ -610,6 +610,20 @@ fn apply(ctx: &Context, obj: &mut Object, patch: &Value, hook: &Hook) -> Result<
     Ok(changed)
 }
 
+/// The plain-words reason a webhook ended the request.
+fn why_rejected(hook: &Hook, r: &Rejection) -> String {
+    if r.code == 500 {
+        format!("{} could not be called and its failurePolicy is Fail, so the request fails.", hook.name)
+    } else if r.message.ends_with("does not support dry run") {
+        format!(
+            "{} declares sideEffects {}, so it cannot be called for a dry run, and a dry run cannot skip it.",
+            hook.name, hook.side_effects
+        )
+    } else {
+        format!("{} denied the request.", hook.name)
+    }
+}
+
 fn describe_skips(skipped: &[(String, String)]) -> String {
     skipped.iter().map(|(n, why)| format!("{n} is not called: {why}.")).collect::<Vec<_>>().join(" ")
 }
@@ -700,11 +714,7 @@ impl MutatingPlugin for MutatingAdmissionWebhook {
                 }
             }
             if let Err(r) = outcome {
-                let why = if r.code == 500 {
-                    format!("{} could not be called and its failurePolicy is Fail, so the request fails.", hook.name)
-                } else {
-                    format!("{} denied the request.", hook.name)
-                };
+                let why = why_rejected(hook, &r);
                 decision.rejection = Some(r);
                 notes.push(why);
                 decision.explanation = [describe_skips(&skipped), notes.join(" ")].join(" ").trim().to_string();
@@ -766,11 +776,7 @@ impl ValidatingPlugin for ValidatingAdmissionWebhook {
                 Ok(_) if !inv.failed_open => notes.push(format!("{} allowed it.", hook.name)),
                 Ok(_) => {}
                 Err(r) => {
-                    notes.push(if r.code == 500 {
-                        format!("{} could not be called and its failurePolicy is Fail.", hook.name)
-                    } else {
-                        format!("{} denied the request.", hook.name)
-                    });
+                    notes.push(why_rejected(hook, &r));
                     if first_error.is_none() {
                         first_error = Some(r);
                     }
