@@ -348,9 +348,13 @@ impl ValidatingPlugin for ResourceQuota {
                             .map(|(r, cs)| format!("{r} for: {}", cs.iter().cloned().collect::<Vec<_>>().join(",")))
                             .collect();
                         return Decision::deny(
-                            attrs.forbidden(Some(obj), format!("failed quota: {name}: must specify {}", parts.join("; "))),
+                            attrs.forbidden(
+                                Some(obj),
+                                format!("failed quota: {name}: must specify {}", parts.join("; ")),
+                            ),
                             format!(
-                                "Quota {name} tracks {}, so every container must set it (a LimitRange with defaults would fill it in).",
+                                "Quota {name} tracks {}: every init and app container must then set each of these \
+                                 (a LimitRange with defaults would fill them in).",
                                 required.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
                             ),
                         );

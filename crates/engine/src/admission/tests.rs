@@ -1667,3 +1667,175 @@ webhookServers:
     "#]],
     );
 }
+
+const QUOTA: &str = "
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {pods: '10', requests.cpu: '2', requests.memory: 2Gi}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: api-0}
+spec:
+  containers: [{name: api, image: 'shop/api:1.0', resources: {requests: {cpu: 900m, memory: 512Mi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: api-1}
+spec:
+  containers: [{name: api, image: 'shop/api:1.0', resources: {requests: {cpu: 900m, memory: 512Mi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: migrate-done}
+spec:
+  restartPolicy: Never
+  containers: [{name: m, image: 'shop/migrate:1.0', resources: {requests: {cpu: '1', memory: 1Gi}}}]
+status: {phase: Succeeded}
+";
+
+#[test]
+fn resource_quota_exceeded_counts_only_running_pods() {
+    check(
+        QUOTA,
+        "
+show: [ResourceQuota]
+---
+apiVersion: v1
+kind: Pod
+metadata: {generateName: web-7d4b9c-}
+spec:
+  containers: [{name: web, image: 'nginx:1.29', resources: {requests: {cpu: 500m, memory: 256Mi}}}]
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ResourceQuota: denied
+                Quota compute would be exceeded (requests.cpu). Usage is counted from the objects in the namespace.
+            result: 403 Forbidden: pods "web-7d4b9c-" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1800m, limited: requests.cpu=2
+        "#]],
+    );
+    check(
+        QUOTA,
+        "
+show: [ResourceQuota]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: web, image: 'nginx:1.29', resources: {requests: {cpu: 100m, memory: 256Mi}}}]
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ResourceQuota: allowed
+                Quota compute: pods 3/10, requests.cpu 1900m/2, requests.memory 1280Mi/2Gi after this object.
+            quota default/compute status.used: {"pods": "3", "requests.cpu": "1900m", "requests.memory": "1280Mi"}
+            result: allowed
+        "#]],
+    );
+}
+
+#[test]
+fn resource_quota_requires_values_it_tracks() {
+    check(
+        "
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {requests.cpu: '4', limits.cpu: '8', limits.memory: 8Gi}
+",
+        "
+show: [ResourceQuota]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  initContainers: [{name: setup, image: 'busybox:1.37', resources: {limits: {cpu: 100m, memory: 64Mi}, requests: {cpu: 100m}}}]
+  containers:
+  - {name: web, image: 'nginx:1.29', resources: {requests: {cpu: 100m}}}
+  - {name: log, image: 'fluent/fluent-bit:3.2'}
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ResourceQuota: denied
+                Quota compute tracks limits.cpu, limits.memory, requests.cpu: every init and app container must then set each of these (a LimitRange with defaults would fill them in).
+            result: 403 Forbidden: pods "web" is forbidden: failed quota: compute: must specify limits.cpu for: log,web; limits.memory for: log,web; requests.cpu for: log
+        "#]],
+    );
+}
+
+#[test]
+fn resource_quota_uses_status_and_counts_objects() {
+    // The quota controller already wrote status: admission compares against status.used.
+    check(
+        "
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: objects}
+spec:
+  hard: {count/deployments.apps: '2', configmaps: '5'}
+status:
+  hard: {count/deployments.apps: '2', configmaps: '5'}
+  used: {count/deployments.apps: '2', configmaps: '1'}
+",
+        "
+show: [ResourceQuota]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: 'nginx:1.29'}]
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ResourceQuota: denied
+                Quota objects would be exceeded (count/deployments.apps). Usage is the quota's status.used.
+            result: 403 Forbidden: deployments.apps "web" is forbidden: exceeded quota: objects, requested: count/deployments.apps=1, used: count/deployments.apps=2, limited: count/deployments.apps=2
+        "#]],
+    );
+    // No status yet: usage is counted from the stored objects.
+    check(
+        "
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: objects}
+spec:
+  hard: {count/deployments.apps: '2', configmaps: '2'}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: one}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: two}
+",
+        "
+show: [ResourceQuota]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: three}
+",
+        expect![[r#"
+            mutating:
+            validating:
+              ResourceQuota: denied
+                Quota objects would be exceeded (configmaps). Usage is counted from the objects in the namespace.
+            result: 403 Forbidden: configmaps "three" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2
+        "#]],
+    );
+}
