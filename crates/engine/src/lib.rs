@@ -9,6 +9,7 @@ pub mod admission;
 pub mod apiserver;
 pub mod manifest;
 pub mod object;
+pub mod pod_security;
 pub mod quantity;
 pub mod rng;
 pub mod sim;
