@@ -461,37 +461,6 @@ pub trait ValidatingPlugin {
     fn validate(&self, ctx: &Context, attrs: &Attributes, obj: &Object) -> Decision;
 }
 
-/// Pod Security Admission's cluster-wide configuration (the AdmissionConfiguration defaults).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PodSecurityDefaults {
-    pub enforce: String,
-    pub enforce_version: String,
-    pub audit: String,
-    pub audit_version: String,
-    pub warn: String,
-    pub warn_version: String,
-    pub exempt_namespaces: Vec<String>,
-    pub exempt_usernames: Vec<String>,
-    pub exempt_runtime_classes: Vec<String>,
-}
-
-impl Default for PodSecurityDefaults {
-    /// kube-apiserver's built-in defaults: everything privileged, nothing exempt.
-    fn default() -> Self {
-        PodSecurityDefaults {
-            enforce: "privileged".into(),
-            enforce_version: "latest".into(),
-            audit: "privileged".into(),
-            audit_version: "latest".into(),
-            warn: "privileged".into(),
-            warn_version: "latest".into(),
-            exempt_namespaces: vec![],
-            exempt_usernames: vec![],
-            exempt_runtime_classes: vec![],
-        }
-    }
-}
-
 /// Per-request bookkeeping shared by the passes (reinvocation of mutating webhooks).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RequestState {
@@ -515,7 +484,8 @@ pub struct Context<'a> {
     pub now_ms: u64,
     rng: RefCell<&'a mut Rng>,
     pub webhook_servers: &'a [SimulatedWebhook],
-    pub pod_security: PodSecurityDefaults,
+    /// PodSecurity's configuration (defaults for unlabelled namespaces, exemptions).
+    pub pod_security: crate::pod_security::PodSecurityConfig,
     /// Re-applies defaulting after a webhook patch (upstream defaults the patched object).
     pub defaulter: Option<&'a dyn Fn(&mut Object)>,
     pub(crate) state: RefCell<RequestState>,
@@ -528,7 +498,7 @@ impl<'a> Context<'a> {
             now_ms,
             rng: RefCell::new(rng),
             webhook_servers: &[],
-            pod_security: PodSecurityDefaults::default(),
+            pod_security: crate::pod_security::PodSecurityConfig::default(),
             defaulter: None,
             state: RefCell::new(RequestState::default()),
         }
@@ -539,8 +509,8 @@ impl<'a> Context<'a> {
         self
     }
 
-    pub fn with_pod_security(mut self, defaults: PodSecurityDefaults) -> Context<'a> {
-        self.pod_security = defaults;
+    pub fn with_pod_security(mut self, config: crate::pod_security::PodSecurityConfig) -> Context<'a> {
+        self.pod_security = config;
         self
     }
 

@@ -284,66 +284,70 @@ fn plain_pod_in_default() {
         "",
         POD,
         expect![[r#"
-        mutating:
-          NamespaceLifecycle: allowed
-            The namespace default exists and is Active.
-          LimitRanger: not applicable
-            There is no LimitRange in namespace default.
-          ServiceAccount: mutated
-            The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
-            /spec/containers/0/volumeMounts: (none) -> 
-                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
-                  name: kube-api-access-2gkmc
-                  readOnly: true
-            /spec/serviceAccount: (none) -> default
-            /spec/serviceAccountName: (none) -> default
-            /spec/volumes: (none) -> 
-                - name: kube-api-access-2gkmc
-                  projected:
-                    defaultMode: 420
-                    sources:
-                    - serviceAccountToken:
-                        expirationSeconds: 3607
-                        path: token
-                    - configMap:
-                        items:
-                        - key: ca.crt
-                          path: ca.crt
-                        name: kube-root-ca.crt
-                    - downwardAPI:
-                        items:
-                        - fieldRef:
-                            apiVersion: v1
-                            fieldPath: metadata.namespace
-                          path: namespace
-          Priority: mutated
-            No priorityClassName and no globalDefault PriorityClass: priority 0. Preemption policy PreemptLowerPriority.
-            /spec/preemptionPolicy: (none) -> PreemptLowerPriority
-            /spec/priority: (none) -> 0
-          DefaultTolerationSeconds: mutated
-            Added node.kubernetes.io/not-ready:NoExecute and node.kubernetes.io/unreachable:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
-            /spec/tolerations: (none) -> 
-                - effect: NoExecute
-                  key: node.kubernetes.io/not-ready
-                  operator: Exists
-                  tolerationSeconds: 300
-                - effect: NoExecute
-                  key: node.kubernetes.io/unreachable
-                  operator: Exists
-                  tolerationSeconds: 300
-          RuntimeClass: not applicable
-            The pod names no RuntimeClass: the node's default runtime handler runs it.
-        validating:
-          LimitRanger: not applicable
-            There is no LimitRange in namespace default.
-          ServiceAccount: allowed
-            The ServiceAccount default exists; the pod's 1 container(s) may use its token.
-          RuntimeClass: not applicable
-            The pod has no overhead to check.
-          ResourceQuota: not applicable
-            There is no ResourceQuota in namespace default.
-        result: allowed
-    "#]],
+            mutating:
+              NamespaceLifecycle: allowed
+                The namespace default exists and is Active.
+              LimitRanger: not applicable
+                There is no LimitRange in namespace default.
+              ServiceAccount: mutated
+                The pod names no service account, so it runs as "default". Token volume kube-api-access-2gkmc (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
+                /spec/containers/0/volumeMounts: (none) -> 
+                    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                      name: kube-api-access-2gkmc
+                      readOnly: true
+                /spec/serviceAccount: (none) -> default
+                /spec/serviceAccountName: (none) -> default
+                /spec/volumes: (none) -> 
+                    - name: kube-api-access-2gkmc
+                      projected:
+                        defaultMode: 420
+                        sources:
+                        - serviceAccountToken:
+                            expirationSeconds: 3607
+                            path: token
+                        - configMap:
+                            items:
+                            - key: ca.crt
+                              path: ca.crt
+                            name: kube-root-ca.crt
+                        - downwardAPI:
+                            items:
+                            - fieldRef:
+                                apiVersion: v1
+                                fieldPath: metadata.namespace
+                              path: namespace
+              Priority: mutated
+                No priorityClassName and no globalDefault PriorityClass: priority 0. Preemption policy PreemptLowerPriority.
+                /spec/preemptionPolicy: (none) -> PreemptLowerPriority
+                /spec/priority: (none) -> 0
+              DefaultTolerationSeconds: mutated
+                Added node.kubernetes.io/not-ready:NoExecute and node.kubernetes.io/unreachable:NoExecute for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.
+                /spec/tolerations: (none) -> 
+                    - effect: NoExecute
+                      key: node.kubernetes.io/not-ready
+                      operator: Exists
+                      tolerationSeconds: 300
+                    - effect: NoExecute
+                      key: node.kubernetes.io/unreachable
+                      operator: Exists
+                      tolerationSeconds: 300
+              RuntimeClass: not applicable
+                The pod names no RuntimeClass: the node's default runtime handler runs it.
+            validating:
+              LimitRanger: not applicable
+                There is no LimitRange in namespace default.
+              ServiceAccount: allowed
+                The ServiceAccount default exists; the pod's 1 container(s) may use its token.
+              PodSecurity: allowed
+                Namespace "default" asks for enforce=privileged:latest (cluster default), audit=privileged:latest (cluster default), warn=privileged:latest (cluster default).
+            All three modes are privileged, which allows everything, so PodSecurity checks nothing.
+                annotation pod-security.kubernetes.io/enforce-policy: privileged:latest
+              RuntimeClass: not applicable
+                The pod has no overhead to check.
+              ResourceQuota: not applicable
+                There is no ResourceQuota in namespace default.
+            result: allowed
+        "#]],
     );
 }
 
@@ -489,6 +493,10 @@ spec:
                 Within the limits of LimitRange limits.
               ServiceAccount: allowed
                 The ServiceAccount default exists; the pod's 2 container(s) may use its token.
+              PodSecurity: allowed
+                Namespace "default" asks for enforce=privileged:latest (cluster default), audit=privileged:latest (cluster default), warn=privileged:latest (cluster default).
+            All three modes are privileged, which allows everything, so PodSecurity checks nothing.
+                annotation pod-security.kubernetes.io/enforce-policy: privileged:latest
               RuntimeClass: not applicable
                 The pod has no overhead to check.
               ResourceQuota: not applicable
@@ -1836,6 +1844,80 @@ metadata: {name: three}
               ResourceQuota: denied
                 Quota objects would be exceeded (configmaps). Usage is counted from the objects in the namespace.
             result: 403 Forbidden: configmaps "three" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2
+        "#]],
+    );
+}
+
+#[test]
+fn pod_security_enforce_warn_and_audit() {
+    let cluster = "
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: secure
+  labels:
+    pod-security.kubernetes.io/enforce: baseline
+    pod-security.kubernetes.io/warn: restricted
+    pod-security.kubernetes.io/audit: restricted
+status: {phase: Active}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: secure}
+";
+    // Baseline passes, restricted only warns and audits.
+    check(
+        cluster,
+        "show: [PodSecurity]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: secure}\nspec:\n  containers: [{name: web, image: 'nginx:1.29'}]\n",
+        expect![[r#"
+            mutating:
+            validating:
+              PodSecurity: allowed
+                Namespace "secure" asks for enforce=baseline:latest (from label), audit=restricted:latest (from label), warn=restricted:latest (from label).
+            enforce baseline:latest: 12 checks ran (the baseline checks, as defined at policy v1.37): appArmorProfile, capabilities_baseline, hostNamespaces, hostPathVolumes, hostPorts, hostProbesAndHostLifecycle, privileged, procMount, seLinuxOptions, seccompProfile_baseline, sysctls, windowsHostProcess. All passed.
+            audit restricted:latest: 15 checks ran (the baseline checks, where a stricter restricted check does not replace them, and the restricted checks, as defined at policy v1.37): appArmorProfile, hostNamespaces, hostPorts, hostProbesAndHostLifecycle, privileged, seLinuxOptions, sysctls, windowsHostProcess, allowPrivilegeEscalation, capabilities_restricted, procMount_restricted, restrictedVolumes, runAsNonRoot, runAsUser, seccompProfile_restricted. 4 failed, so the violations go to the audit log (annotation pod-security.kubernetes.io/audit-violations); the request itself is not affected:
+              - allowPrivilegeEscalation: allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false). To pass: set securityContext.allowPrivilegeEscalation: false on every listed container.
+              - capabilities_restricted: unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"]). To pass: set securityContext.capabilities.drop: ["ALL"] on every listed container and add nothing except NET_BIND_SERVICE.
+              - runAsNonRoot: runAsNonRoot != true (pod or container "web" must set securityContext.runAsNonRoot=true). To pass: set securityContext.runAsNonRoot: true in the pod spec (it covers every container) and never false on a container; the image must then run as a non-zero UID.
+              - seccompProfile_restricted: seccompProfile (pod or container "web" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"). To pass: set securityContext.seccompProfile.type: RuntimeDefault (or Localhost) in the pod spec, or on every container.
+            warn restricted:latest: same level and version as audit, so the same 4 violation(s); the violations come back to the client as a warning (kubectl prints `Warning: would violate PodSecurity ...`); the request itself is not affected.
+            The Pod is admitted by PodSecurity.
+                annotation pod-security.kubernetes.io/audit-violations: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "web" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "web" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
+                annotation pod-security.kubernetes.io/enforce-policy: baseline:latest
+                warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "web" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "web" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
+            Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "web" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "web" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
+            result: allowed
+        "#]],
+    );
+    // A privileged container breaks baseline: enforce rejects it.
+    check(
+        cluster,
+        "
+show: [PodSecurity]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: root, namespace: secure}
+spec:
+  containers: [{name: shell, image: 'busybox:1.37', securityContext: {privileged: true}}]
+",
+        expect![[r#"
+            mutating:
+            validating:
+              PodSecurity: denied
+                Namespace "secure" asks for enforce=baseline:latest (from label), audit=restricted:latest (from label), warn=restricted:latest (from label).
+            enforce baseline:latest: 12 checks ran (the baseline checks, as defined at policy v1.37): appArmorProfile, capabilities_baseline, hostNamespaces, hostPathVolumes, hostPorts, hostProbesAndHostLifecycle, privileged, procMount, seLinuxOptions, seccompProfile_baseline, sysctls, windowsHostProcess. 1 failed, so the request is rejected with 403 Forbidden and nothing is stored:
+              - privileged: privileged (container "shell" must not set securityContext.privileged=true). To pass: remove securityContext.privileged: true from the listed containers.
+            audit restricted:latest: 15 checks ran (the baseline checks, where a stricter restricted check does not replace them, and the restricted checks, as defined at policy v1.37): appArmorProfile, hostNamespaces, hostPorts, hostProbesAndHostLifecycle, privileged, seLinuxOptions, sysctls, windowsHostProcess, allowPrivilegeEscalation, capabilities_restricted, procMount_restricted, restrictedVolumes, runAsNonRoot, runAsUser, seccompProfile_restricted. 5 failed, so the violations go to the audit log (annotation pod-security.kubernetes.io/audit-violations); the request itself is not affected:
+              - privileged: privileged (container "shell" must not set securityContext.privileged=true). To pass: remove securityContext.privileged: true from the listed containers.
+              - allowPrivilegeEscalation: allowPrivilegeEscalation != false (container "shell" must set securityContext.allowPrivilegeEscalation=false). To pass: set securityContext.allowPrivilegeEscalation: false on every listed container.
+              - capabilities_restricted: unrestricted capabilities (container "shell" must set securityContext.capabilities.drop=["ALL"]). To pass: set securityContext.capabilities.drop: ["ALL"] on every listed container and add nothing except NET_BIND_SERVICE.
+              - runAsNonRoot: runAsNonRoot != true (pod or container "shell" must set securityContext.runAsNonRoot=true). To pass: set securityContext.runAsNonRoot: true in the pod spec (it covers every container) and never false on a container; the image must then run as a non-zero UID.
+              - seccompProfile_restricted: seccompProfile (pod or container "shell" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"). To pass: set securityContext.seccompProfile.type: RuntimeDefault (or Localhost) in the pod spec, or on every container.
+            Warn is not evaluated: the request is already rejected, so no warning is added.
+                annotation pod-security.kubernetes.io/audit-violations: would violate PodSecurity "restricted:latest": privileged (container "shell" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "shell" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "shell" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "shell" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "shell" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
+                annotation pod-security.kubernetes.io/enforce-policy: baseline:latest
+            result: 403 Forbidden: pods "root" is forbidden: violates PodSecurity "baseline:latest": privileged (container "shell" must not set securityContext.privileged=true)
         "#]],
     );
 }
