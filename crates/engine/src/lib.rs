@@ -5,6 +5,7 @@
 //! clock the caller advances, randomness is seeded, and the one output is a [`trace`] that
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
+pub mod errors;
 pub mod manifest;
 pub mod object;
 pub mod quantity;
