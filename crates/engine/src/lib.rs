@@ -6,6 +6,7 @@
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
 pub mod decode;
+pub mod defaults;
 pub mod errors;
 pub mod linemap;
 pub mod manifest;
