@@ -7,6 +7,10 @@
 
 pub mod admission;
 pub mod apiserver;
+pub mod decode;
+pub mod defaults;
+pub mod errors;
+pub mod linemap;
 pub mod manifest;
 pub mod object;
 pub mod pod_security;
