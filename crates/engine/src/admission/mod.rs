@@ -349,6 +349,34 @@ impl Rejection {
         crate::apiserver::ApiError { code: self.code, reason: self.reason.clone(), message: self.message.clone() }
     }
 
+    /// The same failure as the API server's [`crate::errors::Status`].
+    pub fn to_status(&self) -> crate::errors::Status {
+        use crate::errors::StatusReason as R;
+        let reason = match self.reason.as_str() {
+            "NotFound" => R::NotFound,
+            "AlreadyExists" => R::AlreadyExists,
+            "Conflict" => R::Conflict,
+            "Forbidden" => R::Forbidden,
+            "Invalid" => R::Invalid,
+            "BadRequest" => R::BadRequest,
+            "Unauthorized" => R::Unauthorized,
+            "InternalError" => R::InternalError,
+            "MethodNotAllowed" => R::MethodNotAllowed,
+            _ => R::Unknown,
+        };
+        crate::errors::Status {
+            code: self.code,
+            reason,
+            message: self.message.clone(),
+            details: self.details.as_ref().map(|d| crate::errors::StatusDetails {
+                name: d.name.clone(),
+                group: d.group.clone(),
+                kind: d.kind.clone(),
+                causes: d.causes.clone(),
+            }),
+        }
+    }
+
     /// The Status object as JSON, as the response body carries it.
     pub fn to_json(&self) -> serde_json::Value {
         let mut m = serde_json::Map::new();

@@ -188,6 +188,10 @@ fn run(cluster: &str, request: &str) -> String {
     if info.namespaced && obj.namespace().is_none() {
         obj.meta_mut().namespace = Some(header.namespace.clone().unwrap_or_else(|| "default".into()));
     }
+    // As in the API server: the decoded body is defaulted before mutating admission.
+    if operation != Operation::Delete {
+        crate::defaults::apply_defaults(&mut obj);
+    }
     let mut attrs = Attributes::for_object(operation, &obj, user).expect("attributes");
     if let Some(s) = &header.subresource {
         attrs = attrs.with_subresource(s);
@@ -203,7 +207,11 @@ fn run(cluster: &str, request: &str) -> String {
         }
     }
     let mut rng = Rng::new(42);
-    let ctx = Context::new(&store, 10_000, &mut rng).with_webhook_servers(&servers);
+    // After a webhook's patch the API server defaults the object again.
+    let redefault = |o: &mut Object| {
+        crate::defaults::apply_defaults(o);
+    };
+    let ctx = Context::new(&store, 10_000, &mut rng).with_webhook_servers(&servers).with_defaulter(&redefault);
     let chain = Chain::lab();
     let mut text = String::new();
     let mutating = chain.run_mutating(&ctx, &attrs, &mut obj);
@@ -225,6 +233,7 @@ fn run(cluster: &str, request: &str) -> String {
     match final_outcome {
         None => text.push_str("result: allowed\n"),
         Some(r) => {
+            assert_eq!(r.to_status().to_json(), r.to_json(), "the two Status renderings agree");
             text.push_str(&format!("result: {} {}: {}\n", r.code, r.reason, r.message));
             if let Some(d) = &r.details {
                 for c in &d.causes {
@@ -1362,12 +1371,16 @@ spec:
                 /metadata/labels: (none) -> team: unassigned
                 /spec/containers/1: (none) -> 
                     image: fluent/fluent-bit:3.2
+                    imagePullPolicy: IfNotPresent
                     name: log-shipper
                     resources:
                       requests:
                         cpu: 10m
+                    terminationMessagePath: /dev/termination-log
+                    terminationMessagePolicy: File
                 /spec/volumes/1: (none) -> 
                     configMap:
+                      defaultMode: 420
                       name: fluent-bit
                     name: shipper-config
                 annotation patch.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","patch":[{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations","value":{"sidecar.example.com/injected":"true"}}],"patchType":"JSONPatch"}
