@@ -96,7 +96,7 @@ fn parse(v: &str) -> Quantity {
 fn add(usage: &mut Usage, k: &str, v: Quantity) {
     match usage.get_mut(k) {
         Some(t) if t.is_zero() => *t = v,
-        Some(t) => *t += v,
+        Some(t) => *t = Quantity::from_milli(t.milli().saturating_add(v.milli()), t.format()),
         None => {
             usage.insert(k.to_string(), v);
         }

@@ -44,12 +44,6 @@ struct Header {
     show: Option<Vec<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LabSettings {
-    webhook_servers: Vec<SimulatedWebhook>,
-}
-
 fn docs(text: &str) -> Vec<serde_json::Value> {
     serde_yaml::Deserializer::from_str(text)
         .filter_map(|d| serde_yaml::Value::deserialize(d).ok())
@@ -68,9 +62,8 @@ fn store_of(cluster: &str) -> (Store<Object>, Vec<SimulatedWebhook>) {
     let mut store = Store::new();
     let mut servers = Vec::new();
     for v in docs(&format!("{BASE}\n---\n{cluster}")) {
-        if v.get("webhookServers").is_some() {
-            let s: LabSettings = serde_json::from_value(v).expect("lab settings");
-            servers.extend(s.webhook_servers);
+        if let Some(list) = v.get("webhookServers").and_then(|l| l.as_array()) {
+            servers.extend(list.iter().map(|w| SimulatedWebhook::from_value(w).expect("webhook server")));
             continue;
         }
         let mut o = object(v);
@@ -1932,5 +1925,54 @@ spec:
                 annotation pod-security.kubernetes.io/enforce-policy: baseline:latest
             result: 403 Forbidden: pods "root" is forbidden: violates PodSecurity "baseline:latest": privileged (container "shell" must not set securityContext.privileged=true)
         "#]],
+    );
+}
+
+#[test]
+fn webhook_servers_in_the_lab_settings_spelling() {
+    let cluster = "
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: policies}
+webhooks:
+- name: quota-owner.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {url: 'https://policy.example.com:8443/owner'}
+  rules:
+  - {operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [pods]}
+- name: tls.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  clientConfig: {url: 'https://tls.example.com/check'}
+  rules:
+  - {operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [pods]}
+---
+webhookServers:
+- name: quota-owner.example.com
+  allowed: false
+  code: 403
+  message: pods must carry an owner label
+  warnings: [owner labels become mandatory next quarter]
+  latencyMs: 3
+- name: tls.example.com
+  error: 'tls: failed to verify certificate: x509: certificate signed by unknown authority'
+";
+    check(
+        cluster,
+        &format!("show: [ValidatingAdmissionWebhook]\n---\n{POD}"),
+        expect![[r#"
+        mutating:
+        validating:
+          ValidatingAdmissionWebhook: denied
+            quota-owner.example.com denied the request. tls.example.com could not be reached; failurePolicy Ignore lets the request through. The calls run in parallel, so this step takes as long as the slowest (3 ms).
+            annotation failed-open.validating.webhook.admission.k8s.io/round_0_index_1: tls.example.com
+            warning: owner labels become mandatory next quarter
+            call quota-owner.example.com (policies): POST https://policy.example.com:8443/owner?timeout=10s [3 ms]: denied: pods must carry an owner label
+            call tls.example.com (policies): POST https://tls.example.com/check?timeout=10s [1 ms]: failed, ignored (failurePolicy: Ignore): failed calling webhook "tls.example.com": failed to call webhook: Post "https://tls.example.com/check?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority
+        Warning: owner labels become mandatory next quarter
+        result: 403 Forbidden: admission webhook "quota-owner.example.com" denied the request: pods must carry an owner label
+    "#]],
     );
 }

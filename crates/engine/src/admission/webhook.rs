@@ -33,17 +33,76 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// The simulated server behind one webhook, declared in the lab's cluster settings.
+/// The simulated server behind one webhook, declared in the lab's cluster settings
+/// (`LabSettings.webhooks`). Read it with [`SimulatedWebhook::from_value`], which accepts two
+/// spellings of an entry:
+///
+/// * the settings' generic fields: `name`, `allowed` (default true), `message`, `code`,
+///   `patch`, `warnings`, `latencyMs`, `error` (the call fails: `connection refused`,
+///   `context deadline exceeded`, or any other text);
+/// * one of the ready-made behaviours of [`WebhookBehaviour`], keyed by its name:
+///   `injectSidecar: {container, volumes, annotations}`, `denyImages: {}`,
+///   `addLabels: {key: value}`, `patch: [...]`, `deny: {code, reason, message}`,
+///   `down: {failure: ConnectionRefused | Timeout}`, `allow: {}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SimulatedWebhook {
     /// The webhook's name, as in `webhooks[].name` of its configuration.
     pub webhook: String,
-    #[serde(flatten)]
     pub behaviour: WebhookBehaviour,
     /// Round-trip time of a call.
     #[serde(default = "default_latency")]
     pub latency_ms: u64,
+    /// Warnings the server returns with an answer (kubectl prints them as `Warning:`).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+impl SimulatedWebhook {
+    /// Reads one entry of the lab settings' `webhooks` list.
+    pub fn from_value(v: &Value) -> Result<SimulatedWebhook, String> {
+        let str_of = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let webhook =
+            str_of("name").or_else(|| str_of("webhook")).ok_or("a webhook server needs the webhook's name")?;
+        let latency_ms = v.get("latencyMs").and_then(Value::as_u64).unwrap_or_else(default_latency);
+        let warnings: Vec<String> = v
+            .get("warnings")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.as_str().map(str::to_string))
+            .collect();
+        const NAMED: [&str; 6] = ["injectSidecar", "denyImages", "addLabels", "deny", "down", "allow"];
+        let named: Vec<&str> = NAMED.iter().copied().filter(|k| v.get(*k).is_some()).collect();
+        let behaviour = if let Some(k) = named.first() {
+            if named.len() > 1 {
+                return Err(format!("webhook {webhook}: choose one behaviour, not {}", named.join(" and ")));
+            }
+            let mut one = serde_json::Map::new();
+            one.insert(k.to_string(), v[*k].clone());
+            serde_json::from_value(Value::Object(one)).map_err(|e| format!("webhook {webhook}: {k}: {e}"))?
+        } else if let Some(err) = str_of("error") {
+            let failure = if err == "connection refused" {
+                WebhookFailure::ConnectionRefused
+            } else if err.contains("deadline") || err.contains("timeout") || err.contains("Timeout") {
+                WebhookFailure::Timeout
+            } else {
+                WebhookFailure::Error(err)
+            };
+            WebhookBehaviour::Down { failure }
+        } else if v.get("allowed").and_then(Value::as_bool) == Some(false) {
+            WebhookBehaviour::Deny {
+                code: v.get("code").and_then(Value::as_u64).map(|c| c as u16),
+                reason: str_of("reason"),
+                message: str_of("message").unwrap_or_default(),
+            }
+        } else if let Some(p) = v.get("patch").filter(|p| !p.is_null()) {
+            WebhookBehaviour::Patch { patch: p.clone() }
+        } else {
+            WebhookBehaviour::Allow {}
+        };
+        Ok(SimulatedWebhook { webhook, behaviour, latency_ms, warnings })
+    }
 }
 
 fn default_latency() -> u64 {
@@ -97,13 +156,15 @@ pub enum ImagePolicy {
 }
 
 /// How an unreachable webhook fails.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WebhookFailure {
     /// Nothing listens behind the Service's IP: `connect: connection refused`.
     #[default]
     ConnectionRefused,
     /// The server never answers: the call gives up after `timeoutSeconds`.
     Timeout,
+    /// Any other transport error, as text (`x509: certificate signed by unknown authority`).
+    Error(String),
 }
 
 /// The fields mutating and validating webhooks share.
@@ -419,24 +480,24 @@ fn map_patch(ops: &mut Vec<Value>, current: Option<&Value>, base: &str, entries:
 }
 
 fn answer(ctx: &Context, hook: &Hook, server: Option<&SimulatedWebhook>, object: &Value) -> Answer {
-    let latency = server.map(|s| s.latency_ms).unwrap_or_else(default_latency);
     let url = call_url(hook);
-    let down = |failure: WebhookFailure| -> Answer {
+    let down = |failure: &WebhookFailure| -> Answer {
         let cause = match failure {
             WebhookFailure::Timeout => Ok("context deadline exceeded".to_string()),
+            WebhookFailure::Error(text) => Ok(text.clone()),
             WebhookFailure::ConnectionRefused => {
                 dial_target(ctx, hook).map(|t| format!("dial tcp {t}: connect: connection refused"))
             }
         };
         let cause = cause.unwrap_or_else(|e| e);
-        let latency_ms = if failure == WebhookFailure::Timeout { hook.timeout_seconds as u64 * 1000 } else { 1 };
+        let latency_ms =
+            if *failure == WebhookFailure::Timeout { hook.timeout_seconds.clamp(1, 30) as u64 * 1000 } else { 1 };
         Answer::Failed { error: format!("Post \"{url}\": {cause}"), latency_ms }
     };
-    let Some(server) = server else { return down(WebhookFailure::ConnectionRefused) };
-    let _ = latency;
+    let Some(server) = server else { return down(&WebhookFailure::ConnectionRefused) };
     match &server.behaviour {
         WebhookBehaviour::Allow {} => Answer::Allowed { patch: None, warnings: vec![] },
-        WebhookBehaviour::Down { failure } => down(*failure),
+        WebhookBehaviour::Down { failure } => down(failure),
         WebhookBehaviour::Deny { code, reason, message } => Answer::Denied {
             code: code.unwrap_or(403),
             reason: reason.clone().unwrap_or_else(|| "Forbidden".into()),
@@ -544,6 +605,7 @@ fn invoke(ctx: &Context, hook: &Hook, attrs: &Attributes, obj: &Object, round: u
         return Invocation { call, result: Err(r), warnings: vec![], failed_open: false };
     }
     let object_json = obj.to_json();
+    let server_warnings: Vec<String> = server.map(|s| s.warnings.clone()).unwrap_or_default();
     match answer(ctx, hook, server, &object_json) {
         Answer::Failed { error, latency_ms } => {
             call.latency_ms = latency_ms;
@@ -557,9 +619,10 @@ fn invoke(ctx: &Context, hook: &Hook, attrs: &Attributes, obj: &Object, round: u
             let text = format!("admission webhook \"{}\" denied the request: {message}", hook.name);
             call.outcome = format!("denied: {message}");
             let r = Rejection { code: code.max(400), reason, message: text, details: None };
-            Invocation { call, result: Err(r), warnings: vec![], failed_open: false }
+            Invocation { call, result: Err(r), warnings: server_warnings, failed_open: false }
         }
-        Answer::Allowed { patch, warnings } => {
+        Answer::Allowed { patch, mut warnings } => {
+            warnings.extend(server_warnings);
             let mut resp = serde_json::Map::new();
             resp.insert("uid".into(), uid.clone().into());
             resp.insert("allowed".into(), true.into());

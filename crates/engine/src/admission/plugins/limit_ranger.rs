@@ -282,10 +282,10 @@ fn max_request_constraint(kind: &str, res: &str, enforced: &KQuantity, req: &Res
 
 /// `limit / request` with six decimals, rounded half to even (upstream's `ratioString`).
 fn ratio_text(limit: i128, request: i128) -> String {
-    let scaled_num = limit * 1_000_000;
+    let scaled_num = limit.saturating_mul(1_000_000);
     let mut quo = scaled_num / request;
     let rem = scaled_num % request;
-    if rem * 2 > request || (rem * 2 == request && quo % 2 == 1) {
+    if rem.saturating_mul(2) > request || (rem.saturating_mul(2) == request && quo % 2 == 1) {
         quo += 1;
     }
     format!("{}.{:06}", quo / 1_000_000, quo % 1_000_000)
@@ -314,11 +314,12 @@ fn ratio_constraint(
         ));
     };
     // limit > request * ratio, all in thousandths.
-    if l.milli().abs() * 1000 > r.milli().abs() * e.milli() {
+    let (l, r) = (l.milli().saturating_abs(), r.milli().saturating_abs());
+    if l.saturating_mul(1000) > r.saturating_mul(e.milli()) {
         return Some(format!(
             "{res} max limit to request ratio per {kind} is {}, but provided ratio is {}",
             text(enforced),
-            ratio_text(l.milli().abs(), r.milli().abs())
+            ratio_text(l, r)
         ));
     }
     None
@@ -430,7 +431,7 @@ fn add_into(total: &mut BTreeMap<String, Quantity>, list: &ResourceList) {
     for (k, v) in list {
         if let Some(x) = q(v) {
             match total.get_mut(k) {
-                Some(t) => *t += x,
+                Some(t) => *t = Quantity::from_milli(t.milli().saturating_add(x.milli()), t.format()),
                 None => {
                     total.insert(k.clone(), x);
                 }
