@@ -260,6 +260,11 @@ fn chain_order_is_upstreams() {
     let positions: Vec<usize> =
         enabled.iter().map(|n| ALL_ORDERED_PLUGINS.iter().position(|p| p == n).expect("known")).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{enabled:?}");
+    let mut expected_set: Vec<&str> = DEFAULT_ENABLED_PLUGINS.iter().chain(KUBEADM_EXTRA_PLUGINS).copied().collect();
+    expected_set.sort();
+    let mut got_set = enabled.clone();
+    got_set.sort();
+    assert_eq!(got_set, expected_set, "exactly kube-apiserver's defaults plus NodeRestriction");
     let mut reversed: Vec<&str> = enabled.clone();
     reversed.reverse();
     assert_eq!(Chain::with_enabled(&reversed).map(|c| c.enabled()), Ok(enabled.clone()));
@@ -1974,5 +1979,92 @@ webhookServers:
         Warning: owner labels become mandatory next quarter
         result: 403 Forbidden: admission webhook "quota-owner.example.com" denied the request: pods must carry an owner label
     "#]],
+    );
+}
+
+#[test]
+fn limit_ranger_bounds_claims() {
+    check(
+        "
+apiVersion: v1
+kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 1Gi}
+    max: {storage: 10Gi}
+",
+        "
+show: [LimitRanger]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: huge}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 50Gi}}
+",
+        expect![[r#"
+            mutating:
+              LimitRanger: allowed
+                LimitRanges never fill in defaults on a PersistentVolumeClaim.
+            validating:
+              LimitRanger: denied
+                The object breaks LimitRange storage: every violation of that LimitRange is listed.
+            result: 403 Forbidden: persistentvolumeclaims "huge" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 50Gi
+        "#]],
+    );
+}
+
+#[test]
+fn service_account_mirror_pods_and_mountable_secrets() {
+    check(
+        "",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: static-web, annotations: {kubernetes.io/config.mirror: abc}}
+spec:
+  serviceAccountName: default
+  containers: [{name: web, image: 'nginx:1.29'}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: denied
+                Mirror pods (static pods) may not use the API's credentials.
+            result: 403 Forbidden: pods "static-web" is forbidden: a mirror pod may not reference service accounts
+        "#]],
+    );
+    check(
+        "
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: locked, annotations: {kubernetes.io/enforce-mountable-secrets: 'true'}}
+secrets: [{name: allowed-creds}]
+",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  serviceAccountName: locked
+  automountServiceAccountToken: false
+  containers:
+  - name: web
+    image: 'nginx:1.29'
+    env: [{name: TOKEN, valueFrom: {secretKeyRef: {name: other-creds, key: token}}}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: denied
+                The account only allows the secrets it lists.
+                /spec/serviceAccount: (none) -> locked
+            result: 403 Forbidden: pods "web" is forbidden: container web with envVar TOKEN referencing secret.secretName="other-creds" is not allowed because service account locked does not reference that secret
+        "#]],
     );
 }

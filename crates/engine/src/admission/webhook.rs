@@ -823,11 +823,13 @@ impl ValidatingPlugin for ValidatingAdmissionWebhook {
                 skipped.push((hook.name.clone(), why));
                 continue;
             }
+            // Upstream numbers the failed-open annotation by position among the webhooks called.
+            let called = decision.webhook_calls.len();
             let inv = invoke(ctx, hook, attrs, obj, 0, false);
             decision.warnings.extend(inv.warnings.iter().cloned());
             if inv.failed_open {
                 decision = decision.annotate(
-                    format!("failed-open.validating.webhook.admission.k8s.io/round_0_index_{}", hook.index),
+                    format!("failed-open.validating.webhook.admission.k8s.io/round_0_index_{called}"),
                     hook.name.clone(),
                 );
                 notes.push(format!(
