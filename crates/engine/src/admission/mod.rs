@@ -704,10 +704,14 @@ impl Chain {
                 if decision.silent && before == after && decision.rejection.is_none() {
                     continue;
                 }
+                let changes = diff(&before, &after);
                 if round == 1 {
+                    // The second pass only shows what it changed, refused or called.
+                    if changes.is_empty() && decision.rejection.is_none() && decision.webhook_calls.is_empty() {
+                        continue;
+                    }
                     decision.explanation = format!("Reinvocation: {}", decision.explanation);
                 }
-                let changes = diff(&before, &after);
                 let stop = record(&mut out, AdmissionStage::Mutating, plugin.name(), decision, changes);
                 if stop {
                     return out;
