@@ -2068,3 +2068,63 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn reinvocation_gives_the_injected_sidecar_limit_range_defaults() {
+    let cluster = format!(
+        "{WEBHOOKS}\n---\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: defaults, namespace: shop}}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {{cpu: 50m, memory: 64Mi}}\n"
+    );
+    check(
+        &cluster,
+        "
+show: [LimitRanger, MutatingAdmissionWebhook]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cart, namespace: shop, labels: {team: shop}}
+spec:
+  containers: [{name: cart, image: 'shop/cart:2.4.1'}]
+",
+        expect![[r#"
+            mutating:
+              LimitRanger: mutated
+                LimitRange defaults filled in what the containers left out, and the kubernetes.io/limit-ranger annotation records it. Min, max and ratio limits are checked in the validating pass.
+                /metadata/annotations: (none) -> kubernetes.io/limit-ranger: 'LimitRanger plugin set: cpu, memory request for container cart'
+                /spec/containers/0/resources: (none) -> 
+                    requests:
+                      cpu: 50m
+                      memory: 64Mi
+                annotation kubernetes.io/limit-ranger: LimitRanger plugin set: cpu, memory request for container cart
+              MutatingAdmissionWebhook: mutated
+                labels.example.com is not called: its objectSelector (!team) does not match the object's labels. sidecar-injector.example.com (configuration a-sidecar-injector) patched the object.
+                /metadata/annotations/sidecar.example.com~1injected: (none) -> 'true'
+                /spec/containers/1: (none) -> 
+                    image: fluent/fluent-bit:3.2
+                    imagePullPolicy: IfNotPresent
+                    name: log-shipper
+                    resources:
+                      requests:
+                        cpu: 10m
+                    terminationMessagePath: /dev/termination-log
+                    terminationMessagePolicy: File
+                /spec/volumes/1: (none) -> 
+                    configMap:
+                      defaultMode: 420
+                      name: fluent-bit
+                    name: shipper-config
+                annotation patch.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","patch":[{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations/sidecar.example.com~1injected","value":"true"}],"patchType":"JSONPatch"}
+                annotation mutation.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","mutated":true}
+                call sidecar-injector.example.com (a-sidecar-injector): POST https://injector.webhooks.svc:443/inject?timeout=10s [14 ms]: allowed with a patch of 3 operation(s)
+                  patch: [{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations/sidecar.example.com~1injected","value":"true"}]
+              LimitRanger: mutated
+                Reinvocation: LimitRange defaults filled in what the containers left out, and the kubernetes.io/limit-ranger annotation records it. Min, max and ratio limits are checked in the validating pass.
+                /metadata/annotations/kubernetes.io~1limit-ranger: 'LimitRanger plugin set: cpu, memory request for container cart' -> 'LimitRanger plugin set: memory request for container log-shipper'
+                /spec/containers/1/resources/requests/memory: (none) -> 64Mi
+                annotation kubernetes.io/limit-ranger: LimitRanger plugin set: memory request for container log-shipper
+            validating:
+              LimitRanger: allowed
+                Within the limits of LimitRange defaults.
+            result: allowed
+        "#]],
+    );
+}
