@@ -15,6 +15,7 @@ pub mod quantity;
 pub mod rng;
 pub mod store;
 pub mod trace;
+pub mod validation;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
 pub const KUBERNETES_VERSION: &str = "v1.37";
