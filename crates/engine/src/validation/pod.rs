@@ -934,18 +934,7 @@ fn volume_mounts(
         }
         let sub = m.sub_path.as_deref().unwrap_or_default();
         let sub_expr = m.sub_path_expr.as_deref().unwrap_or_default();
-        if vols.get(&m.name).is_some_and(|v| v.image.is_some()) {
-            if !sub.is_empty() {
-                errs.push(FieldError::invalid(format!("{ip}.subPath"), sub, "not allowed in image volume sources"));
-            }
-            if !sub_expr.is_empty() {
-                errs.push(FieldError::invalid(
-                    format!("{ip}.subPathExpr"),
-                    sub_expr,
-                    "not allowed in image volume sources",
-                ));
-            }
-        }
+        // (Image volumes accept subPath since v1.33; the alpha-era refusal is gone.)
         // Upstream reports these two under the list's path, not the item's.
         if !sub.is_empty() {
             local_descending_path(sub, &format!("{p}.subPath"), errs);
