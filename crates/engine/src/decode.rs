@@ -199,7 +199,7 @@ pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
         return Err(client(ClientError::MissingKind { body: go_json(&body) }, vec!["kind".into()]));
     }
     let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
-    if resource_for(&api_version, kind).is_none() {
+    if resource_for(&api_version, kind).is_none() && !ALSO_SERVED.contains(&(api_version.as_str(), kind)) {
         let meta = fields.get("metadata");
         let text = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str).unwrap_or_default().to_string();
         return Err(client(
@@ -214,6 +214,10 @@ pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
     }
     Ok(body)
 }
+
+/// Group-versions a v1.37 API server still serves for a kind, besides the one in
+/// [`crate::object::RESOURCES`] (which lists one version per kind).
+const ALSO_SERVED: &[(&str, &str)] = &[("autoscaling/v1", "HorizontalPodAutoscaler")];
 
 /// `schema.ParseGroupVersion`: `v1`, `apps/v1`; more than one `/` is an error.
 fn parse_group_version(gv: &str) -> Result<(String, String), String> {

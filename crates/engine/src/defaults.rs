@@ -18,7 +18,8 @@
 //!   scheme, gRPC `service`; quantities stored in canonical form.
 //! * Deployment, ReplicaSet, StatefulSet and DaemonSet (unstructured here), Job, CronJob: their
 //!   `SetDefaults_*` and the template's pod-spec defaults.
-//! * Service, Secret, Namespace, PersistentVolume(Claim), LimitRange, Node.
+//! * Service, Secret, Namespace, PersistentVolume(Claim), LimitRange, Node, and the RBAC
+//!   bindings (`roleRef.apiGroup`, subjects' `apiGroup`).
 //!
 //! Not defaults, so not here: `priority`/`preemptionPolicy` (the Priority admission plugin),
 //! service account token volumes (ServiceAccount admission), tolerations
@@ -255,10 +256,27 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                 canonical_list(&mut status.allocatable, "status.allocatable", &mut rec);
             }
         }
+        Object::RoleBinding(b) => rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec),
+        Object::ClusterRoleBinding(b) => rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec),
         Object::Other(u) => unstructured_defaults(u, &mut rec),
         _ => {}
     }
     rec.changes
+}
+
+/// `SetDefaults_RoleBinding`/`ClusterRoleBinding` and `SetDefaults_Subject`.
+fn rbac_binding_defaults(
+    role_ref: &mut k8s_openapi::api::rbac::v1::RoleRef,
+    subjects: Option<&mut Vec<k8s_openapi::api::rbac::v1::Subject>>,
+    rec: &mut Rec,
+) {
+    const GROUP: &str = "rbac.authorization.k8s.io";
+    rec.string(&mut role_ref.api_group, "roleRef.apiGroup".into(), GROUP);
+    for (i, s) in subjects.into_iter().flatten().enumerate() {
+        if s.api_group.as_deref().unwrap_or_default().is_empty() && matches!(s.kind.as_str(), "User" | "Group") {
+            rec.string(&mut s.api_group, format!("subjects[{i}].apiGroup"), GROUP);
+        }
+    }
 }
 
 /// `SetDefaults_Pod`: only for Pods, not for pod templates.

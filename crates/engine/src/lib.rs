@@ -20,6 +20,7 @@ pub mod rng;
 pub mod sim;
 pub mod store;
 pub mod trace;
+pub mod validation;
 pub mod views;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
