@@ -1,0 +1,979 @@
+//! Snapshot tests of the node side: a Node and a Pod already bound to it (what the
+//! scheduler's binding would leave), the kubelet running until the cluster settles, and
+//! the steps it recorded, the Pod's final status and the Events it wrote.
+
+use super::*;
+use crate::sim::run_loop;
+use expect_test::{expect, Expect};
+
+/// A kind worker node: 8 CPUs, 16Gi, podCIDR 10.244.1.0/24.
+const NODE: &str = r#"
+apiVersion: v1
+kind: Node
+metadata:
+  name: worker-1
+  labels: {kubernetes.io/hostname: worker-1, kubernetes.io/os: linux, kubernetes.io/arch: amd64, disk: ssd}
+spec:
+  podCIDR: 10.244.1.0/24
+  podCIDRs: [10.244.1.0/24]
+status:
+  addresses: [{type: InternalIP, address: 172.18.0.3}, {type: Hostname, address: worker-1}]
+  capacity: {cpu: "8", memory: 16Gi, pods: "110", ephemeral-storage: 100Gi}
+  allocatable: {cpu: "8", memory: 16Gi, pods: "110", ephemeral-storage: 100Gi}
+  images:
+  - names: ["registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a", "registry.k8s.io/pause:3.10"]
+    sizeBytes: 320368
+  - names: ["docker.io/library/busybox@sha256:1fa89c01cd0473cedbd1a470abb8c139eeb80920edf1bc55de87851bfb63ea11", "docker.io/library/busybox:1.36"]
+    sizeBytes: 2158472
+"#;
+
+/// The ConfigMap every namespace gets from the root-ca-cert-publisher.
+const ROOT_CA: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-root-ca.crt, namespace: default}\ndata: {ca.crt: '-----BEGIN CERTIFICATE-----'}";
+
+/// Creates the objects of the test at t=0, as if the API server had stored them.
+struct Setup {
+    docs: Vec<serde_json::Value>,
+}
+
+impl Actor for Setup {
+    fn handles(&self, t: &Target) -> bool {
+        *t == Target::Controller("test-setup")
+    }
+    fn observe(&mut self, _: &mut Core, _: &WatchEvent<Object>) {}
+    fn run(&mut self, core: &mut Core, _: &Task) {
+        for doc in self.docs.drain(..) {
+            let api_version = doc["apiVersion"].as_str().unwrap_or("").to_string();
+            let kind = doc["kind"].as_str().unwrap_or("").to_string();
+            let mut obj = Object::from_json(&api_version, &kind, doc).expect("test object decodes");
+            let uid = core.rng.uuid();
+            let meta = obj.meta_mut();
+            meta.uid = Some(uid);
+            meta.creation_timestamp = Some(apiserver::timestamp(core.now));
+            if kind == "Pod" {
+                meta.namespace.get_or_insert_with(|| "default".into());
+                meta.generation = Some(1);
+            }
+            let info = resource_for(&api_version, &kind).expect("known kind");
+            let key = info.etcd_key(obj.namespace(), obj.name());
+            core.store.create(&key, obj).expect("fresh key");
+            core.note_write();
+        }
+    }
+}
+
+fn docs(yaml: &str) -> Vec<serde_json::Value> {
+    yaml.split("\n---\n")
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| serde_yaml::from_str::<serde_json::Value>(d).expect("test yaml"))
+        .collect()
+}
+
+fn secs(ms: u64) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+/// Runs the kubelet of `worker-1` on `objects` (the Pod last) and renders what happened.
+fn run(node: &str, objects: &str, config: KubeletConfig, limit_ms: u64, topics: &[&str]) -> String {
+    let mut core = Core::new(7);
+    let mut all = docs(node);
+    all.extend(docs(ROOT_CA));
+    all.extend(docs(objects));
+    let pod_key = all
+        .iter()
+        .rev()
+        .find(|d| d["kind"] == "Pod")
+        .map(|d| {
+            format!(
+                "/registry/pods/{}/{}",
+                d["metadata"]["namespace"].as_str().unwrap_or("default"),
+                d["metadata"]["name"].as_str().unwrap_or("")
+            )
+        })
+        .unwrap_or_default();
+    let mut setup = Setup { docs: all };
+    let mut kubelet = Kubelet::new("worker-1", config);
+    core.after(0, Task::new(Target::Controller("test-setup"), "create"));
+    run_loop(&mut core, &mut [&mut setup, &mut kubelet], limit_ms);
+    let mut out = String::new();
+    for s in core.steps.iter().filter(|s| s.node.is_some()) {
+        out.push_str(&format!("{:>9} {:<10} {}\n", secs(s.time_ms), s.phase.id(), s.summary));
+        if let Detail::Work(w) = &s.detail {
+            if topics.contains(&w.topic.as_str()) {
+                for (k, v) in &w.facts {
+                    out.push_str(&format!("{:>21}{k}: {v}\n", ""));
+                }
+                for t in &w.tables {
+                    out.push_str(&format!("{:>21}[{}] {}\n", "", t.title, t.columns.join(" | ")));
+                    for r in &t.rows {
+                        out.push_str(&format!("{:>21}  {}\n", "", r.join(" | ")));
+                    }
+                }
+            }
+        }
+    }
+    out.push_str(&format!("-- settled at {}\n", secs(core.now)));
+    if let Some((Object::Pod(p), _)) = core.store.get(&pod_key) {
+        let (ready, status, restarts) = status::kubectl_columns(p);
+        out.push_str(&format!("kubectl get pod: READY {ready} STATUS {status} RESTARTS {restarts}\n"));
+        let st = p.status.clone().unwrap_or_default();
+        out.push_str(&format!(
+            "phase={} podIP={} hostIP={} qosClass={}{}\n",
+            st.phase.unwrap_or_default(),
+            st.pod_ip.unwrap_or_else(|| "-".into()),
+            st.host_ip.unwrap_or_else(|| "-".into()),
+            st.qos_class.unwrap_or_default(),
+            st.message.map(|m| format!(" message={m:?}")).unwrap_or_default(),
+        ));
+        let conds: Vec<String> = st
+            .conditions
+            .iter()
+            .flatten()
+            .map(|c| match &c.reason {
+                Some(r) => format!("{}={}({r})", c.type_, c.status),
+                None => format!("{}={}", c.type_, c.status),
+            })
+            .collect();
+        out.push_str(&format!("conditions: {}\n", conds.join(" ")));
+        for (label, list) in [("init", &st.init_container_statuses), ("container", &st.container_statuses)] {
+            for c in list.iter().flatten() {
+                let state = |s: &Option<k8s_openapi::api::core::v1::ContainerState>| -> String {
+                    let Some(s) = s else { return "-".into() };
+                    if let Some(w) = &s.waiting {
+                        return format!(
+                            "waiting {}{}",
+                            w.reason.clone().unwrap_or_default(),
+                            w.message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default()
+                        );
+                    }
+                    if s.running.is_some() {
+                        return "running".into();
+                    }
+                    if let Some(t) = &s.terminated {
+                        return format!("terminated {} exit={}", t.reason.clone().unwrap_or_default(), t.exit_code);
+                    }
+                    "{}".into()
+                };
+                out.push_str(&format!(
+                    "{label} {}: {} | last: {} | ready={} started={} restarts={} image={}\n",
+                    c.name,
+                    state(&c.state),
+                    state(&c.last_state),
+                    c.ready,
+                    c.started.unwrap_or(false),
+                    c.restart_count,
+                    c.image
+                ));
+            }
+        }
+    } else {
+        out.push_str("pod is gone\n");
+    }
+    // Events as `kubectl events` lists them.
+    let mut evs: Vec<k8s_openapi::api::core::v1::Event> = core
+        .store
+        .list("/registry/events/")
+        .into_iter()
+        .filter_map(|(_, o, _)| match o {
+            Object::Event(e) => Some((**e).clone()),
+            _ => None,
+        })
+        .collect();
+    evs.sort_by_key(|e| e.metadata.name.clone());
+    out.push_str("events:\n");
+    for e in evs {
+        let count = e.count.unwrap_or(1);
+        let times = if count > 1 { format!(" (x{count})") } else { String::new() };
+        out.push_str(&format!(
+            "  {} {}{times} {}: {}\n",
+            e.type_.unwrap_or_default(),
+            e.reason.unwrap_or_default(),
+            e.involved_object.field_path.unwrap_or_else(|| e.involved_object.kind.unwrap_or_default()),
+            e.message.unwrap_or_default()
+        ));
+    }
+    out
+}
+
+fn check(node: &str, pod: &str, expect: Expect) {
+    expect.assert_eq(&run(node, pod, KubeletConfig::default(), 30 * 60_000, &[]));
+}
+
+fn check_with(node: &str, pod: &str, config: KubeletConfig, limit_ms: u64, topics: &[&str], expect: Expect) {
+    expect.assert_eq(&run(node, pod, config, limit_ms, topics));
+}
+
+/// A Pod as the API server stores it after admission (ServiceAccount volume, defaults) and
+/// the scheduler's binding.
+fn pod(name: &str, spec: &str) -> String {
+    format!(
+        r#"apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default}}
+spec:
+  nodeName: worker-1
+  restartPolicy: Always
+  terminationGracePeriodSeconds: 30
+{spec}
+status:
+  phase: Pending
+  conditions: [{{type: PodScheduled, status: "True", lastTransitionTime: "2026-01-01T00:00:00Z"}}]
+"#
+    )
+}
+
+#[test]
+fn nginx_pod_runs_and_becomes_ready() {
+    check(
+        NODE,
+        &pod(
+            "web",
+            r#"  containers:
+  - name: web
+    image: nginx:1.29
+    imagePullPolicy: IfNotPresent
+    ports: [{containerPort: 80}]
+    volumeMounts: [{name: kube-api-access-x7k2p, mountPath: /var/run/secrets/kubernetes.io/serviceaccount, readOnly: true}]
+  volumes:
+  - name: kube-api-access-x7k2p
+    projected:
+      defaultMode: 420
+      sources:
+      - serviceAccountToken: {expirationSeconds: 3607, path: token}
+      - configMap: {name: kube-root-ca.crt, items: [{key: ca.crt, path: ca.crt}]}
+      - downwardAPI: {items: [{path: namespace, fieldRef: {apiVersion: v1, fieldPath: metadata.namespace}}]}"#,
+        ),
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s kubelet    kubelet mounts volume "kube-api-access-x7k2p" (projected)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s status     kubelet reports the node's images (node.status.images)
+               2.808s containers kubelet records Normal Created: Created container: web
+               2.898s containers kubelet records Normal Started: Started container web
+               2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
+            -- settled at 2.898s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/nginx:1.29
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Created spec.containers{web}: Created container: web
+              Normal Started spec.containers{web}: Started container web
+        "#]],
+    );
+}
+
+#[test]
+fn image_tag_typo_goes_into_image_pull_back_off() {
+    check_with(
+        NODE,
+        &pod("web", "  containers:\n  - {name: web, image: nginx:1.99, imagePullPolicy: IfNotPresent}"),
+        KubeletConfig::default(),
+        200_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.99"
+               0.402s runtime    containerd cannot pull "nginx:1.99"
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.852s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+               0.852s runtime    kubelet records Warning Failed: Error: ErrImagePull
+               0.852s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+               1.000s runtime    kubelet records Normal BackOff: Back-off pulling image "nginx:1.99"
+               1.000s runtime    kubelet records Warning Failed: Error: ImagePullBackOff
+               1.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+              10.852s runtime    kubelet records Normal Pulling (x2): Pulling image "nginx:1.99"
+              10.852s runtime    containerd cannot pull "nginx:1.99"
+              11.302s runtime    kubelet records Warning Failed (x2): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              11.302s runtime    kubelet records Warning Failed (x2): Error: ErrImagePull
+              11.302s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+              12.000s runtime    kubelet records Normal BackOff (x2): Back-off pulling image "nginx:1.99"
+              12.000s runtime    kubelet records Warning Failed (x2): Error: ImagePullBackOff
+              12.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+              31.302s runtime    kubelet records Normal Pulling (x3): Pulling image "nginx:1.99"
+              31.302s runtime    containerd cannot pull "nginx:1.99"
+              31.752s runtime    kubelet records Warning Failed (x3): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              31.752s runtime    kubelet records Warning Failed (x3): Error: ErrImagePull
+              31.752s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+              32.000s runtime    kubelet records Normal BackOff (x3): Back-off pulling image "nginx:1.99"
+              32.000s runtime    kubelet records Warning Failed (x3): Error: ImagePullBackOff
+              32.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+              71.752s runtime    kubelet records Normal Pulling (x4): Pulling image "nginx:1.99"
+              71.752s runtime    containerd cannot pull "nginx:1.99"
+              72.202s runtime    kubelet records Warning Failed (x4): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              72.202s runtime    kubelet records Warning Failed (x4): Error: ErrImagePull
+              72.202s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+              73.000s runtime    kubelet records Normal BackOff (x4): Back-off pulling image "nginx:1.99"
+              73.000s runtime    kubelet records Warning Failed (x4): Error: ImagePullBackOff
+              73.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+             152.202s runtime    kubelet records Normal Pulling (x5): Pulling image "nginx:1.99"
+             152.202s runtime    containerd cannot pull "nginx:1.99"
+             152.652s runtime    kubelet records Warning Failed (x5): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+             152.652s runtime    kubelet records Warning Failed (x5): Error: ErrImagePull
+             152.652s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+             153.000s runtime    kubelet records Normal BackOff (x5): Back-off pulling image "nginx:1.99"
+             153.000s runtime    kubelet records Warning Failed (x5): Error: ImagePullBackOff
+             153.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+            -- settled at 153.000s
+            kubectl get pod: READY 0/1 STATUS ImagePullBackOff RESTARTS 0
+            phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting ImagePullBackOff "Back-off pulling image \"nginx:1.99\": ErrImagePull: failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found" | last: {} | ready=false started=false restarts=0 image=nginx:1.99
+            events:
+              Normal Pulling (x5) spec.containers{web}: Pulling image "nginx:1.99"
+              Warning Failed (x5) spec.containers{web}: Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              Warning Failed (x5) spec.containers{web}: Error: ErrImagePull
+              Normal BackOff (x5) spec.containers{web}: Back-off pulling image "nginx:1.99"
+              Warning Failed (x5) spec.containers{web}: Error: ImagePullBackOff
+        "#]],
+    );
+}
+
+#[test]
+fn busybox_without_command_crash_loops() {
+    check_with(
+        NODE,
+        &pod("box", "  containers:\n  - {name: box, image: busybox:1.36, imagePullPolicy: IfNotPresent}"),
+        KubeletConfig::default(),
+        400_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/box bound to its node
+               0.002s kubelet    kubelet admits pod default/box
+               0.002s kubelet    QoS class of default/box: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/box: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/box
+               0.272s cni        CNI ADD (ptp): default/box gets 10.244.1.2
+               0.402s runtime    sandbox of default/box is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s status     kubelet updates status of default/box: Pending (0/1 ready, ContainerCreating)
+               0.462s containers kubelet records Normal Created: Created container: box
+               0.552s containers kubelet records Normal Started: Started container box
+               0.552s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+               0.552s status     kubelet updates status of default/box: Running (1/1 ready, Running)
+               0.567s containers container "box" exited with code 0 (Completed) after 15ms
+               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+               1.000s status     kubelet updates status of default/box: Running (0/1 ready, Completed)
+               1.060s containers kubelet records Normal Created (x2): Created container: box
+               1.150s containers kubelet records Normal Started (x2): Started container box
+               1.150s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+               1.150s status     kubelet updates status of default/box: Running (1/1 ready, Running, 1 restarts)
+               1.165s containers container "box" exited with code 0 (Completed) after 15ms
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               2.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+              11.225s containers kubelet records Normal Created (x3): Created container: box
+              11.315s containers kubelet records Normal Started (x3): Started container box
+              11.315s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+              11.315s status     kubelet updates status of default/box: Running (1/1 ready, Running, 2 restarts)
+              11.330s containers container "box" exited with code 0 (Completed) after 15ms
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              12.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+              31.330s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine
+              31.390s containers kubelet records Normal Created (x4): Created container: box
+              31.480s containers kubelet records Normal Started (x4): Started container box
+              31.480s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+              31.480s status     kubelet updates status of default/box: Running (1/1 ready, Running, 3 restarts)
+              31.495s containers container "box" exited with code 0 (Completed) after 15ms
+              32.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              32.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
+              71.495s runtime    kubelet records Normal Pulled (x5): Container image "busybox:1.36" already present on machine
+              71.555s containers kubelet records Normal Created (x5): Created container: box
+              71.645s containers kubelet records Normal Started (x5): Started container box
+              71.645s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+              71.645s status     kubelet updates status of default/box: Running (1/1 ready, Running, 4 restarts)
+              71.660s containers container "box" exited with code 0 (Completed) after 15ms
+              72.000s containers kubelet records Warning BackOff (x4): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              72.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 4 restarts)
+             151.660s runtime    kubelet records Normal Pulled (x6): Container image "busybox:1.36" already present on machine
+             151.720s containers kubelet records Normal Created (x6): Created container: box
+             151.810s containers kubelet records Normal Started (x6): Started container box
+             151.810s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+             151.810s status     kubelet updates status of default/box: Running (1/1 ready, Running, 5 restarts)
+             151.825s containers container "box" exited with code 0 (Completed) after 15ms
+             152.000s containers kubelet records Warning BackOff (x5): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+             152.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 5 restarts)
+             311.825s runtime    kubelet records Normal Pulled (x7): Container image "busybox:1.36" already present on machine
+             311.885s containers kubelet records Normal Created (x7): Created container: box
+             311.975s containers kubelet records Normal Started (x7): Started container box
+             311.975s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
+             311.975s status     kubelet updates status of default/box: Running (1/1 ready, Running, 6 restarts)
+             311.990s containers container "box" exited with code 0 (Completed) after 15ms
+             312.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 6 restarts)
+            -- settled at 312.000s
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 6
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container box: waiting CrashLoopBackOff "back-off 5m0s restarting failed container=box pod=box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Completed exit=0 | ready=false started=false restarts=6 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled (x7) spec.containers{box}: Container image "busybox:1.36" already present on machine
+              Normal Created (x7) spec.containers{box}: Created container: box
+              Normal Started (x7) spec.containers{box}: Started container box
+              Warning BackOff (x5) spec.containers{box}: Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
+    );
+}
+
+#[test]
+fn job_like_pod_completes() {
+    check(
+        NODE,
+        &pod(
+            "once",
+            "  containers:\n  - {name: once, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, \"5\"]}",
+        )
+        .replace("restartPolicy: Always", "restartPolicy: Never"),
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
+               0.002s kubelet    kubelet admits pod default/once
+               0.002s kubelet    QoS class of default/once: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
+               0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
+               0.402s runtime    sandbox of default/once is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
+               0.462s containers kubelet records Normal Created: Created container: once
+               0.552s containers kubelet records Normal Started: Started container once
+               0.552s containers container "once" is running: sleeps 5s and exits 0
+               0.552s status     kubelet updates status of default/once: Running (1/1 ready, Running)
+               5.552s containers container "once" exited with code 0 (Completed) after 5s
+               6.000s containers pod default/once is finished: Succeeded
+               6.000s cni        CNI DEL: default/once releases 10.244.1.2
+               6.000s status     kubelet updates status of default/once: Succeeded (0/1 ready, Completed)
+            -- settled at 6.000s
+            kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
+            phase=Succeeded podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=True Ready=False(PodCompleted) ContainersReady=False(PodCompleted) PodScheduled=True
+            container once: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled spec.containers{once}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.containers{once}: Created container: once
+              Normal Started spec.containers{once}: Started container once
+        "#]],
+    );
+}
+
+#[test]
+fn memory_hog_is_oom_killed() {
+    check_with(
+        NODE,
+        &pod(
+            "hog",
+            r#"  containers:
+  - name: hog
+    image: polinux/stress
+    imagePullPolicy: IfNotPresent
+    command: [stress]
+    args: [--vm, "1", --vm-bytes, 250M, --vm-hang, "1"]
+    resources: {requests: {memory: 50Mi}, limits: {memory: 100Mi}}"#,
+        ),
+        KubeletConfig::default(),
+        60_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/hog bound to its node
+               0.002s kubelet    kubelet admits pod default/hog
+               0.002s kubelet    QoS class of default/hog: Burstable
+               0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/hog: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/hog
+               0.272s cni        CNI ADD (ptp): default/hog gets 10.244.1.2
+               0.402s runtime    sandbox of default/hog is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "polinux/stress"
+               0.402s runtime    containerd pulls "polinux/stress" (4.1 MB, 312ms)
+               0.402s status     kubelet updates status of default/hog: Pending (0/1 ready, ContainerCreating)
+               0.714s runtime    kubelet records Normal Pulled: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
+               0.714s status     kubelet reports the node's images (node.status.images)
+               0.774s containers kubelet records Normal Created: Created container: hog
+               0.864s containers kubelet records Normal Started: Started container hog
+               0.864s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
+               0.864s status     kubelet updates status of default/hog: Running (1/1 ready, Running)
+               1.664s containers container "hog" exited with code 137 (OOMKilled) after 800ms
+               1.664s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 27422
+               2.000s runtime    kubelet records Normal Pulled: Container image "polinux/stress" already present on machine
+               2.000s status     kubelet updates status of default/hog: Running (0/1 ready, OOMKilled)
+               2.060s containers kubelet records Normal Created (x2): Created container: hog
+               2.150s containers kubelet records Normal Started (x2): Started container hog
+               2.150s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
+               2.150s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 1 restarts)
+               2.950s containers container "hog" exited with code 137 (OOMKilled) after 800ms
+               2.950s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 7544
+               3.000s containers kubelet records Warning BackOff: Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               3.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              12.950s runtime    kubelet records Normal Pulled (x2): Container image "polinux/stress" already present on machine
+              13.010s containers kubelet records Normal Created (x3): Created container: hog
+              13.100s containers kubelet records Normal Started (x3): Started container hog
+              13.100s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
+              13.100s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 2 restarts)
+              13.900s containers container "hog" exited with code 137 (OOMKilled) after 800ms
+              13.900s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 22173
+              14.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              14.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+              33.900s runtime    kubelet records Normal Pulled (x3): Container image "polinux/stress" already present on machine
+              33.960s containers kubelet records Normal Created (x4): Created container: hog
+              34.050s containers kubelet records Normal Started (x4): Started container hog
+              34.050s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
+              34.050s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 3 restarts)
+              34.850s containers container "hog" exited with code 137 (OOMKilled) after 800ms
+              34.850s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 6889
+              35.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              35.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
+            -- settled at 35.000s
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 3
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=Burstable
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container hog: waiting CrashLoopBackOff "back-off 40s restarting failed container=hog pod=hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated OOMKilled exit=137 | ready=false started=false restarts=3 image=docker.io/polinux/stress:latest
+            events:
+              Normal Pulling spec.containers{hog}: Pulling image "polinux/stress"
+              Normal Pulled spec.containers{hog}: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
+              Normal Created (x4) spec.containers{hog}: Created container: hog
+              Normal Started (x4) spec.containers{hog}: Started container hog
+              Normal Pulled (x3) spec.containers{hog}: Container image "polinux/stress" already present on machine
+              Warning BackOff (x3) spec.containers{hog}: Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 27422
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 7544
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 22173
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 6889
+        "#]],
+    );
+}
+
+#[test]
+fn missing_config_map_volume_keeps_the_pod_creating() {
+    check_with(
+        NODE,
+        &pod(
+            "app",
+            r#"  containers:
+  - name: app
+    image: nginx:1.29
+    volumeMounts: [{name: config, mountPath: /etc/app}]
+  volumes:
+  - name: config
+    configMap: {name: app-config}"#,
+        ),
+        KubeletConfig::default(),
+        150_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/app bound to its node
+               0.002s kubelet    kubelet admits pod default/app
+               0.002s kubelet    QoS class of default/app: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/app: Pending (0/1 ready, ContainerCreating)
+               0.122s kubelet    kubelet records Warning FailedMount: MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+               0.622s kubelet    kubelet records Warning FailedMount (x2): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+               1.622s kubelet    kubelet records Warning FailedMount (x3): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+               3.622s kubelet    kubelet records Warning FailedMount (x4): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+               7.622s kubelet    kubelet records Warning FailedMount (x5): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+              15.622s kubelet    kubelet records Warning FailedMount (x6): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+              31.622s kubelet    kubelet records Warning FailedMount (x7): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+              63.622s kubelet    kubelet records Warning FailedMount (x8): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+             123.122s kubelet    kubelet gives up this sync of default/app after 2m3s waiting for volumes (log only)
+             127.622s kubelet    kubelet records Warning FailedMount (x9): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+            -- settled at 127.622s
+            kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
+            phase=Pending podIP=- hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container app: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            events:
+              Warning FailedMount (x9) Pod: MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
+        "#]],
+    );
+}
+
+#[test]
+fn missing_env_config_map_is_a_config_error() {
+    check_with(
+        NODE,
+        &pod(
+            "app",
+            r#"  containers:
+  - name: app
+    image: busybox:1.36
+    imagePullPolicy: IfNotPresent
+    command: [sh, -c, "echo $MODE; sleep 3600"]
+    env:
+    - name: MODE
+      valueFrom: {configMapKeyRef: {name: app-config, key: mode}}"#,
+        ),
+        KubeletConfig::default(),
+        40_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/app bound to its node
+               0.002s kubelet    kubelet admits pod default/app
+               0.002s kubelet    QoS class of default/app: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/app: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/app
+               0.272s cni        CNI ADD (ptp): default/app gets 10.244.1.2
+               0.402s runtime    sandbox of default/app is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s containers kubelet records Warning Failed: Error: configmap "app-config" not found
+               0.402s status     kubelet updates status of default/app: Pending (0/1 ready, CreateContainerConfigError)
+              10.402s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+              10.402s containers kubelet records Warning Failed (x2): Error: configmap "app-config" not found
+              20.402s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+              20.402s containers kubelet records Warning Failed (x3): Error: configmap "app-config" not found
+              30.402s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine
+              30.402s containers kubelet records Warning Failed (x4): Error: configmap "app-config" not found
+            -- settled at 30.402s
+            kubectl get pod: READY 0/1 STATUS CreateContainerConfigError RESTARTS 0
+            phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container app: waiting CreateContainerConfigError "configmap \"app-config\" not found" | last: {} | ready=false started=false restarts=0 image=busybox:1.36
+            events:
+              Normal Pulled (x4) spec.containers{app}: Container image "busybox:1.36" already present on machine
+              Warning Failed (x4) spec.containers{app}: Error: configmap "app-config" not found
+        "#]],
+    );
+}
+
+#[test]
+fn failing_readiness_probe_keeps_the_pod_unready() {
+    check_with(
+        NODE,
+        &pod(
+            "web",
+            r#"  containers:
+  - name: web
+    image: nginx:1.29
+    imagePullPolicy: IfNotPresent
+    readinessProbe:
+      httpGet: {path: /healthz, port: 8080}
+      periodSeconds: 5"#,
+        ),
+        KubeletConfig::default(),
+        40_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s status     kubelet reports the node's images (node.status.images)
+               2.808s containers kubelet records Normal Created: Created container: web
+               2.898s containers kubelet records Normal Started: Started container web
+               2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               2.898s status     kubelet updates status of default/web: Running (0/1 ready, Running)
+               3.000s status     kubelet records Warning Unhealthy: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+               5.002s status     kubelet records Warning Unhealthy (x2): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              10.002s status     kubelet records Warning Unhealthy (x3): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              15.002s status     kubelet records Warning Unhealthy (x4): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              20.002s status     kubelet records Warning Unhealthy (x5): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              25.002s status     kubelet records Warning Unhealthy (x6): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              30.002s status     kubelet records Warning Unhealthy (x7): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+              35.002s status     kubelet records Warning Unhealthy (x8): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+            -- settled at 35.002s
+            kubectl get pod: READY 0/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: running | last: {} | ready=false started=true restarts=0 image=docker.io/library/nginx:1.29
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Created spec.containers{web}: Created container: web
+              Normal Started spec.containers{web}: Started container web
+              Warning Unhealthy (x8) spec.containers{web}: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+        "#]],
+    );
+}
+
+#[test]
+fn failing_liveness_probe_restarts_the_container() {
+    check_with(
+        NODE,
+        &pod(
+            "web",
+            r#"  containers:
+  - name: web
+    image: nginx:1.29
+    imagePullPolicy: IfNotPresent
+    livenessProbe:
+      httpGet: {path: /healthz, port: 80}
+      initialDelaySeconds: 3
+      periodSeconds: 3"#,
+        ),
+        KubeletConfig::default(),
+        45_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s status     kubelet reports the node's images (node.status.images)
+               2.808s containers kubelet records Normal Created: Created container: web
+               2.898s containers kubelet records Normal Started: Started container web
+               2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
+               6.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 404
+               9.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: HTTP probe failed with statuscode: 404
+              12.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 404
+              12.002s status     liveness probe of "web" fails
+              12.002s containers kubelet records Normal Killing: Container web failed liveness probe, will be restarted
+              12.002s status     kubelet updates status of default/web: Running (0/1 ready, Running)
+              12.122s containers container "web" exited with code 0 (Completed) after 9.224s
+              13.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine
+              13.000s status     kubelet updates status of default/web: Running (0/1 ready, Completed)
+              13.060s containers kubelet records Normal Created (x2): Created container: web
+              13.150s containers kubelet records Normal Started (x2): Started container web
+              13.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+              13.150s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
+              18.002s status     kubelet records Warning Unhealthy (x4): Liveness probe failed: HTTP probe failed with statuscode: 404
+              21.002s status     kubelet records Warning Unhealthy (x5): Liveness probe failed: HTTP probe failed with statuscode: 404
+              24.002s status     kubelet records Warning Unhealthy (x6): Liveness probe failed: HTTP probe failed with statuscode: 404
+              24.002s status     liveness probe of "web" fails
+              24.002s containers kubelet records Normal Killing (x2): Container web failed liveness probe, will be restarted
+              24.002s status     kubelet updates status of default/web: Running (0/1 ready, Running, 1 restarts)
+              24.122s containers container "web" exited with code 0 (Completed) after 10.972s
+              25.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              25.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              34.122s runtime    kubelet records Normal Pulled (x2): Container image "nginx:1.29" already present on machine
+              34.182s containers kubelet records Normal Created (x3): Created container: web
+              34.272s containers kubelet records Normal Started (x3): Started container web
+              34.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+              34.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
+              39.002s status     kubelet records Warning Unhealthy (x7): Liveness probe failed: HTTP probe failed with statuscode: 404
+              42.002s status     kubelet records Warning Unhealthy (x8): Liveness probe failed: HTTP probe failed with statuscode: 404
+            -- settled at 42.002s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 2
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container web: running | last: terminated Completed exit=0 | ready=true started=true restarts=2 image=docker.io/library/nginx:1.29
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Created (x3) spec.containers{web}: Created container: web
+              Normal Started (x3) spec.containers{web}: Started container web
+              Warning Unhealthy (x8) spec.containers{web}: Liveness probe failed: HTTP probe failed with statuscode: 404
+              Normal Killing (x2) spec.containers{web}: Container web failed liveness probe, will be restarted
+              Normal Pulled (x2) spec.containers{web}: Container image "nginx:1.29" already present on machine
+              Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
+    );
+}
+
+#[test]
+fn init_containers_run_in_order() {
+    check(
+        NODE,
+        &pod(
+            "myapp",
+            r#"  initContainers:
+  - {name: init-myservice, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, "echo waiting; sleep 2"]}
+  - {name: init-mydb, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, "sleep 1; echo done"]}
+  containers:
+  - {name: myapp, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, "echo The app is running! && sleep 3600"]}"#,
+        ),
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/myapp bound to its node
+               0.002s kubelet    kubelet admits pod default/myapp
+               0.002s kubelet    QoS class of default/myapp: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/myapp
+               0.272s cni        CNI ADD (ptp): default/myapp gets 10.244.1.2
+               0.402s runtime    sandbox of default/myapp is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
+               0.462s containers kubelet records Normal Created: Created container: init-myservice
+               0.552s containers kubelet records Normal Started: Started container init-myservice
+               0.552s containers container "init-myservice" is running: the script runs for 2s and exits 0
+               0.552s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
+               2.552s containers container "init-myservice" exited with code 0 (Completed) after 2s
+               3.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               3.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
+               3.060s containers kubelet records Normal Created: Created container: init-mydb
+               3.150s containers kubelet records Normal Started: Started container init-mydb
+               3.150s containers container "init-mydb" is running: the script runs for 1s and exits 0
+               3.150s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
+               4.150s containers container "init-mydb" exited with code 0 (Completed) after 1s
+               5.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               5.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, PodInitializing)
+               5.060s containers kubelet records Normal Created: Created container: myapp
+               5.150s containers kubelet records Normal Started: Started container myapp
+               5.150s containers container "myapp" is running: the script runs for 1h0m0s and exits 0
+               5.150s status     kubelet updates status of default/myapp: Running (1/1 ready, Running)
+            -- settled at 5.150s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            init init-myservice: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            init init-mydb: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            container myapp: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled spec.initContainers{init-myservice}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.initContainers{init-myservice}: Created container: init-myservice
+              Normal Started spec.initContainers{init-myservice}: Started container init-myservice
+              Normal Pulled spec.initContainers{init-mydb}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.initContainers{init-mydb}: Created container: init-mydb
+              Normal Started spec.initContainers{init-mydb}: Started container init-mydb
+              Normal Pulled spec.containers{myapp}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.containers{myapp}: Created container: myapp
+              Normal Started spec.containers{myapp}: Started container myapp
+        "#]],
+    );
+}
+
+#[test]
+fn cni_failure_fails_the_sandbox_and_retries() {
+    let config = KubeletConfig {
+        faults: NodeFaults { cni: Some(CniFault::PluginMissing), ..Default::default() },
+        ..Default::default()
+    };
+    check_with(
+        NODE,
+        &pod("web", "  containers:\n  - {name: web, image: nginx:1.29}"),
+        config,
+        35_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp) fails for default/web
+               0.272s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "77cbc4a133c2d0f653fcd6513d02befe225ec07a9950676169c3a27688795369": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              10.272s runtime    kubelet → containerd: RunPodSandbox for default/web
+              10.422s cni        CNI ADD (ptp) fails for default/web
+              10.422s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "dd2f9b2d0b5f15e68c5c906b1aeb85f8e12e5d006cd3d6af538c6a0cda7326c7": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              20.422s runtime    kubelet → containerd: RunPodSandbox for default/web
+              20.572s cni        CNI ADD (ptp) fails for default/web
+              20.572s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "582d6717a91d279d6c7c5b1c60b890ffe70cd6df5d49ce30f5d81f333a1fb9e9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              30.572s runtime    kubelet → containerd: RunPodSandbox for default/web
+              30.722s cni        CNI ADD (ptp) fails for default/web
+              30.722s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "f89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d2": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+            -- settled at 30.722s
+            kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
+            phase=Pending podIP=- hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            events:
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "77cbc4a133c2d0f653fcd6513d02befe225ec07a9950676169c3a27688795369": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "dd2f9b2d0b5f15e68c5c906b1aeb85f8e12e5d006cd3d6af538c6a0cda7326c7": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "582d6717a91d279d6c7c5b1c60b890ffe70cd6df5d49ce30f5d81f333a1fb9e9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "f89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d2": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+        "#]],
+    );
+}
+
+#[test]
+fn qos_classes_and_cgroup_values() {
+    let guaranteed = pod(
+        "g",
+        "  containers:\n  - {name: app, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity], resources: {requests: {cpu: 500m, memory: 256Mi}, limits: {cpu: 500m, memory: 256Mi}}}",
+    );
+    let burstable = pod(
+        "b",
+        "  containers:\n  - {name: app, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity], resources: {requests: {cpu: 250m, memory: 64Mi}, limits: {memory: 128Mi}}}\n  - {name: side, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity], resources: {requests: {cpu: 100m}}}",
+    );
+    let besteffort = pod("be", "  containers:\n  - {name: app, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity]}");
+    let render = |p: &str| {
+        let full = run(NODE, p, KubeletConfig::default(), 10_000, &["qos", "cgroups"]);
+        full.lines()
+            .filter(|l| l.contains("QoS class") || l.contains("cgroup") || l.starts_with("                     "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    expect![[r#"
+           0.002s kubelet    QoS class of default/g: Guaranteed
+                             qosClass: Guaranteed
+                             why: every container limits cpu and memory, and requests equal limits
+                             [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
+                               app | 500m | 500m | 256Mi | 256Mi
+           0.002s kubelet    kubelet creates cgroup kubepods-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             driver: systemd, cgroup v2
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             cpu requests (pod): 500m
+                             [Pod cgroup] file | value
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                               cpu.weight | 20 (shares 512)
+                               cpu.max | 50000 100000
+                               memory.max | 268435456
+                               memory.min / memory.low | 0 (MemoryQoS feature gate is off)
+                               pids.max | max
+                             [Container cgroups (cri-containerd-<id>.scope)] container | cpu.weight | shares | cpu.max | memory.max | pids.max | oom_score_adj | from
+                               app | 20 | 512 | 50000 100000 | 268435456 | max | -997 | cpu request 500m; cpu limit 500m; memory limit 256Mi
+        ---
+           0.002s kubelet    QoS class of default/b: Burstable
+                             qosClass: Burstable
+                             why: container "app" does not limit both cpu and memory
+                             [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
+                               app | 250m | - | 64Mi | 128Mi
+                               side | 100m | - | - | -
+           0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             driver: systemd, cgroup v2
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             cpu requests (pod): 350m
+                             [Pod cgroup] file | value
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                               cpu.weight | 14 (shares 358)
+                               cpu.max | max 100000
+                               memory.max | max
+                               memory.min / memory.low | 0 (MemoryQoS feature gate is off)
+                               pids.max | max
+                             [Container cgroups (cri-containerd-<id>.scope)] container | cpu.weight | shares | cpu.max | memory.max | pids.max | oom_score_adj | from
+                               app | 10 | 256 | max 100000 | 134217728 | max | 997 | cpu request 250m; no cpu limit; memory limit 128Mi
+                               side | 4 | 102 | max 100000 | max | max | 999 | cpu request 100m; no cpu limit; no memory limit
+        ---
+           0.002s kubelet    QoS class of default/be: BestEffort
+                             qosClass: BestEffort
+                             why: no container requests or limits cpu or memory
+                             [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
+                               app | - | - | - | -
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             driver: systemd, cgroup v2
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                             cpu requests (pod): 0m
+                             [Pod cgroup] file | value
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+                               cpu.weight | 1 (shares 2)
+                               cpu.max | max 100000
+                               memory.max | max
+                               memory.min / memory.low | 0 (MemoryQoS feature gate is off)
+                               pids.max | max
+                             [Container cgroups (cri-containerd-<id>.scope)] container | cpu.weight | shares | cpu.max | memory.max | pids.max | oom_score_adj | from
+                               app | 1 | 2 | max 100000 | max | max | 1000 | no cpu request: minimum shares; no cpu limit; no memory limit"#]].assert_eq(&format!("{}\n---\n{}\n---\n{}", render(&guaranteed), render(&burstable), render(&besteffort)));
+}
