@@ -114,7 +114,7 @@ impl EventRecorder {
         };
         let now_ts = apiserver::timestamp(core.now);
         let caller = Caller::kubelet(&self.host);
-        let Some(resource) = resource_for("v1", "Event") else { return None };
+        let resource = resource_for("v1", "Event")?;
         let (count, request) = match self.seen.get_mut(&key) {
             Some(seen) => {
                 seen.count += 1;

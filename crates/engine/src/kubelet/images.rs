@@ -468,6 +468,7 @@ struct Row {
     extra: &'static [&'static str],
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn row(
     repo: &'static str,
     tags: &'static [&'static str],

@@ -534,6 +534,7 @@ impl Kubelet {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn event(
         &mut self,
         core: &mut Core,
@@ -1594,6 +1595,8 @@ impl Kubelet {
             if should_restart(&policy, term.exit_code) {
                 c.last = Some(term);
                 c.state = CState::Waiting { reason: "RunContainerError".into(), message: Some(message.clone()) };
+                // The next attempt comes with the next sync.
+                c.next_try = Self::next_relist(core.now);
             } else {
                 c.state = CState::Terminated(term);
             }

@@ -242,7 +242,7 @@ fn parse_sleep(arg: &str) -> Result<Option<u64>, ()> {
         _ => (arg, 1000.0),
     };
     let v: f64 = num.parse().map_err(|_| ())?;
-    if !(v >= 0.0) {
+    if v.is_nan() || v < 0.0 {
         return Err(());
     }
     Ok(Some((v * mult) as u64))
@@ -1183,7 +1183,7 @@ impl Shell<'_> {
                     };
                     // Collect the body up to `done`.
                     let mut body = vec![];
-                    while i < stmts.len() && !shell_words(&stmts[i].1).first().is_some_and(|w| w == "done") {
+                    while i < stmts.len() && shell_words(&stmts[i].1).first().is_none_or(|w| w != "done") {
                         let mut t = stmts[i].1.clone();
                         if let Some(rest) = t.strip_prefix("do ") {
                             t = rest.to_string();
@@ -1208,7 +1208,7 @@ impl Shell<'_> {
                 "for" => {
                     let n = words.iter().skip_while(|w| *w != "in").skip(1).count().max(1);
                     let mut body = vec![];
-                    while i < stmts.len() && !shell_words(&stmts[i].1).first().is_some_and(|w| w == "done") {
+                    while i < stmts.len() && shell_words(&stmts[i].1).first().is_none_or(|w| w != "done") {
                         let t = stmts[i].1.strip_prefix("do ").unwrap_or(&stmts[i].1).to_string();
                         if t != "do" {
                             body.push(t);
@@ -1424,7 +1424,7 @@ pub fn exec_in_container(
                         hostport.split(':').next().unwrap_or("localhost")
                     ),
                 ),
-                None => (1, format!("wget: can't connect to remote host (127.0.0.1): Connection refused")),
+                None => (1, "wget: can't connect to remote host (127.0.0.1): Connection refused".to_string()),
                 Some(l) => {
                     let code = http_status(&l.routes, &path, t_ms);
                     if (200..400).contains(&code) {

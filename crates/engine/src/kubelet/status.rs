@@ -291,7 +291,8 @@ pub(super) fn generate(w: &PodWorker, node_ip: &str, now: u64) -> PodStatus {
         conditions.push(condition("DisruptionTarget", true, Some("TerminationByKubelet"), Some(msg.clone())));
     }
     for c in old.conditions.iter().flatten() {
-        if !KUBELET_CONDITIONS.contains(&c.type_.as_str()) && !(w.evicted.is_some() && c.type_ == "DisruptionTarget") {
+        let replaced = w.evicted.is_some() && c.type_ == "DisruptionTarget";
+        if !KUBELET_CONDITIONS.contains(&c.type_.as_str()) && !replaced {
             conditions.push(c.clone());
         }
     }

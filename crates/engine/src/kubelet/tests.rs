@@ -30,9 +30,11 @@ status:
 /// The ConfigMap every namespace gets from the root-ca-cert-publisher.
 const ROOT_CA: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kube-root-ca.crt, namespace: default}\ndata: {ca.crt: '-----BEGIN CERTIFICATE-----'}";
 
-/// Creates the objects of the test at t=0, as if the API server had stored them.
+/// Creates the objects of the test at t=0, as if the API server had stored them, and
+/// marks pods for graceful deletion later (`deletes`: time, `ns/name`, grace seconds).
 struct Setup {
     docs: Vec<serde_json::Value>,
+    deletes: Vec<(u64, String, i64)>,
 }
 
 impl Actor for Setup {
@@ -40,7 +42,22 @@ impl Actor for Setup {
         *t == Target::Controller("test-setup")
     }
     fn observe(&mut self, _: &mut Core, _: &WatchEvent<Object>) {}
-    fn run(&mut self, core: &mut Core, _: &Task) {
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        if let Some(key) = task.key.strip_prefix("delete|") {
+            let grace = self.deletes.iter().find(|d| d.1 == key).map(|d| d.2).unwrap_or(30);
+            let path = format!("/registry/pods/{key}");
+            if let Some((Object::Pod(p), _)) = core.store.get(&path) {
+                let mut p = (**p).clone();
+                p.metadata.deletion_timestamp = Some(apiserver::timestamp(core.now + grace as u64 * 1000));
+                p.metadata.deletion_grace_period_seconds = Some(grace);
+                core.store.update(&path, Object::Pod(Box::new(p)), None).expect("pod exists");
+                core.note_write();
+            }
+            return;
+        }
+        for (at, key, _) in &self.deletes {
+            core.after(*at, Task::new(Target::Controller("test-setup"), format!("delete|{key}")));
+        }
         for doc in self.docs.drain(..) {
             let api_version = doc["apiVersion"].as_str().unwrap_or("").to_string();
             let kind = doc["kind"].as_str().unwrap_or("").to_string();
@@ -72,16 +89,26 @@ fn secs(ms: u64) -> String {
     format!("{}.{:03}s", ms / 1000, ms % 1000)
 }
 
-/// Runs the kubelet of `worker-1` on `objects` (the Pod last) and renders what happened.
+/// Runs the kubelet of `worker-1` on `objects` and renders what happened.
 fn run(node: &str, objects: &str, config: KubeletConfig, limit_ms: u64, topics: &[&str]) -> String {
+    run_scenario(node, objects, config, limit_ms, topics, vec![])
+}
+
+fn run_scenario(
+    node: &str,
+    objects: &str,
+    config: KubeletConfig,
+    limit_ms: u64,
+    topics: &[&str],
+    deletes: Vec<(u64, String, i64)>,
+) -> String {
     let mut core = Core::new(7);
     let mut all = docs(node);
     all.extend(docs(ROOT_CA));
     all.extend(docs(objects));
-    let pod_key = all
+    let pod_keys: Vec<String> = all
         .iter()
-        .rev()
-        .find(|d| d["kind"] == "Pod")
+        .filter(|d| d["kind"] == "Pod")
         .map(|d| {
             format!(
                 "/registry/pods/{}/{}",
@@ -89,8 +116,8 @@ fn run(node: &str, objects: &str, config: KubeletConfig, limit_ms: u64, topics: 
                 d["metadata"]["name"].as_str().unwrap_or("")
             )
         })
-        .unwrap_or_default();
-    let mut setup = Setup { docs: all };
+        .collect();
+    let mut setup = Setup { docs: all, deletes };
     let mut kubelet = Kubelet::new("worker-1", config);
     core.after(0, Task::new(Target::Controller("test-setup"), "create"));
     run_loop(&mut core, &mut [&mut setup, &mut kubelet], limit_ms);
@@ -112,61 +139,66 @@ fn run(node: &str, objects: &str, config: KubeletConfig, limit_ms: u64, topics: 
         }
     }
     out.push_str(&format!("-- settled at {}\n", secs(core.now)));
-    if let Some((Object::Pod(p), _)) = core.store.get(&pod_key) {
-        let (ready, status, restarts) = status::kubectl_columns(p);
-        out.push_str(&format!("kubectl get pod: READY {ready} STATUS {status} RESTARTS {restarts}\n"));
-        let st = p.status.clone().unwrap_or_default();
-        out.push_str(&format!(
-            "phase={} podIP={} hostIP={} qosClass={}{}\n",
-            st.phase.unwrap_or_default(),
-            st.pod_ip.unwrap_or_else(|| "-".into()),
-            st.host_ip.unwrap_or_else(|| "-".into()),
-            st.qos_class.unwrap_or_default(),
-            st.message.map(|m| format!(" message={m:?}")).unwrap_or_default(),
-        ));
-        let conds: Vec<String> = st
-            .conditions
-            .iter()
-            .flatten()
-            .map(|c| match &c.reason {
-                Some(r) => format!("{}={}({r})", c.type_, c.status),
-                None => format!("{}={}", c.type_, c.status),
-            })
-            .collect();
-        out.push_str(&format!("conditions: {}\n", conds.join(" ")));
-        for (label, list) in [("init", &st.init_container_statuses), ("container", &st.container_statuses)] {
-            for c in list.iter().flatten() {
-                let state = |s: &Option<k8s_openapi::api::core::v1::ContainerState>| -> String {
-                    let Some(s) = s else { return "-".into() };
-                    if let Some(w) = &s.waiting {
-                        return format!(
-                            "waiting {}{}",
-                            w.reason.clone().unwrap_or_default(),
-                            w.message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default()
-                        );
-                    }
-                    if s.running.is_some() {
-                        return "running".into();
-                    }
-                    if let Some(t) = &s.terminated {
-                        return format!("terminated {} exit={}", t.reason.clone().unwrap_or_default(), t.exit_code);
-                    }
-                    "{}".into()
-                };
-                out.push_str(&format!(
-                    "{label} {}: {} | last: {} | ready={} started={} restarts={} image={}\n",
-                    c.name,
-                    state(&c.state),
-                    state(&c.last_state),
-                    c.ready,
-                    c.started.unwrap_or(false),
-                    c.restart_count,
-                    c.image
-                ));
-            }
+    for pod_key in &pod_keys {
+        if pod_keys.len() > 1 {
+            out.push_str(&format!("== {}\n", pod_key.trim_start_matches("/registry/pods/")));
         }
-    } else {
-        out.push_str("pod is gone\n");
+        if let Some((Object::Pod(p), _)) = core.store.get(pod_key) {
+            let (ready, status, restarts) = status::kubectl_columns(p);
+            out.push_str(&format!("kubectl get pod: READY {ready} STATUS {status} RESTARTS {restarts}\n"));
+            let st = p.status.clone().unwrap_or_default();
+            out.push_str(&format!(
+                "phase={} podIP={} hostIP={} qosClass={}{}\n",
+                st.phase.unwrap_or_default(),
+                st.pod_ip.unwrap_or_else(|| "-".into()),
+                st.host_ip.unwrap_or_else(|| "-".into()),
+                st.qos_class.unwrap_or_default(),
+                st.message.map(|m| format!(" message={m:?}")).unwrap_or_default(),
+            ));
+            let conds: Vec<String> = st
+                .conditions
+                .iter()
+                .flatten()
+                .map(|c| match &c.reason {
+                    Some(r) => format!("{}={}({r})", c.type_, c.status),
+                    None => format!("{}={}", c.type_, c.status),
+                })
+                .collect();
+            out.push_str(&format!("conditions: {}\n", conds.join(" ")));
+            for (label, list) in [("init", &st.init_container_statuses), ("container", &st.container_statuses)] {
+                for c in list.iter().flatten() {
+                    let state = |s: &Option<k8s_openapi::api::core::v1::ContainerState>| -> String {
+                        let Some(s) = s else { return "-".into() };
+                        if let Some(w) = &s.waiting {
+                            return format!(
+                                "waiting {}{}",
+                                w.reason.clone().unwrap_or_default(),
+                                w.message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default()
+                            );
+                        }
+                        if s.running.is_some() {
+                            return "running".into();
+                        }
+                        if let Some(t) = &s.terminated {
+                            return format!("terminated {} exit={}", t.reason.clone().unwrap_or_default(), t.exit_code);
+                        }
+                        "{}".into()
+                    };
+                    out.push_str(&format!(
+                        "{label} {}: {} | last: {} | ready={} started={} restarts={} image={}\n",
+                        c.name,
+                        state(&c.state),
+                        state(&c.last_state),
+                        c.ready,
+                        c.started.unwrap_or(false),
+                        c.restart_count,
+                        c.image
+                    ));
+                }
+            }
+        } else {
+            out.push_str("pod is gone\n");
+        }
     }
     // Events as `kubectl events` lists them.
     let mut evs: Vec<k8s_openapi::api::core::v1::Event> = core
@@ -865,7 +897,7 @@ fn cni_failure_fails_the_sandbox_and_retries() {
         NODE,
         &pod("web", "  containers:\n  - {name: web, image: nginx:1.29}"),
         config,
-        35_000,
+        115_000,
         &[],
         expect![[r#"
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
@@ -885,7 +917,31 @@ fn cni_failure_fails_the_sandbox_and_retries() {
               30.572s runtime    kubelet → containerd: RunPodSandbox for default/web
               30.722s cni        CNI ADD (ptp) fails for default/web
               30.722s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "f89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d2": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-            -- settled at 30.722s
+              40.722s runtime    kubelet → containerd: RunPodSandbox for default/web
+              40.872s cni        CNI ADD (ptp) fails for default/web
+              40.872s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "35e1803bf45858072d0d723fd1859e5ba4d4f04889d20de1eb7a07aacd555fc9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              50.872s runtime    kubelet → containerd: RunPodSandbox for default/web
+              51.022s cni        CNI ADD (ptp) fails for default/web
+              51.022s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "880e43ed5da9a60fd3f183c986aec07ed868da3886729b56a4d21225283af2e8": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              61.022s runtime    kubelet → containerd: RunPodSandbox for default/web
+              61.172s cni        CNI ADD (ptp) fails for default/web
+              61.172s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "92d2510fbb0ec12b38dda1232865cd137fa5a4e0c4f4480e55f053ed7217c6a7": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              71.172s runtime    kubelet → containerd: RunPodSandbox for default/web
+              71.322s cni        CNI ADD (ptp) fails for default/web
+              71.322s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "dfcd10ef51504e8a66cd25813e9b65b876a3dec45265c0995bb8bbc2e5a4476b": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              81.322s runtime    kubelet → containerd: RunPodSandbox for default/web
+              81.472s cni        CNI ADD (ptp) fails for default/web
+              81.472s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5d39af06bf6896ce06699985f30963e586edf4f59f79586c7a27143edc7f3d65": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              91.472s runtime    kubelet → containerd: RunPodSandbox for default/web
+              91.622s cni        CNI ADD (ptp) fails for default/web
+              91.622s cni        kubelet records Warning FailedCreatePodSandBox: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "8747d9fb9bc44a54b5589b4b7d95746b9f2c0f2f7abd7913507f0222c166cbc6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+             101.622s runtime    kubelet → containerd: RunPodSandbox for default/web
+             101.772s cni        CNI ADD (ptp) fails for default/web
+             101.772s cni        kubelet records Warning FailedCreatePodSandBox (x2): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "a3c691b8756b70f64b3eee5eb561eeedd511148311f199c640e9726ccf2a820d": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+             111.772s runtime    kubelet → containerd: RunPodSandbox for default/web
+             111.922s cni        CNI ADD (ptp) fails for default/web
+             111.922s cni        kubelet records Warning FailedCreatePodSandBox (x3): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "71098dc238492249f50fa3d0ae99b092b21379fc7e3914c392182924107eabd6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+            -- settled at 111.922s
             kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
             phase=Pending podIP=- hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
@@ -895,6 +951,12 @@ fn cni_failure_fails_the_sandbox_and_retries() {
               Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "dd2f9b2d0b5f15e68c5c906b1aeb85f8e12e5d006cd3d6af538c6a0cda7326c7": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "582d6717a91d279d6c7c5b1c60b890ffe70cd6df5d49ce30f5d81f333a1fb9e9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "f89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d2": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "35e1803bf45858072d0d723fd1859e5ba4d4f04889d20de1eb7a07aacd555fc9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "880e43ed5da9a60fd3f183c986aec07ed868da3886729b56a4d21225283af2e8": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "92d2510fbb0ec12b38dda1232865cd137fa5a4e0c4f4480e55f053ed7217c6a7": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "dfcd10ef51504e8a66cd25813e9b65b876a3dec45265c0995bb8bbc2e5a4476b": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5d39af06bf6896ce06699985f30963e586edf4f59f79586c7a27143edc7f3d65": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox (x3) Pod: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "71098dc238492249f50fa3d0ae99b092b21379fc7e3914c392182924107eabd6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
         "#]],
     );
 }
@@ -976,4 +1038,824 @@ fn qos_classes_and_cgroup_values() {
                                pids.max | max
                              [Container cgroups (cri-containerd-<id>.scope)] container | cpu.weight | shares | cpu.max | memory.max | pids.max | oom_score_adj | from
                                app | 1 | 2 | max 100000 | max | max | 1000 | no cpu request: minimum shares; no cpu limit; no memory limit"#]].assert_eq(&format!("{}\n---\n{}\n---\n{}", render(&guaranteed), render(&burstable), render(&besteffort)));
+}
+
+#[test]
+fn pod_too_big_for_the_node_is_rejected() {
+    check(
+        NODE,
+        &pod(
+            "big",
+            "  containers:\n  - {name: big, image: nginx:1.29, resources: {requests: {cpu: \"12\", memory: 1Gi}}}",
+        ),
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/big bound to its node
+               0.002s kubelet    kubelet rejects pod default/big: OutOfcpu
+               0.002s kubelet    kubelet records Warning OutOfcpu: Node didn't have enough resource: cpu, requested: 12000, used: 0, capacity: 8000
+               0.002s status     kubelet updates status of default/big: Failed (0/1 ready, OutOfcpu)
+            -- settled at 0.002s
+            kubectl get pod: READY 0/1 STATUS OutOfcpu RESTARTS 0
+            phase=Failed podIP=- hostIP=- qosClass=Burstable message="Pod was rejected: Node didn't have enough resource: cpu, requested: 12000, used: 0, capacity: 8000"
+            conditions: 
+            events:
+              Warning OutOfcpu Pod: Node didn't have enough resource: cpu, requested: 12000, used: 0, capacity: 8000
+        "#]],
+    );
+}
+
+#[test]
+fn pod_whose_node_selector_does_not_match_is_rejected() {
+    check(
+        NODE,
+        &pod("pinned", "  nodeSelector: {disk: hdd}\n  containers:\n  - {name: web, image: nginx:1.29}"),
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/pinned bound to its node
+               0.002s kubelet    kubelet rejects pod default/pinned: NodeAffinity
+               0.002s kubelet    kubelet records Warning NodeAffinity: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector
+               0.002s status     kubelet updates status of default/pinned: Failed (0/1 ready, NodeAffinity)
+            -- settled at 0.002s
+            kubectl get pod: READY 0/1 STATUS NodeAffinity RESTARTS 0
+            phase=Failed podIP=- hostIP=- qosClass=BestEffort message="Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+            conditions: 
+            events:
+              Warning NodeAffinity Pod: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector
+        "#]],
+    );
+}
+
+#[test]
+fn two_pods_share_the_puller_and_get_consecutive_ips() {
+    let objects = format!(
+        "{}\n---\n{}",
+        pod("a", "  containers:\n  - {name: web, image: nginx:1.29, imagePullPolicy: IfNotPresent}"),
+        pod("b", "  containers:\n  - {name: cache, image: redis:8, imagePullPolicy: IfNotPresent}")
+    );
+    check(
+        NODE,
+        &objects,
+        expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/a bound to its node
+           0.002s kubelet    kubelet admits pod default/a
+           0.002s kubelet    QoS class of default/a: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+           0.002s kubelet    kubelet on worker-1 sees pod default/b bound to its node
+           0.002s kubelet    kubelet admits pod default/b
+           0.002s kubelet    QoS class of default/b: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/a
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/b
+           0.272s cni        CNI ADD (ptp): default/a gets 10.244.1.2
+           0.272s cni        CNI ADD (ptp): default/b gets 10.244.1.3
+           0.402s runtime    sandbox of default/a is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+           0.402s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+           0.402s runtime    sandbox of default/b is ready (10.244.1.3)
+           0.402s runtime    kubelet records Normal Pulling: Pulling image "redis:8"
+           0.402s runtime    containerd pulls "redis:8" (51.2 MB, 1.716s)
+           0.402s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
+           2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+           2.748s status     kubelet reports the node's images (node.status.images)
+           2.808s containers kubelet records Normal Created: Created container: web
+           2.898s containers kubelet records Normal Started: Started container web
+           2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+           2.898s status     kubelet updates status of default/a: Running (1/1 ready, Running)
+           4.464s runtime    kubelet records Normal Pulled: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
+           4.464s status     kubelet reports the node's images (node.status.images)
+           4.524s containers kubelet records Normal Created: Created container: cache
+           4.614s containers kubelet records Normal Started: Started container cache
+           4.614s containers container "cache" is running: Redis listening on TCP port 6379
+           4.614s status     kubelet updates status of default/b: Running (1/1 ready, Running)
+        -- settled at 4.614s
+        == default/a
+        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+        phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+        container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/nginx:1.29
+        == default/b
+        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+        container cache: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/redis:8
+        events:
+          Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+          Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+          Normal Created spec.containers{web}: Created container: web
+          Normal Started spec.containers{web}: Started container web
+          Normal Pulling spec.containers{cache}: Pulling image "redis:8"
+          Normal Pulled spec.containers{cache}: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
+          Normal Created spec.containers{cache}: Created container: cache
+          Normal Started spec.containers{cache}: Started container cache
+    "#]],
+    );
+}
+
+#[test]
+fn postgres_without_password_exits_one() {
+    check_with(
+        NODE,
+        &pod("db", "  containers:\n  - {name: db, image: postgres:17, imagePullPolicy: IfNotPresent}"),
+        KubeletConfig::default(),
+        30_000,
+        &["container"],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/db bound to its node
+               0.002s kubelet    kubelet admits pod default/db
+               0.002s kubelet    QoS class of default/db: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/db
+               0.272s cni        CNI ADD (ptp): default/db gets 10.244.1.2
+               0.402s runtime    sandbox of default/db is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "postgres:17"
+               0.402s runtime    containerd pulls "postgres:17" (162.9 MB, 5.044s)
+               0.402s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
+               5.446s runtime    kubelet records Normal Pulled: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
+               5.446s status     kubelet reports the node's images (node.status.images)
+               5.506s containers kubelet records Normal Created: Created container: db
+               5.596s containers kubelet records Normal Started: Started container db
+               5.596s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 container ID: containerd://c1dfda7a5eb236f8acb06798004bbc2f1b5051c62d0332cd582d6717a91d279d
+                                 image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
+                                 command line: ["docker-entrypoint.sh", "postgres"]
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice/cri-containerd-c1dfda7a5eb236f8acb06798004bbc2f1b5051c62d0332cd582d6717a91d279d.scope
+                                 what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 output: Error: Database is uninitialized and superuser password is not specified.
+                   You must specify POSTGRES_PASSWORD to a non-empty value for the
+                   superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
+               5.596s status     kubelet updates status of default/db: Running (1/1 ready, Running)
+               5.716s containers container "db" exited with code 1 (Error) after 120ms
+                                 exit code: 1
+                                 reason: Error
+                                 why: its main process ended with a non-zero exit code
+               6.000s runtime    kubelet records Normal Pulled: Container image "postgres:17" already present on machine
+               6.000s status     kubelet updates status of default/db: Running (0/1 ready, Error)
+               6.060s containers kubelet records Normal Created (x2): Created container: db
+               6.150s containers kubelet records Normal Started (x2): Started container db
+               6.150s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 container ID: containerd://6a3f7fb9fcd4241df89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c8
+                                 image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
+                                 command line: ["docker-entrypoint.sh", "postgres"]
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice/cri-containerd-6a3f7fb9fcd4241df89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c8.scope
+                                 what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 output: Error: Database is uninitialized and superuser password is not specified.
+                   You must specify POSTGRES_PASSWORD to a non-empty value for the
+                   superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
+                                 restart: #1
+               6.150s status     kubelet updates status of default/db: Running (1/1 ready, Running, 1 restarts)
+               6.270s containers container "db" exited with code 1 (Error) after 120ms
+                                 exit code: 1
+                                 reason: Error
+                                 why: its main process ended with a non-zero exit code
+               7.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               7.000s status     kubelet updates status of default/db: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              16.270s runtime    kubelet records Normal Pulled (x2): Container image "postgres:17" already present on machine
+              16.330s containers kubelet records Normal Created (x3): Created container: db
+              16.420s containers kubelet records Normal Started (x3): Started container db
+              16.420s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 container ID: containerd://9b5554bef5ebf42b1363f25caeb7c570ef6841424a61a27535e1803bf4585807
+                                 image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
+                                 command line: ["docker-entrypoint.sh", "postgres"]
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice/cri-containerd-9b5554bef5ebf42b1363f25caeb7c570ef6841424a61a27535e1803bf4585807.scope
+                                 what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
+                                 output: Error: Database is uninitialized and superuser password is not specified.
+                   You must specify POSTGRES_PASSWORD to a non-empty value for the
+                   superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
+                                 restart: #2
+              16.420s status     kubelet updates status of default/db: Running (1/1 ready, Running, 2 restarts)
+              16.540s containers container "db" exited with code 1 (Error) after 120ms
+                                 exit code: 1
+                                 reason: Error
+                                 why: its main process ended with a non-zero exit code
+              17.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container db in pod db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              17.000s status     kubelet updates status of default/db: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+            -- settled at 17.000s
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container db: waiting CrashLoopBackOff "back-off 20s restarting failed container=db pod=db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/postgres:17
+            events:
+              Normal Pulling spec.containers{db}: Pulling image "postgres:17"
+              Normal Pulled spec.containers{db}: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
+              Normal Created (x3) spec.containers{db}: Created container: db
+              Normal Started (x3) spec.containers{db}: Started container db
+              Normal Pulled (x2) spec.containers{db}: Container image "postgres:17" already present on machine
+              Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
+    );
+}
+
+#[test]
+fn command_typo_cannot_start() {
+    check_with(
+        NODE,
+        &pod(
+            "web",
+            "  containers:\n  - {name: web, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [slep, \"3600\"]}",
+        ),
+        KubeletConfig::default(),
+        30_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.462s containers kubelet records Normal Created: Created container: web
+               0.552s containers kubelet records Warning Failed: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
+               0.552s containers container "web" cannot start
+               0.552s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError)
+               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+               1.060s containers kubelet records Normal Created (x2): Created container: web
+               1.150s containers kubelet records Warning Failed (x2): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
+               1.150s containers container "web" cannot start
+               1.150s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 1 restarts)
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               2.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              11.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+              11.210s containers kubelet records Normal Created (x3): Created container: web
+              11.300s containers kubelet records Warning Failed (x3): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
+              11.300s containers container "web" cannot start
+              11.300s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 2 restarts)
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              12.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+            -- settled at 12.000s
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting CrashLoopBackOff "back-off 20s restarting failed container=web pod=web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated StartError exit=128 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled (x3) spec.containers{web}: Container image "busybox:1.36" already present on machine
+              Normal Created (x3) spec.containers{web}: Created container: web
+              Warning Failed (x3) spec.containers{web}: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
+              Warning BackOff (x2) spec.containers{web}: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
+    );
+}
+
+#[test]
+fn never_pull_policy_without_the_image() {
+    check_with(
+        NODE,
+        &pod("web", "  containers:\n  - {name: web, image: nginx:1.29, imagePullPolicy: Never}"),
+        KubeletConfig::default(),
+        15_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Warning ErrImageNeverPull: Container image "nginx:1.29" is not present with pull policy of Never
+               0.402s runtime    kubelet records Warning Failed: Error: ErrImageNeverPull
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImageNeverPull)
+              10.402s runtime    kubelet records Warning ErrImageNeverPull (x2): Container image "nginx:1.29" is not present with pull policy of Never
+              10.402s runtime    kubelet records Warning Failed (x2): Error: ErrImageNeverPull
+            -- settled at 10.402s
+            kubectl get pod: READY 0/1 STATUS ErrImageNeverPull RESTARTS 0
+            phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting ErrImageNeverPull "Container image \"nginx:1.29\" is not present with pull policy of Never" | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            events:
+              Warning ErrImageNeverPull (x2) spec.containers{web}: Container image "nginx:1.29" is not present with pull policy of Never
+              Warning Failed (x2) spec.containers{web}: Error: ErrImageNeverPull
+        "#]],
+    );
+}
+
+#[test]
+fn exec_liveness_probe_from_the_docs() {
+    check_with(
+        NODE,
+        &pod(
+            "liveness-exec",
+            r#"  containers:
+  - name: liveness
+    image: registry.k8s.io/busybox:1.27.2
+    args: [/bin/sh, -c, "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"]
+    livenessProbe:
+      exec: {command: [cat, /tmp/healthy]}
+      initialDelaySeconds: 5
+      periodSeconds: 5"#,
+        ),
+        KubeletConfig::default(),
+        80_000,
+        &["probe"],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/liveness-exec bound to its node
+               0.002s kubelet    kubelet admits pod default/liveness-exec
+               0.002s kubelet    QoS class of default/liveness-exec: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/liveness-exec: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/liveness-exec
+               0.272s cni        CNI ADD (ptp): default/liveness-exec gets 10.244.1.2
+               0.402s runtime    sandbox of default/liveness-exec is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/busybox:1.27.2"
+               0.402s runtime    containerd pulls "registry.k8s.io/busybox:1.27.2" (1.1 MB, 223ms)
+               0.402s status     kubelet updates status of default/liveness-exec: Pending (0/1 ready, ContainerCreating)
+               0.625s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/busybox:1.27.2" in 223ms (223ms including waiting). Image size: 1113554 bytes.
+               0.625s status     kubelet reports the node's images (node.status.images)
+               0.685s containers kubelet records Normal Created: Created container: liveness
+               0.775s containers kubelet records Normal Started: Started container liveness
+               0.775s containers container "liveness" is running: the script runs for 10m30s and exits 0
+               0.775s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running)
+              35.002s status     kubelet records Warning Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+              40.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+              45.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+              45.002s status     liveness probe of "liveness" fails
+                                 probe: exec [cat /tmp/healthy] delay=5s timeout=1s period=5s #success=1 #failure=3
+                                 result: Failure: cat: can't open '/tmp/healthy': No such file or directory
+                                 consecutive: 3 (threshold 3)
+              45.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
+              45.002s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Running)
+              75.002s containers container "liveness" exited with code 137 (Error) after 1m14.227s
+              76.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/busybox:1.27.2" already present on machine
+              76.000s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Error)
+              76.060s containers kubelet records Normal Created (x2): Created container: liveness
+              76.150s containers kubelet records Normal Started (x2): Started container liveness
+              76.150s containers container "liveness" is running: the script runs for 10m30s and exits 0
+              76.150s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
+            -- settled at 76.150s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container liveness: running | last: terminated Error exit=137 | ready=true started=true restarts=1 image=registry.k8s.io/busybox:1.27.2
+            events:
+              Normal Pulling spec.containers{liveness}: Pulling image "registry.k8s.io/busybox:1.27.2"
+              Normal Pulled spec.containers{liveness}: Successfully pulled image "registry.k8s.io/busybox:1.27.2" in 223ms (223ms including waiting). Image size: 1113554 bytes.
+              Normal Created (x2) spec.containers{liveness}: Created container: liveness
+              Normal Started (x2) spec.containers{liveness}: Started container liveness
+              Warning Unhealthy (x3) spec.containers{liveness}: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+              Normal Killing spec.containers{liveness}: Container liveness failed liveness probe, will be restarted
+              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/busybox:1.27.2" already present on machine
+        "#]],
+    );
+}
+
+#[test]
+fn http_liveness_probe_from_the_docs() {
+    check_with(
+        NODE,
+        &pod(
+            "liveness-http",
+            r#"  containers:
+  - name: liveness
+    image: registry.k8s.io/e2e-test-images/agnhost:2.40
+    args: [liveness]
+    livenessProbe:
+      httpGet: {path: /healthz, port: 8080, httpHeaders: [{name: Custom-Header, value: Awesome}]}
+      initialDelaySeconds: 3
+      periodSeconds: 3"#,
+        ),
+        KubeletConfig::default(),
+        25_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/liveness-http bound to its node
+               0.002s kubelet    kubelet admits pod default/liveness-http
+               0.002s kubelet    QoS class of default/liveness-http: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/liveness-http: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/liveness-http
+               0.272s cni        CNI ADD (ptp): default/liveness-http gets 10.244.1.2
+               0.402s runtime    sandbox of default/liveness-http is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/e2e-test-images/agnhost:2.40"
+               0.402s runtime    containerd pulls "registry.k8s.io/e2e-test-images/agnhost:2.40" (55.1 MB, 1.833s)
+               0.402s status     kubelet updates status of default/liveness-http: Pending (0/1 ready, ContainerCreating)
+               2.235s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/e2e-test-images/agnhost:2.40" in 1.833s (1.833s including waiting). Image size: 55134761 bytes.
+               2.235s status     kubelet reports the node's images (node.status.images)
+               2.295s containers kubelet records Normal Created: Created container: liveness
+               2.385s containers kubelet records Normal Started: Started container liveness
+               2.385s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
+               2.385s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running)
+              15.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500
+              18.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: HTTP probe failed with statuscode: 500
+              21.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 500
+              21.002s status     liveness probe of "liveness" fails
+              21.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
+              21.002s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Running)
+              21.122s containers container "liveness" exited with code 2 (Error) after 18.737s
+              22.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine
+              22.000s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Error)
+              22.060s containers kubelet records Normal Created (x2): Created container: liveness
+              22.150s containers kubelet records Normal Started (x2): Started container liveness
+              22.150s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
+              22.150s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
+            -- settled at 24.002s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container liveness: running | last: terminated Error exit=2 | ready=true started=true restarts=1 image=registry.k8s.io/e2e-test-images/agnhost:2.40
+            events:
+              Normal Pulling spec.containers{liveness}: Pulling image "registry.k8s.io/e2e-test-images/agnhost:2.40"
+              Normal Pulled spec.containers{liveness}: Successfully pulled image "registry.k8s.io/e2e-test-images/agnhost:2.40" in 1.833s (1.833s including waiting). Image size: 55134761 bytes.
+              Normal Created (x2) spec.containers{liveness}: Created container: liveness
+              Normal Started (x2) spec.containers{liveness}: Started container liveness
+              Warning Unhealthy (x3) spec.containers{liveness}: Liveness probe failed: HTTP probe failed with statuscode: 500
+              Normal Killing spec.containers{liveness}: Container liveness failed liveness probe, will be restarted
+              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine
+        "#]],
+    );
+}
+
+#[test]
+fn failing_post_start_hook_kills_the_container() {
+    check_with(
+        NODE,
+        &pod(
+            "hooked",
+            r#"  containers:
+  - name: web
+    image: nginx:1.29
+    imagePullPolicy: IfNotPresent
+    lifecycle:
+      postStart:
+        exec: {command: [/bin/sh, -c, "exit 1"]}"#,
+        ),
+        KubeletConfig::default(),
+        8_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/hooked bound to its node
+               0.002s kubelet    kubelet admits pod default/hooked
+               0.002s kubelet    QoS class of default/hooked: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/hooked: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/hooked
+               0.272s cni        CNI ADD (ptp): default/hooked gets 10.244.1.2
+               0.402s runtime    sandbox of default/hooked is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s status     kubelet updates status of default/hooked: Pending (0/1 ready, ContainerCreating)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s status     kubelet reports the node's images (node.status.images)
+               2.808s containers kubelet records Normal Created: Created container: web
+               2.898s containers kubelet records Normal Started: Started container web
+               2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               2.898s containers kubelet records Warning FailedPostStartHook: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+               2.898s containers kubelet records Normal Killing: FailedPostStartHook
+               2.898s status     kubelet updates status of default/hooked: Running (0/1 ready, Running)
+               3.018s containers container "web" exited with code 0 (Completed) after 120ms
+               4.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine
+               4.000s status     kubelet updates status of default/hooked: Running (0/1 ready, Completed)
+               4.060s containers kubelet records Normal Created (x2): Created container: web
+               4.150s containers kubelet records Normal Started (x2): Started container web
+               4.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               4.150s containers kubelet records Warning FailedPostStartHook (x2): Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+               4.150s containers kubelet records Normal Killing (x2): FailedPostStartHook
+               4.150s status     kubelet updates status of default/hooked: Running (0/1 ready, Running, 1 restarts)
+               4.270s containers container "web" exited with code 0 (Completed) after 120ms
+               5.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               5.000s status     kubelet updates status of default/hooked: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+            -- settled at 5.000s
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 1
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting CrashLoopBackOff "back-off 10s restarting failed container=web pod=hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Completed exit=0 | ready=false started=false restarts=1 image=docker.io/library/nginx:1.29
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Created (x2) spec.containers{web}: Created container: web
+              Normal Started (x2) spec.containers{web}: Started container web
+              Warning FailedPostStartHook (x2) spec.containers{web}: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+              Normal Killing (x2) spec.containers{web}: FailedPostStartHook
+              Normal Pulled spec.containers{web}: Container image "nginx:1.29" already present on machine
+              Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
+    );
+}
+
+#[test]
+fn sidecar_starts_before_the_app_and_keeps_running() {
+    check_with(
+        NODE,
+        &pod(
+            "with-sidecar",
+            r#"  initContainers:
+  - {name: logshipper, image: busybox:1.36, imagePullPolicy: IfNotPresent, restartPolicy: Always, command: [sh, -c, "tail -F /opt/logs.txt"]}
+  containers:
+  - {name: app, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, "while true; do echo logging >> /opt/logs.txt; sleep 1; done"]}"#,
+        ),
+        KubeletConfig::default(),
+        10_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/with-sidecar bound to its node
+               0.002s kubelet    kubelet admits pod default/with-sidecar
+               0.002s kubelet    QoS class of default/with-sidecar: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/with-sidecar: Pending (0/2 ready, Init:0/1)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/with-sidecar
+               0.272s cni        CNI ADD (ptp): default/with-sidecar gets 10.244.1.2
+               0.402s runtime    sandbox of default/with-sidecar is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s status     kubelet updates status of default/with-sidecar: Pending (0/2 ready, Init:0/1)
+               0.462s containers kubelet records Normal Created: Created container: logshipper
+               0.552s containers kubelet records Normal Started: Started container logshipper
+               0.552s containers container "logshipper" is running: the script ends in a foreground process: follows a file forever
+               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.552s status     kubelet updates status of default/with-sidecar: Pending (1/2 ready, PodInitializing)
+               0.612s containers kubelet records Normal Created: Created container: app
+               0.702s containers kubelet records Normal Started: Started container app
+               0.702s containers container "app" is running: the script loops forever
+               0.702s status     kubelet updates status of default/with-sidecar: Running (2/2 ready, Running)
+            -- settled at 0.702s
+            kubectl get pod: READY 2/2 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            init logshipper: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
+            container app: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled spec.initContainers{logshipper}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.initContainers{logshipper}: Created container: logshipper
+              Normal Started spec.initContainers{logshipper}: Started container logshipper
+              Normal Pulled spec.containers{app}: Container image "busybox:1.36" already present on machine
+              Normal Created spec.containers{app}: Created container: app
+              Normal Started spec.containers{app}: Started container app
+        "#]],
+    );
+}
+
+#[test]
+fn registry_down_fails_pulls_with_a_dial_error() {
+    let config =
+        KubeletConfig { faults: NodeFaults { registry_down: true, ..Default::default() }, ..Default::default() };
+    check_with(
+        NODE,
+        &pod("web", "  containers:\n  - {name: web, image: nginx:1.29, imagePullPolicy: IfNotPresent}"),
+        config,
+        5_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+               0.002s kubelet    kubelet admits pod default/web
+               0.002s kubelet    QoS class of default/web: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+               0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+               0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd cannot pull "nginx:1.29"
+               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               0.432s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.29": failed to pull and unpack image "docker.io/library/nginx:1.29": failed to resolve reference "docker.io/library/nginx:1.29": failed to do request: Head "https://registry-1.docker.io/v2/library/nginx/manifests/1.29": dial tcp 51.64.218.161:443: connect: connection refused
+               0.432s runtime    kubelet records Warning Failed: Error: ErrImagePull
+               0.432s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
+               1.000s runtime    kubelet records Normal BackOff: Back-off pulling image "nginx:1.29"
+               1.000s runtime    kubelet records Warning Failed: Error: ImagePullBackOff
+               1.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
+            -- settled at 1.000s
+            kubectl get pod: READY 0/1 STATUS ImagePullBackOff RESTARTS 0
+            phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: waiting ImagePullBackOff "Back-off pulling image \"nginx:1.29\": ErrImagePull: failed to pull and unpack image \"docker.io/library/nginx:1.29\": failed to resolve reference \"docker.io/library/nginx:1.29\": failed to do request: Head \"https://registry-1.docker.io/v2/library/nginx/manifests/1.29\": dial tcp 51.64.218.161:443: connect: connection refused" | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Warning Failed spec.containers{web}: Failed to pull image "nginx:1.29": failed to pull and unpack image "docker.io/library/nginx:1.29": failed to resolve reference "docker.io/library/nginx:1.29": failed to do request: Head "https://registry-1.docker.io/v2/library/nginx/manifests/1.29": dial tcp 51.64.218.161:443: connect: connection refused
+              Warning Failed spec.containers{web}: Error: ErrImagePull
+              Normal BackOff spec.containers{web}: Back-off pulling image "nginx:1.29"
+              Warning Failed spec.containers{web}: Error: ImagePullBackOff
+        "#]],
+    );
+}
+
+#[test]
+fn disk_pressure_evicts_best_effort_pods() {
+    let config = KubeletConfig {
+        faults: NodeFaults {
+            disk_pressure: Some(DiskPressure { since_ms: 20_000, available_percent: 5 }),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let objects = format!(
+        "{}\n---\n{}",
+        pod("besteffort", "  containers:\n  - {name: web, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity]}"),
+        pod(
+            "guaranteed",
+            "  containers:\n  - {name: web, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity], resources: {limits: {cpu: 100m, memory: 64Mi}}}"
+        )
+    );
+    check_with(
+        NODE,
+        &objects,
+        config,
+        60_000,
+        &[],
+        expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/besteffort bound to its node
+           0.002s kubelet    kubelet admits pod default/besteffort
+           0.002s kubelet    QoS class of default/besteffort: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
+           0.002s kubelet    kubelet on worker-1 sees pod default/guaranteed bound to its node
+           0.002s kubelet    kubelet admits pod default/guaranteed
+           0.002s kubelet    QoS class of default/guaranteed: Guaranteed
+           0.002s kubelet    kubelet creates cgroup kubepods-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/besteffort
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/guaranteed
+           0.272s cni        CNI ADD (ptp): default/besteffort gets 10.244.1.2
+           0.272s cni        CNI ADD (ptp): default/guaranteed gets 10.244.1.3
+           0.402s runtime    sandbox of default/besteffort is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
+           0.402s runtime    sandbox of default/guaranteed is ready (10.244.1.3)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
+           0.462s containers kubelet records Normal Created: Created container: web
+           0.462s containers kubelet records Normal Created: Created container: web
+           0.552s containers kubelet records Normal Started: Started container web
+           0.552s containers container "web" is running: sleeps forever
+           0.552s status     kubelet updates status of default/besteffort: Running (1/1 ready, Running)
+           0.552s containers kubelet records Normal Started: Started container web
+           0.552s containers container "web" is running: sleeps forever
+           0.552s status     kubelet updates status of default/guaranteed: Running (1/1 ready, Running)
+          20.000s status     kubelet reports DiskPressure=True on worker-1
+          20.000s kubelet    kubelet records Normal NodeHasDiskPressure: Node worker-1 status is now: NodeHasDiskPressure
+          20.000s kubelet    kubelet records Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage
+          20.000s kubelet    kubelet records Warning Evicted: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
+          20.000s containers kubelet records Normal Killing: Stopping container web
+          20.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Evicted)
+          21.000s containers container "web" exited with code 137 (Error) after 20.448s
+          22.000s cni        CNI DEL: default/besteffort releases 10.244.1.2
+          22.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Error)
+        -- settled at 60.000s
+        == default/besteffort
+        kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
+        phase=Failed podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort message="The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. "
+        conditions: DisruptionTarget=True(TerminationByKubelet) PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        container web: terminated Error exit=137 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+        == default/guaranteed
+        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=Guaranteed
+        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+        container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
+        events:
+          Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine
+          Normal Created spec.containers{web}: Created container: web
+          Normal Started spec.containers{web}: Started container web
+          Warning Evicted Pod: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
+          Normal Killing spec.containers{web}: Stopping container web
+          Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine
+          Normal Created spec.containers{web}: Created container: web
+          Normal Started spec.containers{web}: Started container web
+          Normal NodeHasDiskPressure Node: Node worker-1 status is now: NodeHasDiskPressure
+          Warning EvictionThresholdMet Node: Attempting to reclaim ephemeral-storage
+    "#]],
+    );
+}
+
+#[test]
+fn kubelet_stopping_freezes_the_node() {
+    let config =
+        KubeletConfig { faults: NodeFaults { not_ready_at: Some(1_000), ..Default::default() }, ..Default::default() };
+    let mut kubelet_started = run(
+        NODE,
+        &pod("web", "  containers:\n  - {name: web, image: nginx:1.29, imagePullPolicy: IfNotPresent}"),
+        config,
+        30_000,
+        &["node-heartbeat"],
+    );
+    kubelet_started.truncate(kubelet_started.find("events:").unwrap_or(kubelet_started.len()));
+    expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+           0.002s kubelet    kubelet admits pod default/web
+           0.002s kubelet    QoS class of default/web: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+           0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+           0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+           0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+           1.000s kubelet    kubelet on worker-1 stops: no more node status, Lease renewals, pod syncs or probes
+                             node: worker-1
+                             last heartbeat: 2026-01-01T00:00:01Z
+                             containers: keep running: only the kubelet is gone
+        -- settled at 2.748s
+        kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
+        phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        container web: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+    "#]].assert_eq(&kubelet_started);
+}
+
+#[test]
+fn graceful_deletion_stops_containers_then_deletes_the_pod() {
+    let objects = pod(
+        "web",
+        r#"  containers:
+  - {name: web, image: nginx:1.29, imagePullPolicy: IfNotPresent}
+  - {name: sleeper, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity]}"#,
+    );
+    let out =
+        run_scenario(NODE, &objects, KubeletConfig::default(), 120_000, &[], vec![(10_000, "default/web".into(), 30)]);
+    expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
+           0.002s kubelet    kubelet admits pod default/web
+           0.002s kubelet    QoS class of default/web: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/web: Pending (0/2 ready, ContainerCreating)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
+           0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
+           0.402s runtime    sandbox of default/web is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+           0.402s status     kubelet updates status of default/web: Pending (0/2 ready, ContainerCreating)
+           2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+           2.748s status     kubelet reports the node's images (node.status.images)
+           2.808s containers kubelet records Normal Created: Created container: web
+           2.898s containers kubelet records Normal Started: Started container web
+           2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+           2.898s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           2.898s status     kubelet updates status of default/web: Pending (1/2 ready, ContainerCreating)
+           2.958s containers kubelet records Normal Created: Created container: sleeper
+           3.048s containers kubelet records Normal Started: Started container sleeper
+           3.048s containers container "sleeper" is running: sleeps forever
+           3.048s status     kubelet updates status of default/web: Running (2/2 ready, Running)
+          10.002s kubelet    kubelet sees pod default/web marked for deletion (grace 30s)
+          10.002s containers kubelet records Normal Killing: Stopping container sleeper
+          10.002s containers kubelet records Normal Killing: Stopping container web
+          10.002s status     kubelet updates status of default/web: Running (0/2 ready, Terminating)
+          10.122s containers container "web" exited with code 0 (Completed) after 7.224s
+          11.000s status     kubelet updates status of default/web: Running (0/2 ready, Terminating)
+          40.002s containers container "sleeper" exited with code 137 (Error) after 36.954s
+          41.000s cni        CNI DEL: default/web releases 10.244.1.2
+          41.000s status     kubelet updates status of default/web: Failed (0/2 ready, Completed)
+          41.000s status     kubelet deletes pod default/web (grace period 0): its containers are gone
+        -- settled at 41.002s
+        pod is gone
+        events:
+          Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+          Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+          Normal Created spec.containers{web}: Created container: web
+          Normal Started spec.containers{web}: Started container web
+          Normal Pulled spec.containers{sleeper}: Container image "busybox:1.36" already present on machine
+          Normal Created spec.containers{sleeper}: Created container: sleeper
+          Normal Started spec.containers{sleeper}: Started container sleeper
+          Normal Killing spec.containers{sleeper}: Stopping container sleeper
+          Normal Killing spec.containers{web}: Stopping container web
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn unbound_claim_and_memory_backed_volumes() {
+    let objects = format!(
+        "{}\n---\n{}",
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\nstatus: {phase: Pending}",
+        pod(
+            "db",
+            r#"  containers:
+  - name: db
+    image: redis:8
+    resources: {limits: {memory: 256Mi}}
+    volumeMounts: [{name: data, mountPath: /data}, {name: scratch, mountPath: /scratch}]
+  volumes:
+  - {name: scratch, emptyDir: {medium: Memory}}
+  - {name: data, persistentVolumeClaim: {claimName: data}}"#
+        )
+    );
+    check_with(
+        NODE,
+        &objects,
+        KubeletConfig::default(),
+        5_000,
+        &["volume"],
+        expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/db bound to its node
+           0.002s kubelet    kubelet admits pod default/db
+           0.002s kubelet    QoS class of default/db: Burstable
+           0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
+           0.122s kubelet    kubelet mounts volume "scratch" (emptyDir)
+                             type: emptyDir
+                             on the node: /var/lib/kubelet/pods/77cbc4a1-33c2-40f6-93fc-d6513d02befe/volumes/kubernetes.io~empty-dir/scratch
+                             backed by: tmpfs (size 256Mi, counts against the container's memory)
+                             [Mounted into] container | path | mode
+                               db | /scratch | rw
+           0.122s kubelet    kubelet waits for volume "data": PVC default/data has non-bound phase ("Pending") or empty pvc.Spec.VolumeName ("")
+                             volume: data
+                             waiting for: PVC default/data has non-bound phase ("Pending") or empty pvc.Spec.VolumeName ("")
+        -- settled at 4.122s
+        kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
+        phase=Pending podIP=- hostIP=172.18.0.3 qosClass=Burstable
+        conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        container db: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=redis:8
+        events:
+    "#]],
+    );
 }
