@@ -25,8 +25,10 @@ pub const POD_MTU: u32 = 1500;
 /// Time the ptp plugin and host-local IPAM take for an ADD.
 pub const CNI_ADD_MS: u64 = 45;
 
-/// A failure the lab can switch on for a node's CNI plugin.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A failure the lab can switch on for a node's CNI plugin (lab settings: `pluginMissing`,
+/// `ipamExhausted`, or `{custom: "<error text>"}`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum CniFault {
     /// The plugin binary is missing from `/opt/cni/bin`.
     PluginMissing,

@@ -26,6 +26,8 @@ pub const PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10";
 pub const PULL_BANDWIDTH_BYTES_PER_SEC: u64 = 32 * 1024 * 1024;
 /// Time to resolve the tag and fetch manifest and config before the layers stream.
 pub const PULL_RESOLVE_MS: u64 = 190;
+/// Time to check layers that are already on the node (a pull of a present image).
+pub const PULL_PRESENT_CHECK_MS: u64 = 300;
 /// Time for a failed resolution (the registry answers 404/401 quickly).
 pub const PULL_FAIL_MS: u64 = 450;
 /// Time until a dial to an unreachable registry gives up (connection refused is fast).
@@ -272,6 +274,33 @@ impl Registry {
             self.hosts.insert(host.to_string());
         }
         self.repositories.entry(repository.to_string()).or_default().tags.insert(tag.to_string(), info);
+    }
+
+    /// Adds an image of the lab's own (say `registry.example.com/shop/api:1.4`): a process
+    /// that runs until stopped, with a shell-less userland, unless `entrypoint` names a
+    /// program the behaviour model knows.
+    pub fn add(&mut self, reference: &str, size_bytes: u64, entrypoint: &[&str], cmd: &[&str]) -> Result<(), String> {
+        let r = parse_image_ref(reference)?;
+        let digest = format!("sha256:{}", stable_hex64(&r.normalized()));
+        let mut extra: Vec<String> = entrypoint.iter().chain(cmd.iter()).take(1).map(|s| s.to_string()).collect();
+        if extra.is_empty() {
+            extra.push("/app".into());
+        }
+        let info = ImageInfo {
+            size_bytes,
+            digest,
+            entrypoint: entrypoint.iter().map(|s| s.to_string()).collect(),
+            cmd: if entrypoint.is_empty() && cmd.is_empty() {
+                vec!["/app".into()]
+            } else {
+                cmd.iter().map(|s| s.to_string()).collect()
+            },
+            userland: Userland::Scratch,
+            kind: ImageKind::Daemon,
+            extra_binaries: extra,
+        };
+        self.insert(&r.repository(), r.tag_or_default(), info);
+        Ok(())
     }
 
     /// Looks an image up as containerd would resolve it. `registry_down` makes every

@@ -60,6 +60,10 @@ pub const CNI_AT_MS: u64 = 150;
 pub const EVICTION_MONITORING_MS: u64 = 10_000;
 /// Grace period of a pod evicted for a hard eviction threshold.
 pub const EVICTION_GRACE_S: i64 = 1;
+/// A process that ends by itself within this long after its start keeps the simulation
+/// going until it ends (a Job's `sleep 30` completes in the trace); a longer one (`sleep
+/// 3600`) does not, so the trace settles while it runs.
+pub const EXIT_HORIZON_MS: u64 = 10 * 60_000;
 /// The DNS service IP kind clusters use (`clusterDNS`).
 pub const CLUSTER_DNS: &str = "10.96.0.10";
 /// Ephemeral-storage eviction threshold kind's kubelet uses (`nodefs.available<10%`).
@@ -69,7 +73,8 @@ pub const DEFAULT_NODE_EPHEMERAL_BYTES: u64 = 100 * 1024 * 1024 * 1024;
 
 /// Disk pressure on a node: from `since_ms`, the node's filesystem has only
 /// `available_percent` of its capacity free (below the 10% eviction threshold).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct DiskPressure {
     pub since_ms: u64,
     pub available_percent: u64,
@@ -81,8 +86,10 @@ impl Default for DiskPressure {
     }
 }
 
-/// Faults a lesson can switch on for one node.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Faults a lesson can switch on for one node (lab settings: `notReadyAt`, `cni`,
+/// `diskPressure`, `registryDown`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct NodeFaults {
     /// From this time the kubelet is down: it stops posting node status and renewing its
     /// Lease (so the node-lifecycle controller marks the node NotReady after its grace
@@ -414,6 +421,8 @@ pub struct Kubelet {
     timers_started: bool,
     /// The error of the last failed pull per pod and image (for the back-off message).
     last_pull_error: BTreeMap<String, String>,
+    /// Pulls under way: normalised reference → when its layers are on the node.
+    pulls_in_flight: BTreeMap<String, u64>,
 }
 
 impl Kubelet {
@@ -434,6 +443,7 @@ impl Kubelet {
             disk_pressure_reported: false,
             timers_started: false,
             last_pull_error: BTreeMap::new(),
+            pulls_in_flight: BTreeMap::new(),
         }
     }
 
@@ -1426,10 +1436,13 @@ impl Kubelet {
         }
         self.event(core, w, Some(i), "Normal", "Pulling", format!("Pulling image {image:?}"), Phase::Runtime);
         let resolved = self.config.registry.resolve(&r, self.config.faults.registry_down).cloned();
+        let layers_coming = self.pulls_in_flight.get(&r.normalized()).copied().filter(|t| *t > core.now);
         let (pull_ms, result) = match resolved {
             Ok(info) => {
-                let ms = if cached.is_some() {
-                    images::PULL_RESOLVE_MS + 300
+                // Layers already on the node (or being fetched by another pull) are not
+                // downloaded again: the pull only resolves the tag and checks them.
+                let ms = if cached.is_some() || layers_coming.is_some() {
+                    images::PULL_RESOLVE_MS + images::PULL_PRESENT_CHECK_MS
                 } else {
                     images::pull_duration_ms(info.size_bytes)
                 };
@@ -1445,7 +1458,13 @@ impl Kubelet {
             }
         };
         let begin = if self.config.serialize_image_pulls { self.puller_free_at.max(core.now) } else { core.now };
-        let done_at = begin + pull_ms;
+        let mut done_at = begin + pull_ms;
+        if let (Some(t), Ok(_)) = (layers_coming, &result) {
+            done_at = done_at.max(t);
+        }
+        if result.is_ok() && cached.is_none() {
+            self.pulls_in_flight.insert(r.normalized(), done_at);
+        }
         if self.config.serialize_image_pulls {
             self.puller_free_at = done_at;
         }
@@ -1564,6 +1583,7 @@ impl Kubelet {
             tty: spec.tty == Some(true),
             stdin: spec.stdin == Some(true),
             memory_limit,
+            declared_ports: spec.ports.iter().flatten().map(|p| p.container_port).collect(),
         };
         let process = runtime::model_process(&img.info, &argv, &ctx);
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();
@@ -1780,7 +1800,13 @@ impl Kubelet {
             _ => None,
         };
         if let Some(after) = exit_after {
-            core.after(after, Task::periodic(self.target(), format!("exit|{}|{}|{instance}", w.key, spec.name)));
+            let key = format!("exit|{}|{}|{instance}", w.key, spec.name);
+            let task = if after <= EXIT_HORIZON_MS {
+                Task::new(self.target(), key)
+            } else {
+                Task::periodic(self.target(), key)
+            };
+            core.after(after, task);
         }
         // Probe workers tick every period from the pod's first sync.
         for kind in ProbeKind::ALL {
@@ -2149,30 +2175,55 @@ impl Kubelet {
         w.deleted = true;
     }
 
-    /// The pod vanished from the API: clean up what is left on the node.
+    /// The pod vanished from the API (deleted without a grace period): kill what still runs
+    /// and remove the sandbox.
     fn forget(&mut self, core: &mut Core, w: &mut PodWorker) {
-        if let Sandbox::Ready { id, .. } = &w.sandbox {
-            if let Some(ipam) = self.ipam.as_mut() {
-                ipam.release(id);
-            }
-        }
         if w.deleted || w.admitted != Some(true) {
+            if let Sandbox::Ready { id, .. } = &w.sandbox {
+                if let Some(ipam) = self.ipam.as_mut() {
+                    ipam.release(id);
+                }
+            }
             return;
         }
         let obj = w.object();
         self.work(
             core,
             Phase::Kubelet,
+            Component::ApiServer,
             Component::Kubelet,
-            Component::Runtime,
             Some(&obj),
-            format!("kubelet removes what is left of deleted pod {}", w.key),
+            format!("kubelet sees pod {} deleted: it removes what is left on the node", w.key),
             "container",
             vec![],
             vec![],
-            "The pod object is gone: the kubelet kills any containers still running, removes the sandbox and releases the IP.".into(),
+            "The pod object is gone without a graceful deletion (grace period 0): the kubelet kills the containers at once, removes the sandbox and releases the IP.".into(),
             StepStatus::Ok,
         );
+        for i in (0..w.ctrs.len()).rev() {
+            if w.ctrs[i].running() {
+                let name = w.ctrs[i].name.clone();
+                self.event(
+                    core,
+                    w,
+                    Some(i),
+                    "Normal",
+                    "Killing",
+                    format!("Stopping container {name}"),
+                    Phase::Containers,
+                );
+                w.ctrs[i].state = CState::Terminated(Term {
+                    exit_code: runtime::EXIT_SIGKILL,
+                    reason: "Error".into(),
+                    message: None,
+                    started_ms: w.ctrs[i].started_ms(),
+                    finished_ms: core.now,
+                    container_id: w.ctrs[i].current_id.clone().unwrap_or_default(),
+                    signal: None,
+                });
+            }
+        }
+        self.stop_sandbox(core, w);
     }
 
     /// Writes the pod status through the API server when it changed.

@@ -149,6 +149,8 @@ pub struct ProcessContext {
     pub stdin: bool,
     /// The container's memory limit in bytes (0 = none).
     pub memory_limit: u64,
+    /// The container's declared `containerPort`s (what an unknown app is assumed to serve).
+    pub declared_ports: Vec<i32>,
 }
 
 /// The executables every image of a userland has.
@@ -659,6 +661,18 @@ fn interpret(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: us
             p
         }
         _ if image.kind == ImageKind::Stress && name == "stress" => stress(argv, ctx),
+        _ if image.kind == ImageKind::Daemon
+            && image.extra_binaries.iter().any(|b| b == argv0 || basename(b) == name) =>
+        {
+            let listeners: Vec<Listener> = ctx.declared_ports.iter().map(|p| Listener::http(*p, Routes::All)).collect();
+            let what = if listeners.is_empty() {
+                "the image's own program, which runs until stopped".to_string()
+            } else {
+                let ports: Vec<String> = ctx.declared_ports.iter().map(|p| p.to_string()).collect();
+                format!("the image's own program, serving HTTP on its declared port(s) {}", ports.join(", "))
+            };
+            server(argv, listeners, 200, 20 * MIB, OnStop::Exits(0), &what)
+        }
         _ => {
             let mut p = quick_exit(argv, 0, &format!("{name} does its work and exits 0"));
             p.end = End::Exit { after_ms: 50, code: 0 };

@@ -1813,22 +1813,25 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
 }
 
 #[test]
-fn unbound_claim_and_memory_backed_volumes() {
-    let objects = format!(
-        "{}\n---\n{}",
+fn claims_and_memory_backed_volumes() {
+    let objects = [
         "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\nstatus: {phase: Pending}",
-        pod(
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-logs}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /var/local-path-provisioner/pv-logs}}",
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: logs, namespace: default}\nspec: {accessModes: [ReadWriteOnce], volumeName: pv-logs, resources: {requests: {storage: 1Gi}}}\nstatus: {phase: Bound}",
+        &pod(
             "db",
             r#"  containers:
   - name: db
     image: redis:8
     resources: {limits: {memory: 256Mi}}
-    volumeMounts: [{name: data, mountPath: /data}, {name: scratch, mountPath: /scratch}]
+    volumeMounts: [{name: data, mountPath: /data}, {name: scratch, mountPath: /scratch}, {name: logs, mountPath: /logs}]
   volumes:
   - {name: scratch, emptyDir: {medium: Memory}}
-  - {name: data, persistentVolumeClaim: {claimName: data}}"#
-        )
-    );
+  - {name: logs, persistentVolumeClaim: {claimName: logs}}
+  - {name: data, persistentVolumeClaim: {claimName: data}}"#,
+        ),
+    ]
+    .join("\n---\n");
     check_with(
         NODE,
         &objects,
@@ -1839,14 +1842,20 @@ fn unbound_claim_and_memory_backed_volumes() {
            0.002s kubelet    kubelet on worker-1 sees pod default/db bound to its node
            0.002s kubelet    kubelet admits pod default/db
            0.002s kubelet    QoS class of default/db: Burstable
-           0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod1a82e79b_05b5_4aeb_b5ba_4eb728dd632c.slice
            0.002s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
            0.122s kubelet    kubelet mounts volume "scratch" (emptyDir)
                              type: emptyDir
-                             on the node: /var/lib/kubelet/pods/77cbc4a1-33c2-40f6-93fc-d6513d02befe/volumes/kubernetes.io~empty-dir/scratch
+                             on the node: /var/lib/kubelet/pods/1a82e79b-05b5-4aeb-b5ba-4eb728dd632c/volumes/kubernetes.io~empty-dir/scratch
                              backed by: tmpfs (size 256Mi, counts against the container's memory)
                              [Mounted into] container | path | mode
                                db | /scratch | rw
+           0.122s kubelet    kubelet mounts volume "logs" (persistentVolumeClaim)
+                             type: persistentVolumeClaim
+                             on the node: /var/local-path-provisioner/pv-logs
+                             backed by: hostPath PersistentVolume: a directory of this node
+                             [Mounted into] container | path | mode
+                               db | /logs | rw
            0.122s kubelet    kubelet waits for volume "data": PVC default/data has non-bound phase ("Pending") or empty pvc.Spec.VolumeName ("")
                              volume: data
                              waiting for: PVC default/data has non-bound phase ("Pending") or empty pvc.Spec.VolumeName ("")
@@ -1858,4 +1867,529 @@ fn unbound_claim_and_memory_backed_volumes() {
         events:
     "#]],
     );
+}
+
+#[test]
+fn failing_init_container_blocks_the_pod() {
+    let init = "  initContainers:\n  - {name: migrate, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, \"echo migrating; exit 1\"]}\n  containers:\n  - {name: app, image: nginx:1.29}";
+    let objects = format!(
+        "{}\n---\n{}",
+        pod("retrying", init),
+        pod("once", init).replace("restartPolicy: Always", "restartPolicy: Never")
+    );
+    check_with(
+        NODE,
+        &objects,
+        KubeletConfig::default(),
+        30_000,
+        &[],
+        expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/retrying bound to its node
+           0.002s kubelet    kubelet admits pod default/retrying
+           0.002s kubelet    QoS class of default/retrying: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+           0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
+           0.002s kubelet    kubelet admits pod default/once
+           0.002s kubelet    QoS class of default/once: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/retrying
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
+           0.272s cni        CNI ADD (ptp): default/retrying gets 10.244.1.2
+           0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.3
+           0.402s runtime    sandbox of default/retrying is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+           0.402s runtime    sandbox of default/once is ready (10.244.1.3)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+           0.462s containers kubelet records Normal Created: Created container: migrate
+           0.462s containers kubelet records Normal Created: Created container: migrate
+           0.552s containers kubelet records Normal Started: Started container migrate
+           0.552s containers container "migrate" is running: the script runs for 0s and exits 1
+           0.552s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+           0.552s containers kubelet records Normal Started: Started container migrate
+           0.552s containers container "migrate" is running: the script runs for 0s and exits 1
+           0.552s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+           0.567s containers container "migrate" exited with code 1 (Error) after 15ms
+           0.567s containers container "migrate" exited with code 1 (Error) after 15ms
+           1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+           1.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:Error)
+           1.000s containers pod default/once is finished: Failed
+           1.000s cni        CNI DEL: default/once releases 10.244.1.3
+           1.000s status     kubelet updates status of default/once: Failed (0/1 ready, Init:Error)
+           1.060s containers kubelet records Normal Created (x2): Created container: migrate
+           1.150s containers kubelet records Normal Started (x2): Started container migrate
+           1.150s containers container "migrate" is running: the script runs for 0s and exits 1
+           1.150s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 1 restarts)
+           1.165s containers container "migrate" exited with code 1 (Error) after 15ms
+           2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+           2.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 1 restarts)
+          11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+          11.225s containers kubelet records Normal Created (x3): Created container: migrate
+          11.315s containers kubelet records Normal Started (x3): Started container migrate
+          11.315s containers container "migrate" is running: the script runs for 0s and exits 1
+          11.315s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 2 restarts)
+          11.330s containers container "migrate" exited with code 1 (Error) after 15ms
+          12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+          12.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 2 restarts)
+        -- settled at 12.000s
+        == default/retrying
+        kubectl get pod: READY 0/1 STATUS Init:CrashLoopBackOff RESTARTS 2
+        phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=True Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        init migrate: waiting CrashLoopBackOff "back-off 20s restarting failed container=migrate pod=retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+        container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+        == default/once
+        kubectl get pod: READY 0/1 STATUS Init:Error RESTARTS 0
+        phase=Failed podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=False Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        init migrate: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+        container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+        events:
+          Normal Pulled spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine
+          Normal Created spec.initContainers{migrate}: Created container: migrate
+          Normal Started spec.initContainers{migrate}: Started container migrate
+          Normal Pulled (x3) spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine
+          Normal Created (x3) spec.initContainers{migrate}: Created container: migrate
+          Normal Started (x3) spec.initContainers{migrate}: Started container migrate
+          Warning BackOff (x2) spec.initContainers{migrate}: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+    "#]],
+    );
+}
+
+#[test]
+fn on_failure_restarts_only_failed_containers() {
+    let objects = format!(
+        "{}\n---\n{}",
+        pod("ok", "  containers:\n  - {name: task, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, \"sleep 2\"]}")
+            .replace("restartPolicy: Always", "restartPolicy: OnFailure"),
+        pod("flaky", "  containers:\n  - {name: task, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sh, -c, \"sleep 2; exit 3\"]}")
+            .replace("restartPolicy: Always", "restartPolicy: OnFailure"),
+    );
+    check_with(
+        NODE,
+        &objects,
+        KubeletConfig::default(),
+        20_000,
+        &[],
+        expect![[r#"
+           0.002s kubelet    kubelet on worker-1 sees pod default/ok bound to its node
+           0.002s kubelet    kubelet admits pod default/ok
+           0.002s kubelet    QoS class of default/ok: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+           0.002s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
+           0.002s kubelet    kubelet on worker-1 sees pod default/flaky bound to its node
+           0.002s kubelet    kubelet admits pod default/flaky
+           0.002s kubelet    QoS class of default/flaky: BestEffort
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+           0.002s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/ok
+           0.122s runtime    kubelet → containerd: RunPodSandbox for default/flaky
+           0.272s cni        CNI ADD (ptp): default/ok gets 10.244.1.2
+           0.272s cni        CNI ADD (ptp): default/flaky gets 10.244.1.3
+           0.402s runtime    sandbox of default/ok is ready (10.244.1.2)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
+           0.402s runtime    sandbox of default/flaky is ready (10.244.1.3)
+           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           0.402s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
+           0.462s containers kubelet records Normal Created: Created container: task
+           0.462s containers kubelet records Normal Created: Created container: task
+           0.552s containers kubelet records Normal Started: Started container task
+           0.552s containers container "task" is running: the script runs for 2s and exits 0
+           0.552s status     kubelet updates status of default/ok: Running (1/1 ready, Running)
+           0.552s containers kubelet records Normal Started: Started container task
+           0.552s containers container "task" is running: the script runs for 2s and exits 3
+           0.552s status     kubelet updates status of default/flaky: Running (1/1 ready, Running)
+           2.552s containers container "task" exited with code 0 (Completed) after 2s
+           2.552s containers container "task" exited with code 3 (Error) after 2s
+           3.000s containers pod default/ok is finished: Succeeded
+           3.000s cni        CNI DEL: default/ok releases 10.244.1.2
+           3.000s status     kubelet updates status of default/ok: Succeeded (0/1 ready, Completed)
+           3.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+           3.000s status     kubelet updates status of default/flaky: Running (0/1 ready, Error)
+           3.060s containers kubelet records Normal Created (x2): Created container: task
+           3.150s containers kubelet records Normal Started (x2): Started container task
+           3.150s containers container "task" is running: the script runs for 2s and exits 3
+           3.150s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
+           5.150s containers container "task" exited with code 3 (Error) after 2s
+           6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+           6.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+          15.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+          15.210s containers kubelet records Normal Created (x3): Created container: task
+          15.300s containers kubelet records Normal Started (x3): Started container task
+          15.300s containers container "task" is running: the script runs for 2s and exits 3
+          15.300s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
+          17.300s containers container "task" exited with code 3 (Error) after 2s
+          18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+          18.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+        -- settled at 18.000s
+        == default/ok
+        kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
+        phase=Succeeded podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=False Initialized=True Ready=False(PodCompleted) ContainersReady=False(PodCompleted) PodScheduled=True
+        container task: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+        == default/flaky
+        kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        container task: waiting CrashLoopBackOff "back-off 20s restarting failed container=task pod=flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)" | last: terminated Error exit=3 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+        events:
+          Normal Pulled (x3) spec.containers{task}: Container image "busybox:1.36" already present on machine
+          Normal Created (x3) spec.containers{task}: Created container: task
+          Normal Started (x3) spec.containers{task}: Started container task
+          Warning BackOff (x2) spec.containers{task}: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+          Normal Pulled spec.containers{task}: Container image "busybox:1.36" already present on machine
+          Normal Created spec.containers{task}: Created container: task
+          Normal Started spec.containers{task}: Started container task
+    "#]],
+    );
+}
+
+#[test]
+fn startup_probe_gives_a_slow_database_time_or_kills_it() {
+    let objects = format!(
+        "{}\n---\n{}",
+        pod(
+            "patient",
+            r#"  containers:
+  - name: db
+    image: mysql:8.4
+    imagePullPolicy: IfNotPresent
+    env: [{name: MYSQL_ROOT_PASSWORD, value: secret}]
+    startupProbe: {tcpSocket: {port: 3306}, periodSeconds: 5, failureThreshold: 6}
+    livenessProbe: {tcpSocket: {port: 3306}, periodSeconds: 10}
+    readinessProbe: {exec: {command: [mysqladmin, ping]}, periodSeconds: 5}"#
+        ),
+        pod(
+            "impatient",
+            r#"  containers:
+  - name: db
+    image: mysql:8.4
+    imagePullPolicy: IfNotPresent
+    env: [{name: MYSQL_ROOT_PASSWORD, value: secret}]
+    startupProbe: {tcpSocket: {port: 3306}, periodSeconds: 2, failureThreshold: 3}"#
+        )
+    );
+    check_with(
+        NODE,
+        &objects,
+        KubeletConfig::default(),
+        40_000,
+        &["probe"],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/patient bound to its node
+               0.002s kubelet    kubelet admits pod default/patient
+               0.002s kubelet    QoS class of default/patient: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/patient: Pending (0/1 ready, ContainerCreating)
+               0.002s kubelet    kubelet on worker-1 sees pod default/impatient bound to its node
+               0.002s kubelet    kubelet admits pod default/impatient
+               0.002s kubelet    QoS class of default/impatient: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/impatient: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/patient
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/impatient
+               0.272s cni        CNI ADD (ptp): default/patient gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/impatient gets 10.244.1.3
+               0.402s runtime    sandbox of default/patient is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "mysql:8.4"
+               0.402s runtime    containerd pulls "mysql:8.4" (179.8 MB, 5.549s)
+               0.402s status     kubelet updates status of default/patient: Pending (0/1 ready, ContainerCreating)
+               0.402s runtime    sandbox of default/impatient is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "mysql:8.4"
+               0.402s runtime    containerd pulls "mysql:8.4" (179.8 MB, 490ms)
+               0.402s status     kubelet updates status of default/impatient: Pending (0/1 ready, ContainerCreating)
+               5.951s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
+               5.951s status     kubelet reports the node's images (node.status.images)
+               6.011s containers kubelet records Normal Created: Created container: db
+               6.101s containers kubelet records Normal Started: Started container db
+               6.101s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+               6.101s status     kubelet updates status of default/patient: Running (0/1 ready, Running)
+               6.441s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
+               6.501s containers kubelet records Normal Created: Created container: db
+               6.591s containers kubelet records Normal Started: Started container db
+               6.591s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+               6.591s status     kubelet updates status of default/impatient: Running (0/1 ready, Running)
+               8.002s status     kubelet records Warning Unhealthy: Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              10.002s status     kubelet records Warning Unhealthy: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
+              10.002s status     kubelet records Warning Unhealthy (x2): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              12.002s status     kubelet records Warning Unhealthy (x3): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              12.002s status     startup probe of "db" fails
+                                 probe: tcp-socket :3306 delay=0s timeout=1s period=2s #success=1 #failure=3
+                                 result: Failure: dial tcp 10.244.1.3:3306: connect: connection refused
+                                 consecutive: 3 (threshold 3)
+              12.002s containers kubelet records Normal Killing: Container db failed startup probe, will be restarted
+              12.122s containers container "db" exited with code 0 (Completed) after 5.531s
+              13.000s runtime    kubelet records Normal Pulled: Container image "mysql:8.4" already present on machine
+              13.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Completed)
+              13.060s containers kubelet records Normal Created (x2): Created container: db
+              13.150s containers kubelet records Normal Started (x2): Started container db
+              13.150s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+              13.150s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
+              14.002s status     kubelet records Warning Unhealthy (x4): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              15.002s status     kubelet records Warning Unhealthy (x2): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
+              16.002s status     kubelet records Warning Unhealthy (x5): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              18.002s status     kubelet records Warning Unhealthy (x6): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              18.002s status     startup probe of "db" fails
+                                 probe: tcp-socket :3306 delay=0s timeout=1s period=2s #success=1 #failure=3
+                                 result: Failure: dial tcp 10.244.1.3:3306: connect: connection refused
+                                 consecutive: 3 (threshold 3)
+              18.002s containers kubelet records Normal Killing (x2): Container db failed startup probe, will be restarted
+              18.122s containers container "db" exited with code 0 (Completed) after 4.972s
+              19.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+              19.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              20.002s status     startup probe of "db" succeeds
+                                 probe: tcp-socket :3306 delay=0s timeout=1s period=5s #success=1 #failure=6
+                                 result: Success
+                                 consecutive: 1 (threshold 1)
+              20.002s status     readiness probe of "db" succeeds
+                                 probe: exec [mysqladmin ping] delay=0s timeout=1s period=5s #success=1 #failure=3
+                                 result: Success
+                                 consecutive: 1 (threshold 1)
+              20.002s status     kubelet updates status of default/patient: Running (1/1 ready, Running)
+              28.122s runtime    kubelet records Normal Pulled (x2): Container image "mysql:8.4" already present on machine
+              28.182s containers kubelet records Normal Created (x3): Created container: db
+              28.272s containers kubelet records Normal Started (x3): Started container db
+              28.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+              28.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
+              30.002s status     kubelet records Warning Unhealthy (x7): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              32.002s status     kubelet records Warning Unhealthy (x8): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              34.002s status     kubelet records Warning Unhealthy (x9): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              34.002s status     startup probe of "db" fails
+                                 probe: tcp-socket :3306 delay=0s timeout=1s period=2s #success=1 #failure=3
+                                 result: Failure: dial tcp 10.244.1.3:3306: connect: connection refused
+                                 consecutive: 3 (threshold 3)
+              34.002s containers kubelet records Normal Killing (x3): Container db failed startup probe, will be restarted
+              34.122s containers container "db" exited with code 0 (Completed) after 5.85s
+              35.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container db in pod impatient_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+              35.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+            -- settled at 36.002s
+            == default/patient
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container db: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/mysql:8.4
+            == default/impatient
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+            phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container db: waiting CrashLoopBackOff "back-off 20s restarting failed container=db pod=impatient_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)" | last: terminated Completed exit=0 | ready=false started=false restarts=2 image=docker.io/library/mysql:8.4
+            events:
+              Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
+              Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
+              Normal Created (x3) spec.containers{db}: Created container: db
+              Normal Started (x3) spec.containers{db}: Started container db
+              Warning Unhealthy (x9) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
+              Normal Killing (x3) spec.containers{db}: Container db failed startup probe, will be restarted
+              Normal Pulled (x2) spec.containers{db}: Container image "mysql:8.4" already present on machine
+              Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod impatient_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+              Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
+              Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
+              Normal Created spec.containers{db}: Created container: db
+              Normal Started spec.containers{db}: Started container db
+              Warning Unhealthy (x2) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
+        "#]],
+    );
+}
+
+#[test]
+fn grpc_liveness_probe_from_the_docs() {
+    let etcd = |name: &str, listen: &str| {
+        pod(
+            name,
+            &format!(
+                r#"  containers:
+  - name: etcd
+    image: registry.k8s.io/etcd:3.5.1-0
+    command: [/usr/local/bin/etcd, --data-dir, /var/lib/etcd, --listen-client-urls, "{listen}", --advertise-client-urls, "http://127.0.0.1:2379", --log-level, debug]
+    ports: [{{containerPort: 2379}}]
+    livenessProbe: {{grpc: {{port: 2379}}, initialDelaySeconds: 10}}"#
+            ),
+        )
+    };
+    let objects = format!(
+        "{}\n---\n{}",
+        etcd("etcd-with-grpc", "http://0.0.0.0:2379"),
+        etcd("etcd-localhost", "http://127.0.0.1:2379")
+    );
+    check_with(
+        NODE,
+        &objects,
+        KubeletConfig::default(),
+        45_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/etcd-with-grpc bound to its node
+               0.002s kubelet    kubelet admits pod default/etcd-with-grpc
+               0.002s kubelet    QoS class of default/etcd-with-grpc: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/etcd-with-grpc: Pending (0/1 ready, ContainerCreating)
+               0.002s kubelet    kubelet on worker-1 sees pod default/etcd-localhost bound to its node
+               0.002s kubelet    kubelet admits pod default/etcd-localhost
+               0.002s kubelet    QoS class of default/etcd-localhost: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/etcd-localhost: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/etcd-with-grpc
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/etcd-localhost
+               0.272s cni        CNI ADD (ptp): default/etcd-with-grpc gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/etcd-localhost gets 10.244.1.3
+               0.402s runtime    sandbox of default/etcd-with-grpc is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/etcd:3.5.1-0"
+               0.402s runtime    containerd pulls "registry.k8s.io/etcd:3.5.1-0" (22.7 MB, 866ms)
+               0.402s status     kubelet updates status of default/etcd-with-grpc: Pending (0/1 ready, ContainerCreating)
+               0.402s runtime    sandbox of default/etcd-localhost is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/etcd:3.5.1-0"
+               0.402s runtime    containerd pulls "registry.k8s.io/etcd:3.5.1-0" (22.7 MB, 490ms)
+               0.402s status     kubelet updates status of default/etcd-localhost: Pending (0/1 ready, ContainerCreating)
+               1.268s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 866ms (866ms including waiting). Image size: 22695259 bytes.
+               1.268s status     kubelet reports the node's images (node.status.images)
+               1.328s containers kubelet records Normal Created: Created container: etcd
+               1.418s containers kubelet records Normal Started: Started container etcd
+               1.418s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379
+               1.418s status     kubelet updates status of default/etcd-with-grpc: Running (1/1 ready, Running)
+               1.758s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 490ms (1.356s including waiting). Image size: 22695259 bytes.
+               1.818s containers kubelet records Normal Created: Created container: etcd
+               1.908s containers kubelet records Normal Started: Started container etcd
+               1.908s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
+               1.908s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running)
+              20.002s status     kubelet records Warning Unhealthy: Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
+              30.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
+              40.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
+              40.002s status     liveness probe of "etcd" fails
+              40.002s containers kubelet records Normal Killing: Container etcd failed liveness probe, will be restarted
+              40.002s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Running)
+              40.122s containers container "etcd" exited with code 0 (Completed) after 38.214s
+              41.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine
+              41.000s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Completed)
+              41.060s containers kubelet records Normal Created (x2): Created container: etcd
+              41.150s containers kubelet records Normal Started (x2): Started container etcd
+              41.150s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
+              41.150s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
+            -- settled at 41.150s
+            == default/etcd-with-grpc
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container etcd: running | last: {} | ready=true started=true restarts=0 image=registry.k8s.io/etcd:3.5.1-0
+            == default/etcd-localhost
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
+            phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container etcd: running | last: terminated Completed exit=0 | ready=true started=true restarts=1 image=registry.k8s.io/etcd:3.5.1-0
+            events:
+              Normal Pulling spec.containers{etcd}: Pulling image "registry.k8s.io/etcd:3.5.1-0"
+              Normal Pulled spec.containers{etcd}: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 490ms (1.356s including waiting). Image size: 22695259 bytes.
+              Normal Created (x2) spec.containers{etcd}: Created container: etcd
+              Normal Started (x2) spec.containers{etcd}: Started container etcd
+              Warning Unhealthy (x3) spec.containers{etcd}: Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
+              Normal Killing spec.containers{etcd}: Container etcd failed liveness probe, will be restarted
+              Normal Pulled spec.containers{etcd}: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine
+              Normal Pulling spec.containers{etcd}: Pulling image "registry.k8s.io/etcd:3.5.1-0"
+              Normal Pulled spec.containers{etcd}: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 866ms (866ms including waiting). Image size: 22695259 bytes.
+              Normal Created spec.containers{etcd}: Created container: etcd
+              Normal Started spec.containers{etcd}: Started container etcd
+        "#]],
+    );
+}
+
+#[test]
+fn kubelet_start_picks_up_pods_already_bound() {
+    // The pod exists before the kubelet starts (a kubelet restart): it lists instead of
+    // waiting for a watch event.
+    let mut core = Core::new(7);
+    let all = docs(NODE).into_iter().chain(docs(ROOT_CA)).chain(docs(&pod(
+        "web",
+        "  containers:\n  - {name: web, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity]}",
+    )));
+    for d in all {
+        let api_version = d["apiVersion"].as_str().unwrap_or("").to_string();
+        let kind = d["kind"].as_str().unwrap_or("").to_string();
+        let mut obj = Object::from_json(&api_version, &kind, d).expect("decodes");
+        obj.meta_mut().uid = Some(core.rng.uuid());
+        let key = resource_for(&api_version, &kind).expect("kind").etcd_key(obj.namespace(), obj.name());
+        core.store.create(&key, obj).expect("fresh");
+    }
+    let mut kubelet = Kubelet::new("worker-1", KubeletConfig::default());
+    kubelet.start(&mut core);
+    run_loop(&mut core, &mut [&mut kubelet], 10_000);
+    let summaries: Vec<String> =
+        core.steps.iter().filter(|s| s.node.is_some()).map(|s| format!("{} {}", secs(s.time_ms), s.summary)).collect();
+    expect![[r#"
+        0.002s kubelet on worker-1 sees pod default/web bound to its node
+        0.002s kubelet admits pod default/web
+        0.002s QoS class of default/web: BestEffort
+        0.002s kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+        0.002s kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+        0.122s kubelet → containerd: RunPodSandbox for default/web
+        0.272s CNI ADD (ptp): default/web gets 10.244.1.2
+        0.402s sandbox of default/web is ready (10.244.1.2)
+        0.402s kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+        0.402s kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+        0.462s kubelet records Normal Created: Created container: web
+        0.552s kubelet records Normal Started: Started container web
+        0.552s container "web" is running: sleeps forever
+        0.552s kubelet updates status of default/web: Running (1/1 ready, Running)"#]]
+    .assert_eq(&summaries.join("\n"));
+}
+
+#[test]
+fn custom_registry_image_serves_its_declared_port() {
+    let mut config = KubeletConfig::default();
+    config.registry.add("registry.example.com/shop/api:1.4", 48_000_000, &["/api"], &[]).expect("valid reference");
+    check_with(
+        NODE,
+        &pod(
+            "api",
+            "  containers:\n  - {name: api, image: registry.example.com/shop/api:1.4, ports: [{containerPort: 8080}], readinessProbe: {httpGet: {path: /ready, port: 8080}}}",
+        ),
+        config,
+        10_000,
+        &[],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/api bound to its node
+               0.002s kubelet    kubelet admits pod default/api
+               0.002s kubelet    QoS class of default/api: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/api: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/api
+               0.272s cni        CNI ADD (ptp): default/api gets 10.244.1.2
+               0.402s runtime    sandbox of default/api is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.example.com/shop/api:1.4"
+               0.402s runtime    containerd pulls "registry.example.com/shop/api:1.4" (48.0 MB, 1.62s)
+               0.402s status     kubelet updates status of default/api: Pending (0/1 ready, ContainerCreating)
+               2.022s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.example.com/shop/api:1.4" in 1.62s (1.62s including waiting). Image size: 48000000 bytes.
+               2.022s status     kubelet reports the node's images (node.status.images)
+               2.082s containers kubelet records Normal Created: Created container: api
+               2.172s containers kubelet records Normal Started: Started container api
+               2.172s containers container "api" is running: the image's own program, serving HTTP on its declared port(s) 8080
+               2.172s status     kubelet updates status of default/api: Running (0/1 ready, Running)
+               3.000s status     readiness probe of "api" succeeds
+               3.000s status     kubelet updates status of default/api: Running (1/1 ready, Running)
+            -- settled at 3.000s
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container api: running | last: {} | ready=true started=true restarts=0 image=registry.example.com/shop/api:1.4
+            events:
+              Normal Pulling spec.containers{api}: Pulling image "registry.example.com/shop/api:1.4"
+              Normal Pulled spec.containers{api}: Successfully pulled image "registry.example.com/shop/api:1.4" in 1.62s (1.62s including waiting). Image size: 48000000 bytes.
+              Normal Created spec.containers{api}: Created container: api
+              Normal Started spec.containers{api}: Started container api
+        "#]],
+    );
+}
+
+#[test]
+fn faults_parse_from_lab_settings() {
+    let faults: NodeFaults = serde_json::from_value(serde_json::json!({
+        "notReadyAt": 30000,
+        "cni": {"custom": "failed to set bridge addr: \"cni0\" already has an IP address different from 10.244.1.1/24"},
+        "diskPressure": {"sinceMs": 5000},
+        "registryDown": true
+    }))
+    .expect("faults parse");
+    expect![[r#"NodeFaults { not_ready_at: Some(30000), cni: Some(Custom("failed to set bridge addr: \"cni0\" already has an IP address different from 10.244.1.1/24")), disk_pressure: Some(DiskPressure { since_ms: 5000, available_percent: 5 }), registry_down: true }"#]].assert_eq(&format!("{faults:?}"));
 }
