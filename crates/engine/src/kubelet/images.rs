@@ -233,7 +233,12 @@ pub fn stable_hex64(s: &str) -> String {
     (0..4).map(|i| format!("{:016x}", stable_hash(i, s))).collect()
 }
 
-/// How a pull went wrong, with containerd's words.
+/// The gRPC status prefix a NotFound answer from containerd keeps in the kubelet's texts.
+/// (The kubelet's CRI client strips the prefix of `Unknown` errors — access denied, dial
+/// errors — because it adds nothing, but keeps other codes.)
+pub const NOT_FOUND_STATUS: &str = "rpc error: code = NotFound desc = ";
+
+/// How a pull went wrong, with containerd's words (as the kubelet prints them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PullError {
     /// The repository exists but not the tag (HTTP 404 on the manifest).
@@ -328,13 +333,13 @@ impl Registry {
                     "{head}: pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"
                 )));
             }
-            return Err(PullError::NotFound(format!("{head}: {reference}: not found")));
+            return Err(PullError::NotFound(format!("{NOT_FOUND_STATUS}{head}: {reference}: not found")));
         };
         let found = match &r.digest {
             Some(d) => repo.tags.values().find(|i| &i.digest == d),
             None => repo.tags.get(r.tag_or_default()),
         };
-        found.ok_or_else(|| PullError::NotFound(format!("{head}: {reference}: not found")))
+        found.ok_or_else(|| PullError::NotFound(format!("{NOT_FOUND_STATUS}{head}: {reference}: not found")))
     }
 }
 
@@ -1078,7 +1083,7 @@ mod tests {
         let err = |s: &str| reg.resolve(&parse_image_ref(s).unwrap(), false).unwrap_err().message().to_string();
         assert_eq!(
             err("nginx:1.99"),
-            "failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found"
+            "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found"
         );
         assert_eq!(
             err("nginxx"),

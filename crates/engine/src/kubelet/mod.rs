@@ -1241,17 +1241,8 @@ impl Kubelet {
             }
             Op::Create { ctr, done_at: _ } => {
                 let id = runtime::new_container_id(&mut core.rng);
-                let name = w.ctrs[ctr].name.clone();
                 w.ctrs[ctr].container_id = Some(id);
-                self.event(
-                    core,
-                    w,
-                    Some(ctr),
-                    "Normal",
-                    "Created",
-                    format!("Created container: {name}"),
-                    Phase::Containers,
-                );
+                self.event(core, w, Some(ctr), "Normal", "Created", "Container created".to_string(), Phase::Containers);
                 let done_at = core.now + runtime::CONTAINER_START_MS;
                 w.op = Some(Op::Start { ctr, done_at });
                 self.wake(core, w, done_at, false);
@@ -1392,7 +1383,7 @@ impl Kubelet {
                     Some(i),
                     "Normal",
                     "Pulled",
-                    format!("Container image {image:?} already present on machine"),
+                    format!("Container image {image:?} already present on machine and can be accessed by the pod"),
                     Phase::Runtime,
                 );
                 w.ctrs[i].image = Some(self.resolved_from_cache(&r, &cached));
@@ -1637,15 +1628,7 @@ impl Kubelet {
             self.wake(core, w, at, false);
             return;
         }
-        self.event(
-            core,
-            w,
-            Some(i),
-            "Normal",
-            "Started",
-            format!("Started container {}", spec.name),
-            Phase::Containers,
-        );
+        self.event(core, w, Some(i), "Normal", "Started", "Container started".to_string(), Phase::Containers);
         {
             let c = &mut w.ctrs[i];
             if had_run {

@@ -289,8 +289,8 @@ fn nginx_pod_runs_and_becomes_ready() {
                0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
-               2.808s containers kubelet records Normal Created: Created container: web
-               2.898s containers kubelet records Normal Started: Started container web
+               2.808s containers kubelet records Normal Created: Container created
+               2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
             -- settled at 2.898s
@@ -301,8 +301,8 @@ fn nginx_pod_runs_and_becomes_ready() {
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-              Normal Created spec.containers{web}: Created container: web
-              Normal Started spec.containers{web}: Started container web
+              Normal Created spec.containers{web}: Container created
+              Normal Started spec.containers{web}: Container started
         "#]],
     );
 }
@@ -327,7 +327,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.99"
                0.402s runtime    containerd cannot pull "nginx:1.99"
                0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-               0.852s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+               0.852s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
                0.852s runtime    kubelet records Warning Failed: Error: ErrImagePull
                0.852s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
                1.000s runtime    kubelet records Normal BackOff: Back-off pulling image "nginx:1.99"
@@ -335,7 +335,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
                1.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
               10.852s runtime    kubelet records Normal Pulling (x2): Pulling image "nginx:1.99"
               10.852s runtime    containerd cannot pull "nginx:1.99"
-              11.302s runtime    kubelet records Warning Failed (x2): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              11.302s runtime    kubelet records Warning Failed (x2): Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
               11.302s runtime    kubelet records Warning Failed (x2): Error: ErrImagePull
               11.302s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
               12.000s runtime    kubelet records Normal BackOff (x2): Back-off pulling image "nginx:1.99"
@@ -343,7 +343,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
               12.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
               31.302s runtime    kubelet records Normal Pulling (x3): Pulling image "nginx:1.99"
               31.302s runtime    containerd cannot pull "nginx:1.99"
-              31.752s runtime    kubelet records Warning Failed (x3): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              31.752s runtime    kubelet records Warning Failed (x3): Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
               31.752s runtime    kubelet records Warning Failed (x3): Error: ErrImagePull
               31.752s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
               32.000s runtime    kubelet records Normal BackOff (x3): Back-off pulling image "nginx:1.99"
@@ -351,7 +351,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
               32.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
               71.752s runtime    kubelet records Normal Pulling (x4): Pulling image "nginx:1.99"
               71.752s runtime    containerd cannot pull "nginx:1.99"
-              72.202s runtime    kubelet records Warning Failed (x4): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              72.202s runtime    kubelet records Warning Failed (x4): Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
               72.202s runtime    kubelet records Warning Failed (x4): Error: ErrImagePull
               72.202s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
               73.000s runtime    kubelet records Normal BackOff (x4): Back-off pulling image "nginx:1.99"
@@ -359,7 +359,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
               73.000s status     kubelet updates status of default/web: Pending (0/1 ready, ImagePullBackOff)
              152.202s runtime    kubelet records Normal Pulling (x5): Pulling image "nginx:1.99"
              152.202s runtime    containerd cannot pull "nginx:1.99"
-             152.652s runtime    kubelet records Warning Failed (x5): Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+             152.652s runtime    kubelet records Warning Failed (x5): Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
              152.652s runtime    kubelet records Warning Failed (x5): Error: ErrImagePull
              152.652s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
              153.000s runtime    kubelet records Normal BackOff (x5): Back-off pulling image "nginx:1.99"
@@ -369,10 +369,10 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
             kubectl get pod: READY 0/1 STATUS ImagePullBackOff RESTARTS 0
             phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container web: waiting ImagePullBackOff "Back-off pulling image \"nginx:1.99\": ErrImagePull: failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found" | last: {} | ready=false started=false restarts=0 image=nginx:1.99
+            container web: waiting ImagePullBackOff "Back-off pulling image \"nginx:1.99\": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found" | last: {} | ready=false started=false restarts=0 image=nginx:1.99
             events:
               Normal Pulling (x5) spec.containers{web}: Pulling image "nginx:1.99"
-              Warning Failed (x5) spec.containers{web}: Failed to pull image "nginx:1.99": failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
+              Warning Failed (x5) spec.containers{web}: Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
               Warning Failed (x5) spec.containers{web}: Error: ErrImagePull
               Normal BackOff (x5) spec.containers{web}: Back-off pulling image "nginx:1.99"
               Warning Failed (x5) spec.containers{web}: Error: ImagePullBackOff
@@ -397,57 +397,57 @@ fn busybox_without_command_crash_loops() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/box
                0.272s cni        CNI ADD (ptp): default/box gets 10.244.1.2
                0.402s runtime    sandbox of default/box is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s status     kubelet updates status of default/box: Pending (0/1 ready, ContainerCreating)
-               0.462s containers kubelet records Normal Created: Created container: box
-               0.552s containers kubelet records Normal Started: Started container box
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
                0.552s status     kubelet updates status of default/box: Running (1/1 ready, Running)
                0.567s containers container "box" exited with code 0 (Completed) after 15ms
-               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
                1.000s status     kubelet updates status of default/box: Running (0/1 ready, Completed)
-               1.060s containers kubelet records Normal Created (x2): Created container: box
-               1.150s containers kubelet records Normal Started (x2): Started container box
+               1.060s containers kubelet records Normal Created (x2): Container created
+               1.150s containers kubelet records Normal Started (x2): Container started
                1.150s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
                1.150s status     kubelet updates status of default/box: Running (1/1 ready, Running, 1 restarts)
                1.165s containers container "box" exited with code 0 (Completed) after 15ms
                2.000s containers kubelet records Warning BackOff: Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
                2.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
-              11.225s containers kubelet records Normal Created (x3): Created container: box
-              11.315s containers kubelet records Normal Started (x3): Started container box
+              11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              11.225s containers kubelet records Normal Created (x3): Container created
+              11.315s containers kubelet records Normal Started (x3): Container started
               11.315s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               11.315s status     kubelet updates status of default/box: Running (1/1 ready, Running, 2 restarts)
               11.330s containers container "box" exited with code 0 (Completed) after 15ms
               12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               12.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
-              31.330s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine
-              31.390s containers kubelet records Normal Created (x4): Created container: box
-              31.480s containers kubelet records Normal Started (x4): Started container box
+              31.330s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              31.390s containers kubelet records Normal Created (x4): Container created
+              31.480s containers kubelet records Normal Started (x4): Container started
               31.480s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               31.480s status     kubelet updates status of default/box: Running (1/1 ready, Running, 3 restarts)
               31.495s containers container "box" exited with code 0 (Completed) after 15ms
               32.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               32.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
-              71.495s runtime    kubelet records Normal Pulled (x5): Container image "busybox:1.36" already present on machine
-              71.555s containers kubelet records Normal Created (x5): Created container: box
-              71.645s containers kubelet records Normal Started (x5): Started container box
+              71.495s runtime    kubelet records Normal Pulled (x5): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              71.555s containers kubelet records Normal Created (x5): Container created
+              71.645s containers kubelet records Normal Started (x5): Container started
               71.645s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               71.645s status     kubelet updates status of default/box: Running (1/1 ready, Running, 4 restarts)
               71.660s containers container "box" exited with code 0 (Completed) after 15ms
               72.000s containers kubelet records Warning BackOff (x4): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               72.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 4 restarts)
-             151.660s runtime    kubelet records Normal Pulled (x6): Container image "busybox:1.36" already present on machine
-             151.720s containers kubelet records Normal Created (x6): Created container: box
-             151.810s containers kubelet records Normal Started (x6): Started container box
+             151.660s runtime    kubelet records Normal Pulled (x6): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+             151.720s containers kubelet records Normal Created (x6): Container created
+             151.810s containers kubelet records Normal Started (x6): Container started
              151.810s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
              151.810s status     kubelet updates status of default/box: Running (1/1 ready, Running, 5 restarts)
              151.825s containers container "box" exited with code 0 (Completed) after 15ms
              152.000s containers kubelet records Warning BackOff (x5): Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
              152.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 5 restarts)
-             311.825s runtime    kubelet records Normal Pulled (x7): Container image "busybox:1.36" already present on machine
-             311.885s containers kubelet records Normal Created (x7): Created container: box
-             311.975s containers kubelet records Normal Started (x7): Started container box
+             311.825s runtime    kubelet records Normal Pulled (x7): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+             311.885s containers kubelet records Normal Created (x7): Container created
+             311.975s containers kubelet records Normal Started (x7): Container started
              311.975s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
              311.975s status     kubelet updates status of default/box: Running (1/1 ready, Running, 6 restarts)
              311.990s containers container "box" exited with code 0 (Completed) after 15ms
@@ -458,9 +458,9 @@ fn busybox_without_command_crash_loops() {
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
             container box: waiting CrashLoopBackOff "back-off 5m0s restarting failed container=box pod=box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Completed exit=0 | ready=false started=false restarts=6 image=docker.io/library/busybox:1.36
             events:
-              Normal Pulled (x7) spec.containers{box}: Container image "busybox:1.36" already present on machine
-              Normal Created (x7) spec.containers{box}: Created container: box
-              Normal Started (x7) spec.containers{box}: Started container box
+              Normal Pulled (x7) spec.containers{box}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created (x7) spec.containers{box}: Container created
+              Normal Started (x7) spec.containers{box}: Container started
               Warning BackOff (x5) spec.containers{box}: Back-off restarting failed container box in pod box_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
         "#]],
     );
@@ -484,10 +484,10 @@ fn job_like_pod_completes() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
                0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
                0.402s runtime    sandbox of default/once is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
-               0.462s containers kubelet records Normal Created: Created container: once
-               0.552s containers kubelet records Normal Started: Started container once
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "once" is running: sleeps 5s and exits 0
                0.552s status     kubelet updates status of default/once: Running (1/1 ready, Running)
                5.552s containers container "once" exited with code 0 (Completed) after 5s
@@ -500,9 +500,9 @@ fn job_like_pod_completes() {
             conditions: PodReadyToStartContainers=False Initialized=True Ready=False(PodCompleted) ContainersReady=False(PodCompleted) PodScheduled=True
             container once: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
             events:
-              Normal Pulled spec.containers{once}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.containers{once}: Created container: once
-              Normal Started spec.containers{once}: Started container once
+              Normal Pulled spec.containers{once}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{once}: Container created
+              Normal Started spec.containers{once}: Container started
         "#]],
     );
 }
@@ -538,34 +538,34 @@ fn memory_hog_is_oom_killed() {
                0.402s status     kubelet updates status of default/hog: Pending (0/1 ready, ContainerCreating)
                0.714s runtime    kubelet records Normal Pulled: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
                0.714s status     kubelet reports the node's images (node.status.images)
-               0.774s containers kubelet records Normal Created: Created container: hog
-               0.864s containers kubelet records Normal Started: Started container hog
+               0.774s containers kubelet records Normal Created: Container created
+               0.864s containers kubelet records Normal Started: Container started
                0.864s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
                0.864s status     kubelet updates status of default/hog: Running (1/1 ready, Running)
                1.664s containers container "hog" exited with code 137 (OOMKilled) after 800ms
                1.664s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 27422
-               2.000s runtime    kubelet records Normal Pulled: Container image "polinux/stress" already present on machine
+               2.000s runtime    kubelet records Normal Pulled: Container image "polinux/stress" already present on machine and can be accessed by the pod
                2.000s status     kubelet updates status of default/hog: Running (0/1 ready, OOMKilled)
-               2.060s containers kubelet records Normal Created (x2): Created container: hog
-               2.150s containers kubelet records Normal Started (x2): Started container hog
+               2.060s containers kubelet records Normal Created (x2): Container created
+               2.150s containers kubelet records Normal Started (x2): Container started
                2.150s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
                2.150s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 1 restarts)
                2.950s containers container "hog" exited with code 137 (OOMKilled) after 800ms
                2.950s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 7544
                3.000s containers kubelet records Warning BackOff: Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
                3.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              12.950s runtime    kubelet records Normal Pulled (x2): Container image "polinux/stress" already present on machine
-              13.010s containers kubelet records Normal Created (x3): Created container: hog
-              13.100s containers kubelet records Normal Started (x3): Started container hog
+              12.950s runtime    kubelet records Normal Pulled (x2): Container image "polinux/stress" already present on machine and can be accessed by the pod
+              13.010s containers kubelet records Normal Created (x3): Container created
+              13.100s containers kubelet records Normal Started (x3): Container started
               13.100s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
               13.100s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 2 restarts)
               13.900s containers container "hog" exited with code 137 (OOMKilled) after 800ms
               13.900s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 22173
               14.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               14.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
-              33.900s runtime    kubelet records Normal Pulled (x3): Container image "polinux/stress" already present on machine
-              33.960s containers kubelet records Normal Created (x4): Created container: hog
-              34.050s containers kubelet records Normal Started (x4): Started container hog
+              33.900s runtime    kubelet records Normal Pulled (x3): Container image "polinux/stress" already present on machine and can be accessed by the pod
+              33.960s containers kubelet records Normal Created (x4): Container created
+              34.050s containers kubelet records Normal Started (x4): Container started
               34.050s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
               34.050s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 3 restarts)
               34.850s containers container "hog" exited with code 137 (OOMKilled) after 800ms
@@ -580,9 +580,9 @@ fn memory_hog_is_oom_killed() {
             events:
               Normal Pulling spec.containers{hog}: Pulling image "polinux/stress"
               Normal Pulled spec.containers{hog}: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
-              Normal Created (x4) spec.containers{hog}: Created container: hog
-              Normal Started (x4) spec.containers{hog}: Started container hog
-              Normal Pulled (x3) spec.containers{hog}: Container image "polinux/stress" already present on machine
+              Normal Created (x4) spec.containers{hog}: Container created
+              Normal Started (x4) spec.containers{hog}: Container started
+              Normal Pulled (x3) spec.containers{hog}: Container image "polinux/stress" already present on machine and can be accessed by the pod
               Warning BackOff (x3) spec.containers{hog}: Back-off restarting failed container hog in pod hog_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 27422
               Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 7544
@@ -663,14 +663,14 @@ fn missing_env_config_map_is_a_config_error() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/app
                0.272s cni        CNI ADD (ptp): default/app gets 10.244.1.2
                0.402s runtime    sandbox of default/app is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s containers kubelet records Warning Failed: Error: configmap "app-config" not found
                0.402s status     kubelet updates status of default/app: Pending (0/1 ready, CreateContainerConfigError)
-              10.402s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
+              10.402s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               10.402s containers kubelet records Warning Failed (x2): Error: configmap "app-config" not found
-              20.402s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
+              20.402s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               20.402s containers kubelet records Warning Failed (x3): Error: configmap "app-config" not found
-              30.402s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine
+              30.402s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               30.402s containers kubelet records Warning Failed (x4): Error: configmap "app-config" not found
             -- settled at 30.402s
             kubectl get pod: READY 0/1 STATUS CreateContainerConfigError RESTARTS 0
@@ -678,7 +678,7 @@ fn missing_env_config_map_is_a_config_error() {
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
             container app: waiting CreateContainerConfigError "configmap \"app-config\" not found" | last: {} | ready=false started=false restarts=0 image=busybox:1.36
             events:
-              Normal Pulled (x4) spec.containers{app}: Container image "busybox:1.36" already present on machine
+              Normal Pulled (x4) spec.containers{app}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Warning Failed (x4) spec.containers{app}: Error: configmap "app-config" not found
         "#]],
     );
@@ -715,8 +715,8 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
                0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
-               2.808s containers kubelet records Normal Created: Created container: web
-               2.898s containers kubelet records Normal Started: Started container web
+               2.808s containers kubelet records Normal Created: Container created
+               2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                2.898s status     kubelet updates status of default/web: Running (0/1 ready, Running)
                3.000s status     kubelet records Warning Unhealthy: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
@@ -735,8 +735,8 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-              Normal Created spec.containers{web}: Created container: web
-              Normal Started spec.containers{web}: Started container web
+              Normal Created spec.containers{web}: Container created
+              Normal Started spec.containers{web}: Container started
               Warning Unhealthy (x8) spec.containers{web}: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
         "#]],
     );
@@ -774,8 +774,8 @@ fn failing_liveness_probe_restarts_the_container() {
                0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
-               2.808s containers kubelet records Normal Created: Created container: web
-               2.898s containers kubelet records Normal Started: Started container web
+               2.808s containers kubelet records Normal Created: Container created
+               2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
                6.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -785,10 +785,10 @@ fn failing_liveness_probe_restarts_the_container() {
               12.002s containers kubelet records Normal Killing: Container web failed liveness probe, will be restarted
               12.002s status     kubelet updates status of default/web: Running (0/1 ready, Running)
               12.122s containers container "web" exited with code 0 (Completed) after 9.224s
-              13.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine
+              13.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
               13.000s status     kubelet updates status of default/web: Running (0/1 ready, Completed)
-              13.060s containers kubelet records Normal Created (x2): Created container: web
-              13.150s containers kubelet records Normal Started (x2): Started container web
+              13.060s containers kubelet records Normal Created (x2): Container created
+              13.150s containers kubelet records Normal Started (x2): Container started
               13.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
               13.150s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
               18.002s status     kubelet records Warning Unhealthy (x4): Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -800,9 +800,9 @@ fn failing_liveness_probe_restarts_the_container() {
               24.122s containers container "web" exited with code 0 (Completed) after 10.972s
               25.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
               25.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              34.122s runtime    kubelet records Normal Pulled (x2): Container image "nginx:1.29" already present on machine
-              34.182s containers kubelet records Normal Created (x3): Created container: web
-              34.272s containers kubelet records Normal Started (x3): Started container web
+              34.122s runtime    kubelet records Normal Pulled (x2): Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              34.182s containers kubelet records Normal Created (x3): Container created
+              34.272s containers kubelet records Normal Started (x3): Container started
               34.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
               34.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
               39.002s status     kubelet records Warning Unhealthy (x7): Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -815,11 +815,11 @@ fn failing_liveness_probe_restarts_the_container() {
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-              Normal Created (x3) spec.containers{web}: Created container: web
-              Normal Started (x3) spec.containers{web}: Started container web
+              Normal Created (x3) spec.containers{web}: Container created
+              Normal Started (x3) spec.containers{web}: Container started
               Warning Unhealthy (x8) spec.containers{web}: Liveness probe failed: HTTP probe failed with statuscode: 404
               Normal Killing (x2) spec.containers{web}: Container web failed liveness probe, will be restarted
-              Normal Pulled (x2) spec.containers{web}: Container image "nginx:1.29" already present on machine
+              Normal Pulled (x2) spec.containers{web}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
               Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
         "#]],
     );
@@ -846,24 +846,24 @@ fn init_containers_run_in_order() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/myapp
                0.272s cni        CNI ADD (ptp): default/myapp gets 10.244.1.2
                0.402s runtime    sandbox of default/myapp is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
-               0.462s containers kubelet records Normal Created: Created container: init-myservice
-               0.552s containers kubelet records Normal Started: Started container init-myservice
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "init-myservice" is running: the script runs for 2s and exits 0
                0.552s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
                2.552s containers container "init-myservice" exited with code 0 (Completed) after 2s
-               3.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               3.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                3.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
-               3.060s containers kubelet records Normal Created: Created container: init-mydb
-               3.150s containers kubelet records Normal Started: Started container init-mydb
+               3.060s containers kubelet records Normal Created: Container created
+               3.150s containers kubelet records Normal Started: Container started
                3.150s containers container "init-mydb" is running: the script runs for 1s and exits 0
                3.150s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
                4.150s containers container "init-mydb" exited with code 0 (Completed) after 1s
-               5.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               5.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                5.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, PodInitializing)
-               5.060s containers kubelet records Normal Created: Created container: myapp
-               5.150s containers kubelet records Normal Started: Started container myapp
+               5.060s containers kubelet records Normal Created: Container created
+               5.150s containers kubelet records Normal Started: Container started
                5.150s containers container "myapp" is running: the script runs for 1h0m0s and exits 0
                5.150s status     kubelet updates status of default/myapp: Running (1/1 ready, Running)
             -- settled at 5.150s
@@ -874,15 +874,15 @@ fn init_containers_run_in_order() {
             init init-mydb: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
             container myapp: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
             events:
-              Normal Pulled spec.initContainers{init-myservice}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.initContainers{init-myservice}: Created container: init-myservice
-              Normal Started spec.initContainers{init-myservice}: Started container init-myservice
-              Normal Pulled spec.initContainers{init-mydb}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.initContainers{init-mydb}: Created container: init-mydb
-              Normal Started spec.initContainers{init-mydb}: Started container init-mydb
-              Normal Pulled spec.containers{myapp}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.containers{myapp}: Created container: myapp
-              Normal Started spec.containers{myapp}: Started container myapp
+              Normal Pulled spec.initContainers{init-myservice}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.initContainers{init-myservice}: Container created
+              Normal Started spec.initContainers{init-myservice}: Container started
+              Normal Pulled spec.initContainers{init-mydb}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.initContainers{init-mydb}: Container created
+              Normal Started spec.initContainers{init-mydb}: Container started
+              Normal Pulled spec.containers{myapp}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{myapp}: Container created
+              Normal Started spec.containers{myapp}: Container started
         "#]],
     );
 }
@@ -1094,61 +1094,61 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
         NODE,
         &objects,
         expect![[r#"
-           0.002s kubelet    kubelet on worker-1 sees pod default/a bound to its node
-           0.002s kubelet    kubelet admits pod default/a
-           0.002s kubelet    QoS class of default/a: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
-           0.002s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
-           0.002s kubelet    kubelet on worker-1 sees pod default/b bound to its node
-           0.002s kubelet    kubelet admits pod default/b
-           0.002s kubelet    QoS class of default/b: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
-           0.002s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/a
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/b
-           0.272s cni        CNI ADD (ptp): default/a gets 10.244.1.2
-           0.272s cni        CNI ADD (ptp): default/b gets 10.244.1.3
-           0.402s runtime    sandbox of default/a is ready (10.244.1.2)
-           0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-           0.402s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
-           0.402s runtime    sandbox of default/b is ready (10.244.1.3)
-           0.402s runtime    kubelet records Normal Pulling: Pulling image "redis:8"
-           0.402s runtime    containerd pulls "redis:8" (51.2 MB, 1.716s)
-           0.402s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
-           2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-           2.748s status     kubelet reports the node's images (node.status.images)
-           2.808s containers kubelet records Normal Created: Created container: web
-           2.898s containers kubelet records Normal Started: Started container web
-           2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-           2.898s status     kubelet updates status of default/a: Running (1/1 ready, Running)
-           4.464s runtime    kubelet records Normal Pulled: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
-           4.464s status     kubelet reports the node's images (node.status.images)
-           4.524s containers kubelet records Normal Created: Created container: cache
-           4.614s containers kubelet records Normal Started: Started container cache
-           4.614s containers container "cache" is running: Redis listening on TCP port 6379
-           4.614s status     kubelet updates status of default/b: Running (1/1 ready, Running)
-        -- settled at 4.614s
-        == default/a
-        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
-        phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
-        container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/nginx:1.29
-        == default/b
-        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
-        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
-        container cache: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/redis:8
-        events:
-          Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-          Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-          Normal Created spec.containers{web}: Created container: web
-          Normal Started spec.containers{web}: Started container web
-          Normal Pulling spec.containers{cache}: Pulling image "redis:8"
-          Normal Pulled spec.containers{cache}: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
-          Normal Created spec.containers{cache}: Created container: cache
-          Normal Started spec.containers{cache}: Started container cache
-    "#]],
+               0.002s kubelet    kubelet on worker-1 sees pod default/a bound to its node
+               0.002s kubelet    kubelet admits pod default/a
+               0.002s kubelet    QoS class of default/a: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+               0.002s kubelet    kubelet on worker-1 sees pod default/b bound to its node
+               0.002s kubelet    kubelet admits pod default/b
+               0.002s kubelet    QoS class of default/b: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/a
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/b
+               0.272s cni        CNI ADD (ptp): default/a gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/b gets 10.244.1.3
+               0.402s runtime    sandbox of default/a is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
+               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+               0.402s runtime    sandbox of default/b is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "redis:8"
+               0.402s runtime    containerd pulls "redis:8" (51.2 MB, 1.716s)
+               0.402s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s status     kubelet reports the node's images (node.status.images)
+               2.808s containers kubelet records Normal Created: Container created
+               2.898s containers kubelet records Normal Started: Container started
+               2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+               2.898s status     kubelet updates status of default/a: Running (1/1 ready, Running)
+               4.464s runtime    kubelet records Normal Pulled: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
+               4.464s status     kubelet reports the node's images (node.status.images)
+               4.524s containers kubelet records Normal Created: Container created
+               4.614s containers kubelet records Normal Started: Container started
+               4.614s containers container "cache" is running: Redis listening on TCP port 6379
+               4.614s status     kubelet updates status of default/b: Running (1/1 ready, Running)
+            -- settled at 4.614s
+            == default/a
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/nginx:1.29
+            == default/b
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container cache: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/redis:8
+            events:
+              Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Created spec.containers{web}: Container created
+              Normal Started spec.containers{web}: Container started
+              Normal Pulling spec.containers{cache}: Pulling image "redis:8"
+              Normal Pulled spec.containers{cache}: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
+              Normal Created spec.containers{cache}: Container created
+              Normal Started spec.containers{cache}: Container started
+        "#]],
     );
 }
 
@@ -1174,8 +1174,8 @@ fn postgres_without_password_exits_one() {
                0.402s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
                5.446s runtime    kubelet records Normal Pulled: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
                5.446s status     kubelet reports the node's images (node.status.images)
-               5.506s containers kubelet records Normal Created: Created container: db
-               5.596s containers kubelet records Normal Started: Started container db
+               5.506s containers kubelet records Normal Created: Container created
+               5.596s containers kubelet records Normal Started: Container started
                5.596s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  container ID: containerd://c1dfda7a5eb236f8acb06798004bbc2f1b5051c62d0332cd582d6717a91d279d
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
@@ -1190,10 +1190,10 @@ fn postgres_without_password_exits_one() {
                                  exit code: 1
                                  reason: Error
                                  why: its main process ended with a non-zero exit code
-               6.000s runtime    kubelet records Normal Pulled: Container image "postgres:17" already present on machine
+               6.000s runtime    kubelet records Normal Pulled: Container image "postgres:17" already present on machine and can be accessed by the pod
                6.000s status     kubelet updates status of default/db: Running (0/1 ready, Error)
-               6.060s containers kubelet records Normal Created (x2): Created container: db
-               6.150s containers kubelet records Normal Started (x2): Started container db
+               6.060s containers kubelet records Normal Created (x2): Container created
+               6.150s containers kubelet records Normal Started (x2): Container started
                6.150s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  container ID: containerd://6a3f7fb9fcd4241df89c5aca8c448a780de2b0ab6b89f8ac62184fdaeffa95c8
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
@@ -1211,9 +1211,9 @@ fn postgres_without_password_exits_one() {
                                  why: its main process ended with a non-zero exit code
                7.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
                7.000s status     kubelet updates status of default/db: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              16.270s runtime    kubelet records Normal Pulled (x2): Container image "postgres:17" already present on machine
-              16.330s containers kubelet records Normal Created (x3): Created container: db
-              16.420s containers kubelet records Normal Started (x3): Started container db
+              16.270s runtime    kubelet records Normal Pulled (x2): Container image "postgres:17" already present on machine and can be accessed by the pod
+              16.330s containers kubelet records Normal Created (x3): Container created
+              16.420s containers kubelet records Normal Started (x3): Container started
               16.420s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  container ID: containerd://9b5554bef5ebf42b1363f25caeb7c570ef6841424a61a27535e1803bf4585807
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
@@ -1239,9 +1239,9 @@ fn postgres_without_password_exits_one() {
             events:
               Normal Pulling spec.containers{db}: Pulling image "postgres:17"
               Normal Pulled spec.containers{db}: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
-              Normal Created (x3) spec.containers{db}: Created container: db
-              Normal Started (x3) spec.containers{db}: Started container db
-              Normal Pulled (x2) spec.containers{db}: Container image "postgres:17" already present on machine
+              Normal Created (x3) spec.containers{db}: Container created
+              Normal Started (x3) spec.containers{db}: Container started
+              Normal Pulled (x2) spec.containers{db}: Container image "postgres:17" already present on machine and can be accessed by the pod
               Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod db_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
         "#]],
     );
@@ -1267,21 +1267,21 @@ fn command_typo_cannot_start() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-               0.462s containers kubelet records Normal Created: Created container: web
+               0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Warning Failed: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
                0.552s containers container "web" cannot start
                0.552s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError)
-               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
-               1.060s containers kubelet records Normal Created (x2): Created container: web
+               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               1.060s containers kubelet records Normal Created (x2): Container created
                1.150s containers kubelet records Warning Failed (x2): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
                1.150s containers container "web" cannot start
                1.150s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 1 restarts)
                2.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
                2.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              11.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
-              11.210s containers kubelet records Normal Created (x3): Created container: web
+              11.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              11.210s containers kubelet records Normal Created (x3): Container created
               11.300s containers kubelet records Warning Failed (x3): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
               11.300s containers container "web" cannot start
               11.300s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 2 restarts)
@@ -1293,8 +1293,8 @@ fn command_typo_cannot_start() {
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
             container web: waiting CrashLoopBackOff "back-off 20s restarting failed container=web pod=web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated StartError exit=128 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
             events:
-              Normal Pulled (x3) spec.containers{web}: Container image "busybox:1.36" already present on machine
-              Normal Created (x3) spec.containers{web}: Created container: web
+              Normal Pulled (x3) spec.containers{web}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created (x3) spec.containers{web}: Container created
               Warning Failed (x3) spec.containers{web}: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
               Warning BackOff (x2) spec.containers{web}: Back-off restarting failed container web in pod web_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
         "#]],
@@ -1367,8 +1367,8 @@ fn exec_liveness_probe_from_the_docs() {
                0.402s status     kubelet updates status of default/liveness-exec: Pending (0/1 ready, ContainerCreating)
                0.625s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/busybox:1.27.2" in 223ms (223ms including waiting). Image size: 1113554 bytes.
                0.625s status     kubelet reports the node's images (node.status.images)
-               0.685s containers kubelet records Normal Created: Created container: liveness
-               0.775s containers kubelet records Normal Started: Started container liveness
+               0.685s containers kubelet records Normal Created: Container created
+               0.775s containers kubelet records Normal Started: Container started
                0.775s containers container "liveness" is running: the script runs for 10m30s and exits 0
                0.775s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running)
               35.002s status     kubelet records Warning Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
@@ -1381,10 +1381,10 @@ fn exec_liveness_probe_from_the_docs() {
               45.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
               45.002s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Running)
               75.002s containers container "liveness" exited with code 137 (Error) after 1m14.227s
-              76.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/busybox:1.27.2" already present on machine
+              76.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/busybox:1.27.2" already present on machine and can be accessed by the pod
               76.000s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Error)
-              76.060s containers kubelet records Normal Created (x2): Created container: liveness
-              76.150s containers kubelet records Normal Started (x2): Started container liveness
+              76.060s containers kubelet records Normal Created (x2): Container created
+              76.150s containers kubelet records Normal Started (x2): Container started
               76.150s containers container "liveness" is running: the script runs for 10m30s and exits 0
               76.150s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
             -- settled at 76.150s
@@ -1395,11 +1395,11 @@ fn exec_liveness_probe_from_the_docs() {
             events:
               Normal Pulling spec.containers{liveness}: Pulling image "registry.k8s.io/busybox:1.27.2"
               Normal Pulled spec.containers{liveness}: Successfully pulled image "registry.k8s.io/busybox:1.27.2" in 223ms (223ms including waiting). Image size: 1113554 bytes.
-              Normal Created (x2) spec.containers{liveness}: Created container: liveness
-              Normal Started (x2) spec.containers{liveness}: Started container liveness
+              Normal Created (x2) spec.containers{liveness}: Container created
+              Normal Started (x2) spec.containers{liveness}: Container started
               Warning Unhealthy (x3) spec.containers{liveness}: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
               Normal Killing spec.containers{liveness}: Container liveness failed liveness probe, will be restarted
-              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/busybox:1.27.2" already present on machine
+              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/busybox:1.27.2" already present on machine and can be accessed by the pod
         "#]],
     );
 }
@@ -1436,8 +1436,8 @@ fn http_liveness_probe_from_the_docs() {
                0.402s status     kubelet updates status of default/liveness-http: Pending (0/1 ready, ContainerCreating)
                2.235s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/e2e-test-images/agnhost:2.40" in 1.833s (1.833s including waiting). Image size: 55134761 bytes.
                2.235s status     kubelet reports the node's images (node.status.images)
-               2.295s containers kubelet records Normal Created: Created container: liveness
-               2.385s containers kubelet records Normal Started: Started container liveness
+               2.295s containers kubelet records Normal Created: Container created
+               2.385s containers kubelet records Normal Started: Container started
                2.385s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
                2.385s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running)
               15.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500
@@ -1447,10 +1447,10 @@ fn http_liveness_probe_from_the_docs() {
               21.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
               21.002s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Running)
               21.122s containers container "liveness" exited with code 2 (Error) after 18.737s
-              22.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine
+              22.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine and can be accessed by the pod
               22.000s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Error)
-              22.060s containers kubelet records Normal Created (x2): Created container: liveness
-              22.150s containers kubelet records Normal Started (x2): Started container liveness
+              22.060s containers kubelet records Normal Created (x2): Container created
+              22.150s containers kubelet records Normal Started (x2): Container started
               22.150s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
               22.150s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
             -- settled at 24.002s
@@ -1461,11 +1461,11 @@ fn http_liveness_probe_from_the_docs() {
             events:
               Normal Pulling spec.containers{liveness}: Pulling image "registry.k8s.io/e2e-test-images/agnhost:2.40"
               Normal Pulled spec.containers{liveness}: Successfully pulled image "registry.k8s.io/e2e-test-images/agnhost:2.40" in 1.833s (1.833s including waiting). Image size: 55134761 bytes.
-              Normal Created (x2) spec.containers{liveness}: Created container: liveness
-              Normal Started (x2) spec.containers{liveness}: Started container liveness
+              Normal Created (x2) spec.containers{liveness}: Container created
+              Normal Started (x2) spec.containers{liveness}: Container started
               Warning Unhealthy (x3) spec.containers{liveness}: Liveness probe failed: HTTP probe failed with statuscode: 500
               Normal Killing spec.containers{liveness}: Container liveness failed liveness probe, will be restarted
-              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine
+              Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine and can be accessed by the pod
         "#]],
     );
 }
@@ -1501,17 +1501,17 @@ fn failing_post_start_hook_kills_the_container() {
                0.402s status     kubelet updates status of default/hooked: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
-               2.808s containers kubelet records Normal Created: Created container: web
-               2.898s containers kubelet records Normal Started: Started container web
+               2.808s containers kubelet records Normal Created: Container created
+               2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                2.898s containers kubelet records Warning FailedPostStartHook: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                2.898s containers kubelet records Normal Killing: FailedPostStartHook
                2.898s status     kubelet updates status of default/hooked: Running (0/1 ready, Running)
                3.018s containers container "web" exited with code 0 (Completed) after 120ms
-               4.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine
+               4.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
                4.000s status     kubelet updates status of default/hooked: Running (0/1 ready, Completed)
-               4.060s containers kubelet records Normal Created (x2): Created container: web
-               4.150s containers kubelet records Normal Started (x2): Started container web
+               4.060s containers kubelet records Normal Created (x2): Container created
+               4.150s containers kubelet records Normal Started (x2): Container started
                4.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                4.150s containers kubelet records Warning FailedPostStartHook (x2): Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                4.150s containers kubelet records Normal Killing (x2): FailedPostStartHook
@@ -1527,11 +1527,11 @@ fn failing_post_start_hook_kills_the_container() {
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-              Normal Created (x2) spec.containers{web}: Created container: web
-              Normal Started (x2) spec.containers{web}: Started container web
+              Normal Created (x2) spec.containers{web}: Container created
+              Normal Started (x2) spec.containers{web}: Container started
               Warning FailedPostStartHook (x2) spec.containers{web}: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
               Normal Killing (x2) spec.containers{web}: FailedPostStartHook
-              Normal Pulled spec.containers{web}: Container image "nginx:1.29" already present on machine
+              Normal Pulled spec.containers{web}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
               Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod hooked_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
         "#]],
     );
@@ -1560,15 +1560,15 @@ fn sidecar_starts_before_the_app_and_keeps_running() {
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/with-sidecar
                0.272s cni        CNI ADD (ptp): default/with-sidecar gets 10.244.1.2
                0.402s runtime    sandbox of default/with-sidecar is ready (10.244.1.2)
-               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.402s status     kubelet updates status of default/with-sidecar: Pending (0/2 ready, Init:0/1)
-               0.462s containers kubelet records Normal Created: Created container: logshipper
-               0.552s containers kubelet records Normal Started: Started container logshipper
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "logshipper" is running: the script ends in a foreground process: follows a file forever
-               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.552s status     kubelet updates status of default/with-sidecar: Pending (1/2 ready, PodInitializing)
-               0.612s containers kubelet records Normal Created: Created container: app
-               0.702s containers kubelet records Normal Started: Started container app
+               0.612s containers kubelet records Normal Created: Container created
+               0.702s containers kubelet records Normal Started: Container started
                0.702s containers container "app" is running: the script loops forever
                0.702s status     kubelet updates status of default/with-sidecar: Running (2/2 ready, Running)
             -- settled at 0.702s
@@ -1578,12 +1578,12 @@ fn sidecar_starts_before_the_app_and_keeps_running() {
             init logshipper: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
             container app: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
             events:
-              Normal Pulled spec.initContainers{logshipper}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.initContainers{logshipper}: Created container: logshipper
-              Normal Started spec.initContainers{logshipper}: Started container logshipper
-              Normal Pulled spec.containers{app}: Container image "busybox:1.36" already present on machine
-              Normal Created spec.containers{app}: Created container: app
-              Normal Started spec.containers{app}: Started container app
+              Normal Pulled spec.initContainers{logshipper}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.initContainers{logshipper}: Container created
+              Normal Started spec.initContainers{logshipper}: Container started
+              Normal Pulled spec.containers{app}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{app}: Container created
+              Normal Started spec.containers{app}: Container started
         "#]],
     );
 }
@@ -1655,66 +1655,66 @@ fn disk_pressure_evicts_best_effort_pods() {
         60_000,
         &[],
         expect![[r#"
-           0.002s kubelet    kubelet on worker-1 sees pod default/besteffort bound to its node
-           0.002s kubelet    kubelet admits pod default/besteffort
-           0.002s kubelet    QoS class of default/besteffort: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
-           0.002s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
-           0.002s kubelet    kubelet on worker-1 sees pod default/guaranteed bound to its node
-           0.002s kubelet    kubelet admits pod default/guaranteed
-           0.002s kubelet    QoS class of default/guaranteed: Guaranteed
-           0.002s kubelet    kubelet creates cgroup kubepods-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
-           0.002s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/besteffort
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/guaranteed
-           0.272s cni        CNI ADD (ptp): default/besteffort gets 10.244.1.2
-           0.272s cni        CNI ADD (ptp): default/guaranteed gets 10.244.1.3
-           0.402s runtime    sandbox of default/besteffort is ready (10.244.1.2)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
-           0.402s runtime    sandbox of default/guaranteed is ready (10.244.1.3)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
-           0.462s containers kubelet records Normal Created: Created container: web
-           0.462s containers kubelet records Normal Created: Created container: web
-           0.552s containers kubelet records Normal Started: Started container web
-           0.552s containers container "web" is running: sleeps forever
-           0.552s status     kubelet updates status of default/besteffort: Running (1/1 ready, Running)
-           0.552s containers kubelet records Normal Started: Started container web
-           0.552s containers container "web" is running: sleeps forever
-           0.552s status     kubelet updates status of default/guaranteed: Running (1/1 ready, Running)
-          20.000s status     kubelet reports DiskPressure=True on worker-1
-          20.000s kubelet    kubelet records Normal NodeHasDiskPressure: Node worker-1 status is now: NodeHasDiskPressure
-          20.000s kubelet    kubelet records Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage
-          20.000s kubelet    kubelet records Warning Evicted: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
-          20.000s containers kubelet records Normal Killing: Stopping container web
-          20.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Evicted)
-          21.000s containers container "web" exited with code 137 (Error) after 20.448s
-          22.000s cni        CNI DEL: default/besteffort releases 10.244.1.2
-          22.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Error)
-        -- settled at 60.000s
-        == default/besteffort
-        kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
-        phase=Failed podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort message="The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. "
-        conditions: DisruptionTarget=True(TerminationByKubelet) PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-        container web: terminated Error exit=137 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
-        == default/guaranteed
-        kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
-        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=Guaranteed
-        conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
-        container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
-        events:
-          Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine
-          Normal Created spec.containers{web}: Created container: web
-          Normal Started spec.containers{web}: Started container web
-          Warning Evicted Pod: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
-          Normal Killing spec.containers{web}: Stopping container web
-          Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine
-          Normal Created spec.containers{web}: Created container: web
-          Normal Started spec.containers{web}: Started container web
-          Normal NodeHasDiskPressure Node: Node worker-1 status is now: NodeHasDiskPressure
-          Warning EvictionThresholdMet Node: Attempting to reclaim ephemeral-storage
-    "#]],
+               0.002s kubelet    kubelet on worker-1 sees pod default/besteffort bound to its node
+               0.002s kubelet    kubelet admits pod default/besteffort
+               0.002s kubelet    QoS class of default/besteffort: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
+               0.002s kubelet    kubelet on worker-1 sees pod default/guaranteed bound to its node
+               0.002s kubelet    kubelet admits pod default/guaranteed
+               0.002s kubelet    QoS class of default/guaranteed: Guaranteed
+               0.002s kubelet    kubelet creates cgroup kubepods-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/besteffort
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/guaranteed
+               0.272s cni        CNI ADD (ptp): default/besteffort gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/guaranteed gets 10.244.1.3
+               0.402s runtime    sandbox of default/besteffort is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
+               0.402s runtime    sandbox of default/guaranteed is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
+               0.462s containers kubelet records Normal Created: Container created
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "web" is running: sleeps forever
+               0.552s status     kubelet updates status of default/besteffort: Running (1/1 ready, Running)
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "web" is running: sleeps forever
+               0.552s status     kubelet updates status of default/guaranteed: Running (1/1 ready, Running)
+              20.000s status     kubelet reports DiskPressure=True on worker-1
+              20.000s kubelet    kubelet records Normal NodeHasDiskPressure: Node worker-1 status is now: NodeHasDiskPressure
+              20.000s kubelet    kubelet records Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage
+              20.000s kubelet    kubelet records Warning Evicted: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
+              20.000s containers kubelet records Normal Killing: Stopping container web
+              20.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Evicted)
+              21.000s containers container "web" exited with code 137 (Error) after 20.448s
+              22.000s cni        CNI DEL: default/besteffort releases 10.244.1.2
+              22.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Error)
+            -- settled at 60.000s
+            == default/besteffort
+            kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
+            phase=Failed podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort message="The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. "
+            conditions: DisruptionTarget=True(TerminationByKubelet) PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container web: terminated Error exit=137 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            == default/guaranteed
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
+            phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=Guaranteed
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
+            container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{web}: Container created
+              Normal Started spec.containers{web}: Container started
+              Warning Evicted Pod: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
+              Normal Killing spec.containers{web}: Stopping container web
+              Normal Pulled spec.containers{web}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{web}: Container created
+              Normal Started spec.containers{web}: Container started
+              Normal NodeHasDiskPressure Node: Node worker-1 status is now: NodeHasDiskPressure
+              Warning EvictionThresholdMet Node: Attempting to reclaim ephemeral-storage
+        "#]],
     );
 }
 
@@ -1778,13 +1778,13 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
            0.402s status     kubelet updates status of default/web: Pending (0/2 ready, ContainerCreating)
            2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
            2.748s status     kubelet reports the node's images (node.status.images)
-           2.808s containers kubelet records Normal Created: Created container: web
-           2.898s containers kubelet records Normal Started: Started container web
+           2.808s containers kubelet records Normal Created: Container created
+           2.898s containers kubelet records Normal Started: Container started
            2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-           2.898s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+           2.898s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
            2.898s status     kubelet updates status of default/web: Pending (1/2 ready, ContainerCreating)
-           2.958s containers kubelet records Normal Created: Created container: sleeper
-           3.048s containers kubelet records Normal Started: Started container sleeper
+           2.958s containers kubelet records Normal Created: Container created
+           3.048s containers kubelet records Normal Started: Container started
            3.048s containers container "sleeper" is running: sleeps forever
            3.048s status     kubelet updates status of default/web: Running (2/2 ready, Running)
           10.002s kubelet    kubelet sees pod default/web marked for deletion (grace 30s)
@@ -1802,11 +1802,11 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
         events:
           Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
           Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-          Normal Created spec.containers{web}: Created container: web
-          Normal Started spec.containers{web}: Started container web
-          Normal Pulled spec.containers{sleeper}: Container image "busybox:1.36" already present on machine
-          Normal Created spec.containers{sleeper}: Created container: sleeper
-          Normal Started spec.containers{sleeper}: Started container sleeper
+          Normal Created spec.containers{web}: Container created
+          Normal Started spec.containers{web}: Container started
+          Normal Pulled spec.containers{sleeper}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+          Normal Created spec.containers{sleeper}: Container created
+          Normal Started spec.containers{sleeper}: Container started
           Normal Killing spec.containers{sleeper}: Stopping container sleeper
           Normal Killing spec.containers{web}: Stopping container web
     "#]].assert_eq(&out);
@@ -1884,78 +1884,78 @@ fn failing_init_container_blocks_the_pod() {
         30_000,
         &[],
         expect![[r#"
-           0.002s kubelet    kubelet on worker-1 sees pod default/retrying bound to its node
-           0.002s kubelet    kubelet admits pod default/retrying
-           0.002s kubelet    QoS class of default/retrying: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
-           0.002s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
-           0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
-           0.002s kubelet    kubelet admits pod default/once
-           0.002s kubelet    QoS class of default/once: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
-           0.002s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/retrying
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
-           0.272s cni        CNI ADD (ptp): default/retrying gets 10.244.1.2
-           0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.3
-           0.402s runtime    sandbox of default/retrying is ready (10.244.1.2)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
-           0.402s runtime    sandbox of default/once is ready (10.244.1.3)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
-           0.462s containers kubelet records Normal Created: Created container: migrate
-           0.462s containers kubelet records Normal Created: Created container: migrate
-           0.552s containers kubelet records Normal Started: Started container migrate
-           0.552s containers container "migrate" is running: the script runs for 0s and exits 1
-           0.552s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
-           0.552s containers kubelet records Normal Started: Started container migrate
-           0.552s containers container "migrate" is running: the script runs for 0s and exits 1
-           0.552s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
-           0.567s containers container "migrate" exited with code 1 (Error) after 15ms
-           0.567s containers container "migrate" exited with code 1 (Error) after 15ms
-           1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
-           1.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:Error)
-           1.000s containers pod default/once is finished: Failed
-           1.000s cni        CNI DEL: default/once releases 10.244.1.3
-           1.000s status     kubelet updates status of default/once: Failed (0/1 ready, Init:Error)
-           1.060s containers kubelet records Normal Created (x2): Created container: migrate
-           1.150s containers kubelet records Normal Started (x2): Started container migrate
-           1.150s containers container "migrate" is running: the script runs for 0s and exits 1
-           1.150s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 1 restarts)
-           1.165s containers container "migrate" exited with code 1 (Error) after 15ms
-           2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
-           2.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 1 restarts)
-          11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
-          11.225s containers kubelet records Normal Created (x3): Created container: migrate
-          11.315s containers kubelet records Normal Started (x3): Started container migrate
-          11.315s containers container "migrate" is running: the script runs for 0s and exits 1
-          11.315s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 2 restarts)
-          11.330s containers container "migrate" exited with code 1 (Error) after 15ms
-          12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
-          12.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 2 restarts)
-        -- settled at 12.000s
-        == default/retrying
-        kubectl get pod: READY 0/1 STATUS Init:CrashLoopBackOff RESTARTS 2
-        phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=True Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-        init migrate: waiting CrashLoopBackOff "back-off 20s restarting failed container=migrate pod=retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
-        container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
-        == default/once
-        kubectl get pod: READY 0/1 STATUS Init:Error RESTARTS 0
-        phase=Failed podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=False Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-        init migrate: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
-        container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
-        events:
-          Normal Pulled spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine
-          Normal Created spec.initContainers{migrate}: Created container: migrate
-          Normal Started spec.initContainers{migrate}: Started container migrate
-          Normal Pulled (x3) spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine
-          Normal Created (x3) spec.initContainers{migrate}: Created container: migrate
-          Normal Started (x3) spec.initContainers{migrate}: Started container migrate
-          Warning BackOff (x2) spec.initContainers{migrate}: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
-    "#]],
+               0.002s kubelet    kubelet on worker-1 sees pod default/retrying bound to its node
+               0.002s kubelet    kubelet admits pod default/retrying
+               0.002s kubelet    QoS class of default/retrying: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+               0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
+               0.002s kubelet    kubelet admits pod default/once
+               0.002s kubelet    QoS class of default/once: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/retrying
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
+               0.272s cni        CNI ADD (ptp): default/retrying gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.3
+               0.402s runtime    sandbox of default/retrying is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+               0.402s runtime    sandbox of default/once is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+               0.462s containers kubelet records Normal Created: Container created
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "migrate" is running: the script runs for 0s and exits 1
+               0.552s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "migrate" is running: the script runs for 0s and exits 1
+               0.552s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
+               0.567s containers container "migrate" exited with code 1 (Error) after 15ms
+               0.567s containers container "migrate" exited with code 1 (Error) after 15ms
+               1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               1.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:Error)
+               1.000s containers pod default/once is finished: Failed
+               1.000s cni        CNI DEL: default/once releases 10.244.1.3
+               1.000s status     kubelet updates status of default/once: Failed (0/1 ready, Init:Error)
+               1.060s containers kubelet records Normal Created (x2): Container created
+               1.150s containers kubelet records Normal Started (x2): Container started
+               1.150s containers container "migrate" is running: the script runs for 0s and exits 1
+               1.150s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 1 restarts)
+               1.165s containers container "migrate" exited with code 1 (Error) after 15ms
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+               2.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 1 restarts)
+              11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              11.225s containers kubelet records Normal Created (x3): Container created
+              11.315s containers kubelet records Normal Started (x3): Container started
+              11.315s containers container "migrate" is running: the script runs for 0s and exits 1
+              11.315s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 2 restarts)
+              11.330s containers container "migrate" exited with code 1 (Error) after 15ms
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+              12.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 2 restarts)
+            -- settled at 12.000s
+            == default/retrying
+            kubectl get pod: READY 0/1 STATUS Init:CrashLoopBackOff RESTARTS 2
+            phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            init migrate: waiting CrashLoopBackOff "back-off 20s restarting failed container=migrate pod=retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            == default/once
+            kubectl get pod: READY 0/1 STATUS Init:Error RESTARTS 0
+            phase=Failed podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            init migrate: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
+            events:
+              Normal Pulled spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.initContainers{migrate}: Container created
+              Normal Started spec.initContainers{migrate}: Container started
+              Normal Pulled (x3) spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created (x3) spec.initContainers{migrate}: Container created
+              Normal Started (x3) spec.initContainers{migrate}: Container started
+              Warning BackOff (x2) spec.initContainers{migrate}: Back-off restarting failed container migrate in pod retrying_default(73d33b66-6a1e-41da-bfda-be86cbbeaa11)
+        "#]],
     );
 }
 
@@ -1975,76 +1975,76 @@ fn on_failure_restarts_only_failed_containers() {
         20_000,
         &[],
         expect![[r#"
-           0.002s kubelet    kubelet on worker-1 sees pod default/ok bound to its node
-           0.002s kubelet    kubelet admits pod default/ok
-           0.002s kubelet    QoS class of default/ok: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
-           0.002s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
-           0.002s kubelet    kubelet on worker-1 sees pod default/flaky bound to its node
-           0.002s kubelet    kubelet admits pod default/flaky
-           0.002s kubelet    QoS class of default/flaky: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
-           0.002s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/ok
-           0.122s runtime    kubelet → containerd: RunPodSandbox for default/flaky
-           0.272s cni        CNI ADD (ptp): default/ok gets 10.244.1.2
-           0.272s cni        CNI ADD (ptp): default/flaky gets 10.244.1.3
-           0.402s runtime    sandbox of default/ok is ready (10.244.1.2)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
-           0.402s runtime    sandbox of default/flaky is ready (10.244.1.3)
-           0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
-           0.402s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
-           0.462s containers kubelet records Normal Created: Created container: task
-           0.462s containers kubelet records Normal Created: Created container: task
-           0.552s containers kubelet records Normal Started: Started container task
-           0.552s containers container "task" is running: the script runs for 2s and exits 0
-           0.552s status     kubelet updates status of default/ok: Running (1/1 ready, Running)
-           0.552s containers kubelet records Normal Started: Started container task
-           0.552s containers container "task" is running: the script runs for 2s and exits 3
-           0.552s status     kubelet updates status of default/flaky: Running (1/1 ready, Running)
-           2.552s containers container "task" exited with code 0 (Completed) after 2s
-           2.552s containers container "task" exited with code 3 (Error) after 2s
-           3.000s containers pod default/ok is finished: Succeeded
-           3.000s cni        CNI DEL: default/ok releases 10.244.1.2
-           3.000s status     kubelet updates status of default/ok: Succeeded (0/1 ready, Completed)
-           3.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine
-           3.000s status     kubelet updates status of default/flaky: Running (0/1 ready, Error)
-           3.060s containers kubelet records Normal Created (x2): Created container: task
-           3.150s containers kubelet records Normal Started (x2): Started container task
-           3.150s containers container "task" is running: the script runs for 2s and exits 3
-           3.150s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
-           5.150s containers container "task" exited with code 3 (Error) after 2s
-           6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
-           6.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-          15.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine
-          15.210s containers kubelet records Normal Created (x3): Created container: task
-          15.300s containers kubelet records Normal Started (x3): Started container task
-          15.300s containers container "task" is running: the script runs for 2s and exits 3
-          15.300s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
-          17.300s containers container "task" exited with code 3 (Error) after 2s
-          18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
-          18.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
-        -- settled at 18.000s
-        == default/ok
-        kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
-        phase=Succeeded podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=False Initialized=True Ready=False(PodCompleted) ContainersReady=False(PodCompleted) PodScheduled=True
-        container task: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
-        == default/flaky
-        kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
-        phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-        container task: waiting CrashLoopBackOff "back-off 20s restarting failed container=task pod=flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)" | last: terminated Error exit=3 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
-        events:
-          Normal Pulled (x3) spec.containers{task}: Container image "busybox:1.36" already present on machine
-          Normal Created (x3) spec.containers{task}: Created container: task
-          Normal Started (x3) spec.containers{task}: Started container task
-          Warning BackOff (x2) spec.containers{task}: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
-          Normal Pulled spec.containers{task}: Container image "busybox:1.36" already present on machine
-          Normal Created spec.containers{task}: Created container: task
-          Normal Started spec.containers{task}: Started container task
-    "#]],
+               0.002s kubelet    kubelet on worker-1 sees pod default/ok bound to its node
+               0.002s kubelet    kubelet admits pod default/ok
+               0.002s kubelet    QoS class of default/ok: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod73d33b66_6a1e_41da_bfda_be86cbbeaa11.slice
+               0.002s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
+               0.002s kubelet    kubelet on worker-1 sees pod default/flaky bound to its node
+               0.002s kubelet    kubelet admits pod default/flaky
+               0.002s kubelet    QoS class of default/flaky: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod77cbc4a1_33c2_40f6_93fc_d6513d02befe.slice
+               0.002s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/ok
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/flaky
+               0.272s cni        CNI ADD (ptp): default/ok gets 10.244.1.2
+               0.272s cni        CNI ADD (ptp): default/flaky gets 10.244.1.3
+               0.402s runtime    sandbox of default/ok is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
+               0.402s runtime    sandbox of default/flaky is ready (10.244.1.3)
+               0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               0.402s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
+               0.462s containers kubelet records Normal Created: Container created
+               0.462s containers kubelet records Normal Created: Container created
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "task" is running: the script runs for 2s and exits 0
+               0.552s status     kubelet updates status of default/ok: Running (1/1 ready, Running)
+               0.552s containers kubelet records Normal Started: Container started
+               0.552s containers container "task" is running: the script runs for 2s and exits 3
+               0.552s status     kubelet updates status of default/flaky: Running (1/1 ready, Running)
+               2.552s containers container "task" exited with code 0 (Completed) after 2s
+               2.552s containers container "task" exited with code 3 (Error) after 2s
+               3.000s containers pod default/ok is finished: Succeeded
+               3.000s cni        CNI DEL: default/ok releases 10.244.1.2
+               3.000s status     kubelet updates status of default/ok: Succeeded (0/1 ready, Completed)
+               3.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               3.000s status     kubelet updates status of default/flaky: Running (0/1 ready, Error)
+               3.060s containers kubelet records Normal Created (x2): Container created
+               3.150s containers kubelet records Normal Started (x2): Container started
+               3.150s containers container "task" is running: the script runs for 2s and exits 3
+               3.150s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
+               5.150s containers container "task" exited with code 3 (Error) after 2s
+               6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+               6.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              15.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              15.210s containers kubelet records Normal Created (x3): Container created
+              15.300s containers kubelet records Normal Started (x3): Container started
+              15.300s containers container "task" is running: the script runs for 2s and exits 3
+              15.300s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
+              17.300s containers container "task" exited with code 3 (Error) after 2s
+              18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+              18.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+            -- settled at 18.000s
+            == default/ok
+            kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
+            phase=Succeeded podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=True Ready=False(PodCompleted) ContainersReady=False(PodCompleted) PodScheduled=True
+            container task: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36
+            == default/flaky
+            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+            phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container task: waiting CrashLoopBackOff "back-off 20s restarting failed container=task pod=flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)" | last: terminated Error exit=3 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            events:
+              Normal Pulled (x3) spec.containers{task}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created (x3) spec.containers{task}: Container created
+              Normal Started (x3) spec.containers{task}: Container started
+              Warning BackOff (x2) spec.containers{task}: Back-off restarting failed container task in pod flaky_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
+              Normal Pulled spec.containers{task}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+              Normal Created spec.containers{task}: Container created
+              Normal Started spec.containers{task}: Container started
+        "#]],
     );
 }
 
@@ -2104,13 +2104,13 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                0.402s status     kubelet updates status of default/impatient: Pending (0/1 ready, ContainerCreating)
                5.951s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
                5.951s status     kubelet reports the node's images (node.status.images)
-               6.011s containers kubelet records Normal Created: Created container: db
-               6.101s containers kubelet records Normal Started: Started container db
+               6.011s containers kubelet records Normal Created: Container created
+               6.101s containers kubelet records Normal Started: Container started
                6.101s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
                6.101s status     kubelet updates status of default/patient: Running (0/1 ready, Running)
                6.441s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
-               6.501s containers kubelet records Normal Created: Created container: db
-               6.591s containers kubelet records Normal Started: Started container db
+               6.501s containers kubelet records Normal Created: Container created
+               6.591s containers kubelet records Normal Started: Container started
                6.591s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
                6.591s status     kubelet updates status of default/impatient: Running (0/1 ready, Running)
                8.002s status     kubelet records Warning Unhealthy: Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
@@ -2123,10 +2123,10 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  consecutive: 3 (threshold 3)
               12.002s containers kubelet records Normal Killing: Container db failed startup probe, will be restarted
               12.122s containers container "db" exited with code 0 (Completed) after 5.531s
-              13.000s runtime    kubelet records Normal Pulled: Container image "mysql:8.4" already present on machine
+              13.000s runtime    kubelet records Normal Pulled: Container image "mysql:8.4" already present on machine and can be accessed by the pod
               13.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Completed)
-              13.060s containers kubelet records Normal Created (x2): Created container: db
-              13.150s containers kubelet records Normal Started (x2): Started container db
+              13.060s containers kubelet records Normal Created (x2): Container created
+              13.150s containers kubelet records Normal Started (x2): Container started
               13.150s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
               13.150s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
               14.002s status     kubelet records Warning Unhealthy (x4): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
@@ -2150,9 +2150,9 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  result: Success
                                  consecutive: 1 (threshold 1)
               20.002s status     kubelet updates status of default/patient: Running (1/1 ready, Running)
-              28.122s runtime    kubelet records Normal Pulled (x2): Container image "mysql:8.4" already present on machine
-              28.182s containers kubelet records Normal Created (x3): Created container: db
-              28.272s containers kubelet records Normal Started (x3): Started container db
+              28.122s runtime    kubelet records Normal Pulled (x2): Container image "mysql:8.4" already present on machine and can be accessed by the pod
+              28.182s containers kubelet records Normal Created (x3): Container created
+              28.272s containers kubelet records Normal Started (x3): Container started
               28.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
               28.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
               30.002s status     kubelet records Warning Unhealthy (x7): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
@@ -2180,16 +2180,16 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
             events:
               Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
               Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
-              Normal Created (x3) spec.containers{db}: Created container: db
-              Normal Started (x3) spec.containers{db}: Started container db
+              Normal Created (x3) spec.containers{db}: Container created
+              Normal Started (x3) spec.containers{db}: Container started
               Warning Unhealthy (x9) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
               Normal Killing (x3) spec.containers{db}: Container db failed startup probe, will be restarted
-              Normal Pulled (x2) spec.containers{db}: Container image "mysql:8.4" already present on machine
+              Normal Pulled (x2) spec.containers{db}: Container image "mysql:8.4" already present on machine and can be accessed by the pod
               Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod impatient_default(77cbc4a1-33c2-40f6-93fc-d6513d02befe)
               Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
               Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
-              Normal Created spec.containers{db}: Created container: db
-              Normal Started spec.containers{db}: Started container db
+              Normal Created spec.containers{db}: Container created
+              Normal Started spec.containers{db}: Container started
               Warning Unhealthy (x2) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
         "#]],
     );
@@ -2246,13 +2246,13 @@ fn grpc_liveness_probe_from_the_docs() {
                0.402s status     kubelet updates status of default/etcd-localhost: Pending (0/1 ready, ContainerCreating)
                1.268s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 866ms (866ms including waiting). Image size: 22695259 bytes.
                1.268s status     kubelet reports the node's images (node.status.images)
-               1.328s containers kubelet records Normal Created: Created container: etcd
-               1.418s containers kubelet records Normal Started: Started container etcd
+               1.328s containers kubelet records Normal Created: Container created
+               1.418s containers kubelet records Normal Started: Container started
                1.418s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379
                1.418s status     kubelet updates status of default/etcd-with-grpc: Running (1/1 ready, Running)
                1.758s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 490ms (1.356s including waiting). Image size: 22695259 bytes.
-               1.818s containers kubelet records Normal Created: Created container: etcd
-               1.908s containers kubelet records Normal Started: Started container etcd
+               1.818s containers kubelet records Normal Created: Container created
+               1.908s containers kubelet records Normal Started: Container started
                1.908s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
                1.908s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running)
               20.002s status     kubelet records Warning Unhealthy: Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
@@ -2262,10 +2262,10 @@ fn grpc_liveness_probe_from_the_docs() {
               40.002s containers kubelet records Normal Killing: Container etcd failed liveness probe, will be restarted
               40.002s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Running)
               40.122s containers container "etcd" exited with code 0 (Completed) after 38.214s
-              41.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine
+              41.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine and can be accessed by the pod
               41.000s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Completed)
-              41.060s containers kubelet records Normal Created (x2): Created container: etcd
-              41.150s containers kubelet records Normal Started (x2): Started container etcd
+              41.060s containers kubelet records Normal Created (x2): Container created
+              41.150s containers kubelet records Normal Started (x2): Container started
               41.150s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
               41.150s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
             -- settled at 41.150s
@@ -2282,15 +2282,15 @@ fn grpc_liveness_probe_from_the_docs() {
             events:
               Normal Pulling spec.containers{etcd}: Pulling image "registry.k8s.io/etcd:3.5.1-0"
               Normal Pulled spec.containers{etcd}: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 490ms (1.356s including waiting). Image size: 22695259 bytes.
-              Normal Created (x2) spec.containers{etcd}: Created container: etcd
-              Normal Started (x2) spec.containers{etcd}: Started container etcd
+              Normal Created (x2) spec.containers{etcd}: Container created
+              Normal Started (x2) spec.containers{etcd}: Container started
               Warning Unhealthy (x3) spec.containers{etcd}: Liveness probe failed: timeout: failed to connect service "10.244.1.3:2379" within 1s: context deadline exceeded
               Normal Killing spec.containers{etcd}: Container etcd failed liveness probe, will be restarted
-              Normal Pulled spec.containers{etcd}: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine
+              Normal Pulled spec.containers{etcd}: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine and can be accessed by the pod
               Normal Pulling spec.containers{etcd}: Pulling image "registry.k8s.io/etcd:3.5.1-0"
               Normal Pulled spec.containers{etcd}: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 866ms (866ms including waiting). Image size: 22695259 bytes.
-              Normal Created spec.containers{etcd}: Created container: etcd
-              Normal Started spec.containers{etcd}: Started container etcd
+              Normal Created spec.containers{etcd}: Container created
+              Normal Started spec.containers{etcd}: Container started
         "#]],
     );
 }
@@ -2326,10 +2326,10 @@ fn kubelet_start_picks_up_pods_already_bound() {
         0.122s kubelet → containerd: RunPodSandbox for default/web
         0.272s CNI ADD (ptp): default/web gets 10.244.1.2
         0.402s sandbox of default/web is ready (10.244.1.2)
-        0.402s kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine
+        0.402s kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
         0.402s kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-        0.462s kubelet records Normal Created: Created container: web
-        0.552s kubelet records Normal Started: Started container web
+        0.462s kubelet records Normal Created: Container created
+        0.552s kubelet records Normal Started: Container started
         0.552s container "web" is running: sleeps forever
         0.552s kubelet updates status of default/web: Running (1/1 ready, Running)"#]]
     .assert_eq(&summaries.join("\n"));
@@ -2362,8 +2362,8 @@ fn custom_registry_image_serves_its_declared_port() {
                0.402s status     kubelet updates status of default/api: Pending (0/1 ready, ContainerCreating)
                2.022s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.example.com/shop/api:1.4" in 1.62s (1.62s including waiting). Image size: 48000000 bytes.
                2.022s status     kubelet reports the node's images (node.status.images)
-               2.082s containers kubelet records Normal Created: Created container: api
-               2.172s containers kubelet records Normal Started: Started container api
+               2.082s containers kubelet records Normal Created: Container created
+               2.172s containers kubelet records Normal Started: Container started
                2.172s containers container "api" is running: the image's own program, serving HTTP on its declared port(s) 8080
                2.172s status     kubelet updates status of default/api: Running (0/1 ready, Running)
                3.000s status     readiness probe of "api" succeeds
@@ -2376,8 +2376,8 @@ fn custom_registry_image_serves_its_declared_port() {
             events:
               Normal Pulling spec.containers{api}: Pulling image "registry.example.com/shop/api:1.4"
               Normal Pulled spec.containers{api}: Successfully pulled image "registry.example.com/shop/api:1.4" in 1.62s (1.62s including waiting). Image size: 48000000 bytes.
-              Normal Created spec.containers{api}: Created container: api
-              Normal Started spec.containers{api}: Started container api
+              Normal Created spec.containers{api}: Container created
+              Normal Started spec.containers{api}: Container started
         "#]],
     );
 }
