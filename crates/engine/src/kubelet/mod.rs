@@ -13,6 +13,13 @@
 //! a container starts, a process exits, a probe ticks), so every step of the trace sits at
 //! its real moment. Retries that only wait for a back-off are queued as periodic tasks: they
 //! do not keep the simulation alive by themselves.
+//!
+//! Wiring: one `Kubelet::new(node, KubeletConfig { registry, faults, .. })` per Node, passed
+//! to `run_loop` with the other actors; call [`Kubelet::start`] once so it lists pods that
+//! are already bound and arms its fault timers. It expects its Node object in the store
+//! (allocatable, labels, taints, `spec.podCIDR`, InternalIP, `status.images`) and, for pods
+//! with the usual `kube-api-access-*` projected volume, the `kube-root-ca.crt` ConfigMap in
+//! the pod's namespace (without it the volume fails to mount, as on a real node).
 
 pub mod admission;
 pub mod cgroups;
@@ -102,6 +109,14 @@ pub struct NodeFaults {
     pub disk_pressure: Option<DiskPressure>,
     /// No image registry can be reached.
     pub registry_down: bool,
+}
+
+impl NodeFaults {
+    /// When the node's kubelet posts its last heartbeat (node status and Lease), if it stops.
+    /// The lab writes no routine heartbeats, so the node-lifecycle controller reads this.
+    pub fn heartbeat_stops_at(&self) -> Option<u64> {
+        self.not_ready_at
+    }
 }
 
 /// Everything a kubelet is configured with.
