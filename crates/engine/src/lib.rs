@@ -11,6 +11,7 @@ pub mod controllers;
 pub mod decode;
 pub mod defaults;
 pub mod errors;
+pub mod kubelet;
 pub mod linemap;
 pub mod manifest;
 pub mod object;

@@ -1,0 +1,349 @@
+//! The kubelet's own admission of a Pod bound to its node (`pkg/kubelet/lifecycle/predicate.go`
+//! and the eviction manager's admit handler), checked in upstream's order: the eviction
+//! manager (node conditions), then the general predicates — resources fit (`Too many pods`
+//! first, then cpu, memory, ephemeral-storage, extended resources), node affinity/selector,
+//! node name, host ports — then untolerated `NoExecute` taints. Only the first failure is
+//! reported: reason `OutOf<resource>` with `Node didn't have enough resource: <r>, requested:
+//! <n>, used: <n>, capacity: <n>`, or `<Predicate>` with `Predicate <Predicate> failed: <reason>`.
+//! A rejected pod becomes `Failed` with message `Pod was rejected: <message>`.
+
+use super::qos::{effective_requests, has_pod_level_resources, resource_list, QosClass};
+use crate::quantity::Quantity;
+use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
+use std::collections::BTreeMap;
+
+/// The kubelet's `maxPods` default when the node reports no pods allocatable.
+pub const DEFAULT_MAX_PODS: i64 = 110;
+
+/// One check and its verdict, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub handler: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+/// The admission decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub checks: Vec<Check>,
+    /// `(reason, message)` when rejected.
+    pub rejected: Option<(String, String)>,
+}
+
+/// A pod's requests as the fit check counts them (no defaults for zero requests).
+pub fn pod_requests(pod: &Pod) -> BTreeMap<String, Quantity> {
+    let Some(spec) = pod.spec.as_ref() else { return BTreeMap::new() };
+    if has_pod_level_resources(pod) {
+        let mut r = effective_requests(spec.resources.as_ref());
+        // Extended resources still come from the containers.
+        for c in &spec.containers {
+            for (k, v) in effective_requests(c.resources.as_ref()) {
+                if k != "cpu" && k != "memory" {
+                    let sum = r.get(&k).map(|p| *p + v).unwrap_or(v);
+                    r.insert(k, sum);
+                }
+            }
+        }
+        return r;
+    }
+    let mut sum: BTreeMap<String, Quantity> = BTreeMap::new();
+    let add = |m: &mut BTreeMap<String, Quantity>, k: &str, v: Quantity| {
+        let s = m.get(k).map(|p| *p + v).unwrap_or(v);
+        m.insert(k.to_string(), s);
+    };
+    for c in &spec.containers {
+        for (k, v) in effective_requests(c.resources.as_ref()) {
+            add(&mut sum, &k, v);
+        }
+    }
+    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
+    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
+    for c in spec.init_containers.iter().flatten() {
+        let reqs = effective_requests(c.resources.as_ref());
+        if c.restart_policy.as_deref() == Some("Always") {
+            for (k, v) in &reqs {
+                add(&mut sum, k, *v);
+                add(&mut sidecars, k, *v);
+            }
+        } else {
+            let mut tmp = reqs.clone();
+            for (k, v) in &sidecars {
+                add(&mut tmp, k, *v);
+            }
+            for (k, v) in tmp {
+                if init_max.get(&k).is_none_or(|m| v > *m) {
+                    init_max.insert(k, v);
+                }
+            }
+        }
+    }
+    for (k, v) in init_max {
+        if sum.get(&k).is_none_or(|s| v > *s) {
+            sum.insert(k, v);
+        }
+    }
+    for (k, v) in resource_list(spec.overhead.as_ref()) {
+        add(&mut sum, &k, v);
+    }
+    sum
+}
+
+fn requirement_matches(
+    r: &NodeSelectorRequirement,
+    labels: &BTreeMap<String, String>,
+    node_name: &str,
+    field: bool,
+) -> bool {
+    let value =
+        if field { (r.key == "metadata.name").then(|| node_name.to_string()) } else { labels.get(&r.key).cloned() };
+    let values = r.values.clone().unwrap_or_default();
+    match r.operator.as_str() {
+        "In" => value.is_some_and(|v| values.contains(&v)),
+        "NotIn" => value.is_none_or(|v| !values.contains(&v)),
+        "Exists" => value.is_some(),
+        "DoesNotExist" => value.is_none(),
+        "Gt" | "Lt" => {
+            let (Some(v), Some(bound)) =
+                (value.and_then(|v| v.parse::<i64>().ok()), values.first().and_then(|b| b.parse::<i64>().ok()))
+            else {
+                return false;
+            };
+            if r.operator == "Gt" {
+                v > bound
+            } else {
+                v < bound
+            }
+        }
+        _ => false,
+    }
+}
+
+fn term_matches(t: &NodeSelectorTerm, labels: &BTreeMap<String, String>, node_name: &str) -> bool {
+    let exprs = t.match_expressions.iter().flatten();
+    let fields = t.match_fields.iter().flatten();
+    let any = t.match_expressions.as_ref().is_some_and(|v| !v.is_empty())
+        || t.match_fields.as_ref().is_some_and(|v| !v.is_empty());
+    any && exprs.clone().all(|r| requirement_matches(r, labels, node_name, false))
+        && fields.clone().all(|r| requirement_matches(r, labels, node_name, true))
+}
+
+/// Whether the node satisfies the pod's nodeSelector and required node affinity.
+pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
+    let labels = node.metadata.labels.clone().unwrap_or_default();
+    let node_name = node.metadata.name.as_deref().unwrap_or("");
+    let Some(spec) = pod.spec.as_ref() else { return true };
+    if let Some(sel) = &spec.node_selector {
+        if !sel.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+            return false;
+        }
+    }
+    let required = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| na.required_during_scheduling_ignored_during_execution.as_ref());
+    match required {
+        Some(sel) => sel.node_selector_terms.iter().any(|t| term_matches(t, &labels, node_name)),
+        None => true,
+    }
+}
+
+/// Whether a toleration tolerates a taint (upstream `ToleratesTaint`).
+pub fn tolerates(t: &Toleration, taint: &Taint) -> bool {
+    if let Some(e) = t.effect.as_deref() {
+        if !e.is_empty() && e != taint.effect {
+            return false;
+        }
+    }
+    let key = t.key.as_deref().unwrap_or("");
+    if !key.is_empty() && key != taint.key {
+        return false;
+    }
+    match t.operator.as_deref().unwrap_or("Equal") {
+        "Exists" => true,
+        "Equal" | "" => t.value.as_deref().unwrap_or("") == taint.value.as_deref().unwrap_or(""),
+        _ => false,
+    }
+}
+
+/// Admits (or rejects) `pod` on `node`, given the pods already admitted there.
+pub fn admit(pod: &Pod, node: &Node, others: &[&Pod], node_conditions: &[String], qos: QosClass) -> Decision {
+    let mut checks = vec![];
+    let reject = |checks: Vec<Check>, reason: &str, message: String| Decision {
+        checks,
+        rejected: Some((reason.to_string(), message)),
+    };
+    // The eviction manager: memory pressure rejects only BestEffort pods; any other
+    // pressure condition rejects everything (critical pods aside).
+    if !node_conditions.is_empty() {
+        let only_memory = node_conditions.len() == 1 && node_conditions[0] == "MemoryPressure";
+        if !(only_memory && qos != QosClass::BestEffort) {
+            let msg = format!("The node had condition: [{}]. ", node_conditions.join(" "));
+            checks.push(Check { handler: "EvictionManager".into(), passed: false, detail: msg.clone() });
+            return reject(checks, "Evicted", msg);
+        }
+    }
+    checks.push(Check {
+        handler: "EvictionManager".into(),
+        passed: true,
+        detail: "the node reports no resource pressure".into(),
+    });
+    // NodeResourcesFit.
+    let alloc = resource_list(node.status.as_ref().and_then(|s| s.allocatable.as_ref()));
+    let max_pods = alloc.get("pods").map(|q| q.value() as i64).unwrap_or(DEFAULT_MAX_PODS);
+    if others.len() as i64 + 1 > max_pods {
+        let msg = format!(
+            "Node didn't have enough resource: pods, requested: 1, used: {}, capacity: {max_pods}",
+            others.len()
+        );
+        checks.push(Check { handler: "NodeResourcesFit".into(), passed: false, detail: msg.clone() });
+        return reject(checks, "OutOfpods", msg);
+    }
+    let req = pod_requests(pod);
+    let mut used: BTreeMap<String, Quantity> = BTreeMap::new();
+    for o in others {
+        for (k, v) in pod_requests(o) {
+            let s = used.get(&k).map(|p| *p + v).unwrap_or(v);
+            used.insert(k, s);
+        }
+    }
+    let mut names: Vec<String> = vec!["cpu".into(), "memory".into(), "ephemeral-storage".into()];
+    names.extend(req.keys().filter(|k| !matches!(k.as_str(), "cpu" | "memory" | "ephemeral-storage")).cloned());
+    let mut fit_lines = vec![];
+    for name in names {
+        let Some(r) = req.get(&name).copied().filter(|q| !q.is_zero()) else { continue };
+        let cap = alloc.get(&name).copied().unwrap_or(Quantity::ZERO);
+        let u = used.get(&name).copied().unwrap_or(Quantity::ZERO);
+        let as_int = |q: Quantity| if name == "cpu" { q.milli() } else { q.value() };
+        if name.contains('/') && !alloc.contains_key(&name) {
+            // Extended resources unknown to the node are not checked by the kubelet.
+            continue;
+        }
+        if r + u > cap {
+            let msg = format!(
+                "Node didn't have enough resource: {name}, requested: {}, used: {}, capacity: {}",
+                as_int(r),
+                as_int(u),
+                as_int(cap)
+            );
+            checks.push(Check { handler: "NodeResourcesFit".into(), passed: false, detail: msg.clone() });
+            return reject(checks, &format!("OutOf{name}"), msg);
+        }
+        fit_lines.push(format!("{name}: requested {r}, used {u}, allocatable {cap}"));
+    }
+    checks.push(Check {
+        handler: "NodeResourcesFit".into(),
+        passed: true,
+        detail: if fit_lines.is_empty() {
+            format!("1 more pod fits ({} of {max_pods} pods); the pod requests no cpu or memory", others.len())
+        } else {
+            format!("{} ({} of {max_pods} pods)", fit_lines.join("; "), others.len() + 1)
+        },
+    });
+    if !node_affinity_matches(pod, node) {
+        let msg = "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector".to_string();
+        checks.push(Check { handler: "NodeAffinity".into(), passed: false, detail: msg.clone() });
+        return reject(checks, "NodeAffinity", msg);
+    }
+    checks.push(Check {
+        handler: "NodeAffinity".into(),
+        passed: true,
+        detail: "nodeSelector and required node affinity match the node's labels".into(),
+    });
+    // Host ports.
+    let ports = |p: &Pod| -> Vec<(i32, String)> {
+        p.spec
+            .iter()
+            .flat_map(|s| s.containers.iter().chain(s.init_containers.iter().flatten()))
+            .flat_map(|c| c.ports.iter().flatten())
+            .filter_map(|cp| {
+                cp.host_port.filter(|h| *h > 0).map(|h| (h, cp.protocol.clone().unwrap_or_else(|| "TCP".into())))
+            })
+            .collect()
+    };
+    let mine = ports(pod);
+    if !mine.is_empty() && others.iter().any(|o| ports(o).iter().any(|p| mine.contains(p))) {
+        let msg = "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports".to_string();
+        checks.push(Check { handler: "NodePorts".into(), passed: false, detail: msg.clone() });
+        return reject(checks, "NodePorts", msg);
+    }
+    // Taints: the kubelet only cares about NoExecute.
+    let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
+    let taints = node.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    if let Some(t) = taints.iter().find(|t| t.effect == "NoExecute" && !tolerations.iter().any(|tol| tolerates(tol, t)))
+    {
+        let msg = "Predicate TaintToleration failed: node(s) had untolerated taint(s)".to_string();
+        checks.push(Check {
+            handler: "TaintToleration".into(),
+            passed: false,
+            detail: format!(
+                "{msg} ({}{}:NoExecute)",
+                t.key,
+                t.value.as_deref().map(|v| format!("={v}")).unwrap_or_default()
+            ),
+        });
+        return reject(checks, "TaintToleration", msg);
+    }
+    checks.push(Check {
+        handler: "TaintToleration".into(),
+        passed: true,
+        detail: "no untolerated NoExecute taint".into(),
+    });
+    Decision { checks, rejected: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decide(pod: &str, node: &str, others: usize) -> String {
+        let pod: Pod = serde_yaml::from_str(pod).unwrap();
+        let node: Node = serde_yaml::from_str(node).unwrap();
+        let other: Pod =
+            serde_yaml::from_str("spec: {containers: [{name: o, image: x, resources: {requests: {cpu: 500m}}}]}")
+                .unwrap();
+        let others: Vec<&Pod> = (0..others).map(|_| &other).collect();
+        let d = admit(&pod, &node, &others, &[], QosClass::Burstable);
+        match d.rejected {
+            Some((r, m)) => format!("{r}: {m}"),
+            None => "admitted".into(),
+        }
+    }
+
+    #[test]
+    fn admission_messages() {
+        let node = "metadata: {name: w1, labels: {disk: ssd}}\nspec: {taints: [{key: maint, effect: NoExecute}]}\nstatus: {allocatable: {cpu: '2', memory: 2Gi, pods: '3'}}";
+        let tol = "tolerations: [{key: maint, operator: Exists}]";
+        let out = [
+            decide(
+                &format!("spec: {{{tol}, containers: [{{name: a, image: x, resources: {{requests: {{cpu: '2'}}}}}}]}}"),
+                node,
+                1,
+            ),
+            decide(&format!("spec: {{{tol}, containers: [{{name: a, image: x}}]}}"), node, 3),
+            decide(
+                &format!("spec: {{{tol}, nodeSelector: {{disk: hdd}}, containers: [{{name: a, image: x}}]}}"),
+                node,
+                0,
+            ),
+            decide("spec: {containers: [{name: a, image: x}]}", node, 0),
+            decide(
+                &format!(
+                    "spec: {{{tol}, containers: [{{name: a, image: x, resources: {{limits: {{memory: 3Gi}}}}}}]}}"
+                ),
+                node,
+                0,
+            ),
+            decide(&format!("spec: {{{tol}, containers: [{{name: a, image: x}}]}}"), node, 0),
+        ];
+        expect_test::expect![[r#"
+            OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 500, capacity: 2000
+            OutOfpods: Node didn't have enough resource: pods, requested: 1, used: 3, capacity: 3
+            NodeAffinity: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector
+            TaintToleration: Predicate TaintToleration failed: node(s) had untolerated taint(s)
+            OutOfmemory: Node didn't have enough resource: memory, requested: 3221225472, used: 0, capacity: 2147483648
+            admitted"#]]
+        .assert_eq(&out.join("\n"));
+    }
+}

@@ -1,0 +1,505 @@
+//! Volumes: what the kubelet's volume manager sets up before the sandbox is created, and the
+//! texts it reports when it cannot.
+//!
+//! Exact upstream texts: `MountVolume.SetUp failed for volume "<v>" : <err>` events (one per
+//! failed attempt), `configmap "<n>" not found` / `secret "<n>" not found` (the kubelet's
+//! watch-based managers report the singular resource), `configmap references non-existent
+//! config key: <k>`, `references non-existent secret key: <k>`, the hostPath type checks
+//! (`hostPath type check failed: <p> is not a directory`, ...). Retries follow the volume
+//! operation back-off: 500 ms doubling up to 2m2s. Since v1.28 the kubelet no longer records
+//! the `Unable to attach or mount volumes: ...` event when its 2m3s wait times out (the wait
+//! error is a context deadline, which the kubelet treats as an interruption): it only logs it.
+
+use crate::object::Object;
+use crate::store::Store;
+use k8s_openapi::api::core::v1::{ConfigMap, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Volume};
+use std::collections::BTreeMap;
+
+/// Where the kubelet keeps pod directories.
+pub const KUBELET_PODS_DIR: &str = "/var/lib/kubelet/pods";
+/// First retry delay of a failed volume operation.
+pub const VOLUME_BACKOFF_INITIAL_MS: u64 = 500;
+/// Largest retry delay of a failed volume operation (2m2s).
+pub const VOLUME_BACKOFF_MAX_MS: u64 = 122_000;
+/// The volume manager's reconciler loop period.
+pub const VOLUME_RECONCILE_MS: u64 = 100;
+/// How often the pod worker checks whether its volumes are mounted.
+pub const VOLUME_POLL_MS: u64 = 300;
+/// How long the pod worker waits for volumes before giving up on one sync (2m3s).
+pub const VOLUME_WAIT_TIMEOUT_MS: u64 = 123_000;
+/// Time a mount operation (SetUp) takes.
+pub const VOLUME_MOUNT_MS: u64 = 20;
+/// Lifetime the kubelet asks for projected service account tokens (1h + 7s).
+pub const TOKEN_EXPIRATION_SECONDS: i64 = 3607;
+/// Where projected service account credentials are mounted.
+pub const SERVICE_ACCOUNT_MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/// A mounted volume.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mounted {
+    pub name: String,
+    /// `emptyDir`, `configMap`, `secret`, `projected`, `hostPath`, `persistentVolumeClaim`, ...
+    pub kind: String,
+    /// The directory on the node that is bind-mounted into containers.
+    pub host_path: String,
+    /// `tmpfs (size 64Mi)`, `node disk`, ...
+    pub medium: String,
+    /// File names inside the volume.
+    pub files: Vec<String>,
+    pub detail: String,
+}
+
+/// The outcome of one mount attempt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MountResult {
+    Mounted(Mounted),
+    /// SetUp failed: the error text (an event is recorded and the operation retried).
+    Failed(String),
+    /// Not ready to mount yet and no event: an unbound PVC, a missing claim.
+    Waiting(String),
+}
+
+fn plugin_dir(uid: &str, plugin: &str, name: &str) -> String {
+    format!("{KUBELET_PODS_DIR}/{uid}/volumes/kubernetes.io~{plugin}/{name}")
+}
+
+fn get<'a, T>(store: &'a Store<Object>, key: &str, pick: fn(&Object) -> Option<&T>) -> Option<&'a T> {
+    store.get(key).and_then(|(o, _)| pick(o))
+}
+
+fn as_cm(o: &Object) -> Option<&ConfigMap> {
+    match o {
+        Object::ConfigMap(c) => Some(c),
+        _ => None,
+    }
+}
+fn as_secret(o: &Object) -> Option<&Secret> {
+    match o {
+        Object::Secret(s) => Some(s),
+        _ => None,
+    }
+}
+fn as_pvc(o: &Object) -> Option<&PersistentVolumeClaim> {
+    match o {
+        Object::PersistentVolumeClaim(p) => Some(p),
+        _ => None,
+    }
+}
+fn as_pv(o: &Object) -> Option<&PersistentVolume> {
+    match o {
+        Object::PersistentVolume(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// A ConfigMap as the kubelet's manager sees it.
+pub fn config_map<'a>(store: &'a Store<Object>, ns: &str, name: &str) -> Option<&'a ConfigMap> {
+    get(store, &format!("/registry/configmaps/{ns}/{name}"), as_cm)
+}
+
+/// A Secret as the kubelet's manager sees it.
+pub fn secret<'a>(store: &'a Store<Object>, ns: &str, name: &str) -> Option<&'a Secret> {
+    get(store, &format!("/registry/secrets/{ns}/{name}"), as_secret)
+}
+
+fn cm_keys(cm: &ConfigMap) -> Vec<String> {
+    cm.data
+        .iter()
+        .flatten()
+        .map(|(k, _)| k.clone())
+        .chain(cm.binary_data.iter().flatten().map(|(k, _)| k.clone()))
+        .collect()
+}
+
+fn secret_keys(s: &Secret) -> Vec<String> {
+    let mut keys: Vec<String> = s.data.iter().flatten().map(|(k, _)| k.clone()).collect();
+    keys.extend(s.string_data.iter().flatten().map(|(k, _)| k.clone()));
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// A node path's type as the lab's node filesystem knows it.
+fn host_path_type(path: &str) -> Option<&'static str> {
+    const DIRS: &[&str] = &[
+        "/",
+        "/var",
+        "/var/log",
+        "/var/log/pods",
+        "/var/log/containers",
+        "/var/lib",
+        "/var/lib/kubelet",
+        "/var/lib/containerd",
+        "/etc",
+        "/tmp",
+        "/proc",
+        "/sys",
+        "/dev",
+        "/run",
+        "/var/run",
+        "/opt",
+        "/usr",
+        "/home",
+        "/mnt",
+        "/srv",
+        "/data",
+        "/etc/kubernetes",
+        "/lib/modules",
+        "/usr/share",
+        "/var/local-path-provisioner",
+    ];
+    const FILES: &[&str] =
+        &["/etc/hosts", "/etc/resolv.conf", "/etc/os-release", "/etc/localtime", "/etc/hostname", "/etc/passwd"];
+    const SOCKETS: &[&str] = &["/run/containerd/containerd.sock", "/var/run/containerd/containerd.sock"];
+    const CHARS: &[&str] = &["/dev/null", "/dev/zero", "/dev/kmsg", "/dev/fuse", "/dev/random", "/dev/urandom"];
+    let p = path.trim_end_matches('/');
+    let p = if p.is_empty() { "/" } else { p };
+    if DIRS.contains(&p) {
+        Some("Directory")
+    } else if FILES.contains(&p) {
+        Some("File")
+    } else if SOCKETS.contains(&p) {
+        Some("Socket")
+    } else if CHARS.contains(&p) {
+        Some("CharDevice")
+    } else {
+        None
+    }
+}
+
+/// Mounts one volume of a pod (one SetUp attempt).
+pub fn mount(store: &Store<Object>, pod: &Pod, vol: &Volume, memory_limit: Option<String>) -> MountResult {
+    let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+    let uid = pod.metadata.uid.as_deref().unwrap_or("");
+    let name = vol.name.clone();
+    if let Some(ed) = &vol.empty_dir {
+        let memory = ed.medium.as_deref() == Some("Memory");
+        let size = ed.size_limit.as_ref().map(|q| q.0.clone());
+        let medium = if memory {
+            let size = size.or(memory_limit).unwrap_or_else(|| "the node's allocatable memory".to_string());
+            format!("tmpfs (size {size}, counts against the container's memory)")
+        } else {
+            match size {
+                Some(s) => format!("node disk (sizeLimit {s}: the pod is evicted if it writes more)"),
+                None => "node disk (no size limit)".to_string(),
+            }
+        };
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "emptyDir".into(),
+            host_path: plugin_dir(uid, "empty-dir", &name),
+            medium,
+            files: vec![],
+            detail: "an empty directory that lives as long as the pod".into(),
+        });
+    }
+    if let Some(src) = &vol.config_map {
+        let cm_name = src.name.clone();
+        let optional = src.optional == Some(true);
+        let Some(cm) = config_map(store, ns, &cm_name) else {
+            if optional {
+                return MountResult::Mounted(Mounted {
+                    name: name.clone(),
+                    kind: "configMap".into(),
+                    host_path: plugin_dir(uid, "configmap", &name),
+                    medium: "node disk".into(),
+                    files: vec![],
+                    detail: format!("configmap {cm_name:?} does not exist; optional, so the volume is empty"),
+                });
+            }
+            return MountResult::Failed(format!("configmap {cm_name:?} not found"));
+        };
+        let keys = cm_keys(cm);
+        let files = match &src.items {
+            Some(items) if !items.is_empty() => {
+                let mut files = vec![];
+                for it in items {
+                    if !keys.contains(&it.key) {
+                        if optional {
+                            continue;
+                        }
+                        return MountResult::Failed(format!(
+                            "configmap references non-existent config key: {}",
+                            it.key
+                        ));
+                    }
+                    files.push(it.path.clone());
+                }
+                files
+            }
+            _ => keys,
+        };
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "configMap".into(),
+            host_path: plugin_dir(uid, "configmap", &name),
+            medium: "node disk (written atomically through a ..data symlink)".into(),
+            files,
+            detail: format!("files from configmap {cm_name:?}"),
+        });
+    }
+    if let Some(src) = &vol.secret {
+        let s_name = src.secret_name.clone().unwrap_or_default();
+        let optional = src.optional == Some(true);
+        let Some(sec) = secret(store, ns, &s_name) else {
+            if optional {
+                return MountResult::Mounted(Mounted {
+                    name: name.clone(),
+                    kind: "secret".into(),
+                    host_path: plugin_dir(uid, "secret", &name),
+                    medium: "tmpfs".into(),
+                    files: vec![],
+                    detail: format!("secret {s_name:?} does not exist; optional, so the volume is empty"),
+                });
+            }
+            return MountResult::Failed(format!("secret {s_name:?} not found"));
+        };
+        let keys = secret_keys(sec);
+        let files = match &src.items {
+            Some(items) if !items.is_empty() => {
+                let mut files = vec![];
+                for it in items {
+                    if !keys.contains(&it.key) {
+                        if optional {
+                            continue;
+                        }
+                        return MountResult::Failed(format!("references non-existent secret key: {}", it.key));
+                    }
+                    files.push(it.path.clone());
+                }
+                files
+            }
+            _ => keys,
+        };
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "secret".into(),
+            host_path: plugin_dir(uid, "secret", &name),
+            medium: "tmpfs (secrets never touch the node's disk)".into(),
+            files,
+            detail: format!("files from secret {s_name:?}"),
+        });
+    }
+    if let Some(src) = &vol.projected {
+        let mut files = vec![];
+        let mut parts = vec![];
+        for s in src.sources.iter().flatten() {
+            if let Some(t) = &s.service_account_token {
+                files.push(t.path.clone());
+                let sa =
+                    pod.spec.as_ref().and_then(|s| s.service_account_name.clone()).unwrap_or_else(|| "default".into());
+                let exp = t.expiration_seconds.unwrap_or(TOKEN_EXPIRATION_SECONDS);
+                parts.push(format!(
+                    "a token for serviceaccount {ns}/{sa} (TokenRequest, expires in {exp}s, refreshed by the kubelet)"
+                ));
+            }
+            if let Some(c) = &s.config_map {
+                let optional = c.optional == Some(true);
+                match config_map(store, ns, &c.name) {
+                    Some(cm) => {
+                        let keys = cm_keys(cm);
+                        match &c.items {
+                            Some(items) if !items.is_empty() => {
+                                for it in items {
+                                    if !keys.contains(&it.key) && !optional {
+                                        return MountResult::Failed(format!(
+                                            "configmap references non-existent config key: {}",
+                                            it.key
+                                        ));
+                                    }
+                                    files.push(it.path.clone());
+                                }
+                            }
+                            _ => files.extend(keys),
+                        }
+                        parts.push(format!("configmap {:?}", c.name));
+                    }
+                    None if optional => {}
+                    None => return MountResult::Failed(format!("configmap {:?} not found", c.name)),
+                }
+            }
+            if let Some(sec) = &s.secret {
+                let optional = sec.optional == Some(true);
+                match secret(store, ns, &sec.name) {
+                    Some(obj) => {
+                        files.extend(secret_keys(obj));
+                        parts.push(format!("secret {:?}", sec.name));
+                    }
+                    None if optional => {}
+                    None => return MountResult::Failed(format!("secret {:?} not found", sec.name)),
+                }
+            }
+            if let Some(d) = &s.downward_api {
+                for it in d.items.iter().flatten() {
+                    files.push(it.path.clone());
+                }
+                parts.push("downward API fields".into());
+            }
+        }
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "projected".into(),
+            host_path: plugin_dir(uid, "projected", &name),
+            medium: "tmpfs".into(),
+            files,
+            detail: parts.join(", "),
+        });
+    }
+    if let Some(src) = &vol.downward_api {
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "downwardAPI".into(),
+            host_path: plugin_dir(uid, "downward-api", &name),
+            medium: "node disk".into(),
+            files: src.items.iter().flatten().map(|i| i.path.clone()).collect(),
+            detail: "fields of the pod written to files".into(),
+        });
+    }
+    if let Some(src) = &vol.host_path {
+        let path = src.path.clone();
+        let want = src.type_.clone().unwrap_or_default();
+        let actual = host_path_type(&path);
+        let fail = |what: &str| MountResult::Failed(format!("hostPath type check failed: {path} is not a {what}"));
+        let medium = match (want.as_str(), actual) {
+            ("", _) => "the node's own path (no type check)".to_string(),
+            ("DirectoryOrCreate", None) => "the node's own path (created as an empty directory, mode 0755)".to_string(),
+            ("DirectoryOrCreate", Some("Directory")) | ("Directory", Some("Directory")) => {
+                "an existing directory on the node".into()
+            }
+            ("DirectoryOrCreate", _) | ("Directory", _) => return fail("directory"),
+            ("FileOrCreate", None) => "the node's own path (created as an empty file, mode 0644)".to_string(),
+            ("FileOrCreate", Some("File")) | ("File", Some("File")) => "an existing file on the node".into(),
+            ("FileOrCreate", _) | ("File", _) => return fail("file"),
+            ("Socket", Some("Socket")) => "a UNIX socket on the node".into(),
+            ("Socket", _) => return fail("socket file"),
+            ("CharDevice", Some("CharDevice")) => "a character device on the node".into(),
+            ("CharDevice", _) => return fail("character device"),
+            ("BlockDevice", _) => return fail("block device"),
+            (other, _) => return MountResult::Failed(format!("{other} is an invalid volume type")),
+        };
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "hostPath".into(),
+            host_path: path.clone(),
+            medium,
+            files: vec![],
+            detail: "a path of the node itself: the pod sees (and can change) the node's files".into(),
+        });
+    }
+    if let Some(src) = &vol.persistent_volume_claim {
+        let claim = src.claim_name.clone();
+        let Some(pvc) = get(store, &format!("/registry/persistentvolumeclaims/{ns}/{claim}"), as_pvc) else {
+            return MountResult::Waiting(format!("persistentvolumeclaim {claim:?} not found"));
+        };
+        let phase = pvc.status.as_ref().and_then(|s| s.phase.clone()).unwrap_or_else(|| "Pending".into());
+        let volume_name = pvc.spec.as_ref().and_then(|s| s.volume_name.clone()).unwrap_or_default();
+        if phase != "Bound" || volume_name.is_empty() {
+            return MountResult::Waiting(format!(
+                "PVC {ns}/{claim} has non-bound phase ({phase:?}) or empty pvc.Spec.VolumeName ({volume_name:?})"
+            ));
+        }
+        let pv = get(store, &format!("/registry/persistentvolumes/{volume_name}"), as_pv);
+        let (host_path, medium) = match pv.and_then(|p| p.spec.as_ref()) {
+            Some(spec) if spec.host_path.is_some() => {
+                let p = spec.host_path.as_ref().map(|h| h.path.clone()).unwrap_or_default();
+                (p, "hostPath PersistentVolume: a directory of this node".to_string())
+            }
+            Some(spec) if spec.local.is_some() => (
+                plugin_dir(uid, "local-volume", &volume_name),
+                "local PersistentVolume (a disk of this node)".to_string(),
+            ),
+            Some(spec) if spec.csi.is_some() => {
+                let driver = spec.csi.as_ref().map(|c| c.driver.clone()).unwrap_or_default();
+                (
+                    format!("{}/mount", plugin_dir(uid, "csi", &volume_name)),
+                    format!("CSI driver {driver} (NodeStageVolume, NodePublishVolume)"),
+                )
+            }
+            Some(spec) if spec.nfs.is_some() => (plugin_dir(uid, "nfs", &volume_name), "NFS mount".to_string()),
+            _ => (plugin_dir(uid, "csi", &volume_name), "the PersistentVolume's storage".to_string()),
+        };
+        return MountResult::Mounted(Mounted {
+            name: name.clone(),
+            kind: "persistentVolumeClaim".into(),
+            host_path,
+            medium,
+            files: vec![],
+            detail: format!("claim {claim:?} bound to PersistentVolume {volume_name:?}"),
+        });
+    }
+    MountResult::Mounted(Mounted {
+        name: name.clone(),
+        kind: "other".into(),
+        host_path: plugin_dir(uid, "other", &name),
+        medium: "set up by its volume plugin".into(),
+        files: vec![],
+        detail: "a volume type the lab does not model in detail".into(),
+    })
+}
+
+/// Files (absolute container paths) a container sees through its volume mounts.
+pub fn container_files(mounts: &BTreeMap<String, Mounted>, c: &k8s_openapi::api::core::v1::Container) -> Vec<String> {
+    let mut out = vec![];
+    for vm in c.volume_mounts.iter().flatten() {
+        let base = vm.mount_path.trim_end_matches('/').to_string();
+        out.push(base.clone());
+        if let Some(m) = mounts.get(&vm.name) {
+            match &vm.sub_path {
+                Some(sp) if !sp.is_empty() => {}
+                _ => out.extend(m.files.iter().map(|f| format!("{base}/{f}"))),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod_with(volumes: &str) -> Pod {
+        serde_yaml::from_str(&format!("metadata: {{name: p, namespace: default, uid: u-1}}\nspec:\n  containers: [{{name: a, image: x}}]\n  volumes: {volumes}")).unwrap()
+    }
+
+    fn try_mount(volumes: &str, store: &Store<Object>) -> String {
+        let pod = pod_with(volumes);
+        let vol = &pod.spec.as_ref().unwrap().volumes.as_ref().unwrap()[0];
+        match mount(store, &pod, vol, None) {
+            MountResult::Mounted(m) => {
+                format!("mounted {} at {} ({}) files={:?}", m.kind, m.host_path, m.medium, m.files)
+            }
+            MountResult::Failed(e) => format!("failed: {e}"),
+            MountResult::Waiting(w) => format!("waiting: {w}"),
+        }
+    }
+
+    #[test]
+    fn mounts_and_their_errors() {
+        let mut store: Store<Object> = Store::new();
+        let cm: ConfigMap = serde_yaml::from_str(
+            "metadata: {name: app-config, namespace: default}\ndata: {app.properties: x, mode: y}",
+        )
+        .unwrap();
+        store.create("/registry/configmaps/default/app-config", cm.into()).unwrap();
+        let out = [
+            try_mount("[{name: config, configMap: {name: app-config}}]", &store),
+            try_mount("[{name: config, configMap: {name: missing}}]", &store),
+            try_mount("[{name: config, configMap: {name: app-config, items: [{key: nope, path: n}]}}]", &store),
+            try_mount("[{name: s, secret: {secretName: db}}]", &store),
+            try_mount("[{name: cache, emptyDir: {medium: Memory, sizeLimit: 64Mi}}]", &store),
+            try_mount("[{name: h, hostPath: {path: /data/x, type: Directory}}]", &store),
+            try_mount("[{name: h, hostPath: {path: /etc/hosts, type: Directory}}]", &store),
+            try_mount("[{name: d, persistentVolumeClaim: {claimName: data}}]", &store),
+        ];
+        expect_test::expect![[r#"
+            mounted configMap at /var/lib/kubelet/pods/u-1/volumes/kubernetes.io~configmap/config (node disk (written atomically through a ..data symlink)) files=["app.properties", "mode"]
+            failed: configmap "missing" not found
+            failed: configmap references non-existent config key: nope
+            failed: secret "db" not found
+            mounted emptyDir at /var/lib/kubelet/pods/u-1/volumes/kubernetes.io~empty-dir/cache (tmpfs (size 64Mi, counts against the container's memory)) files=[]
+            failed: hostPath type check failed: /data/x is not a directory
+            failed: hostPath type check failed: /etc/hosts is not a directory
+            waiting: persistentvolumeclaim "data" not found"#]]
+        .assert_eq(&out.join("\n"));
+    }
+}
