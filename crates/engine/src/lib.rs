@@ -9,6 +9,7 @@ pub mod manifest;
 pub mod object;
 pub mod quantity;
 pub mod rng;
+pub mod scheduler;
 pub mod store;
 pub mod trace;
 
