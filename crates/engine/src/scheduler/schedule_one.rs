@@ -279,7 +279,7 @@ impl Scheduler {
                     let mut record = Vec::new();
                     let s = fw.run_filters_with_nominated(&state, &ctx, &info, snapshot.node(ni), full.then_some(&mut record));
                     if full {
-                        detail.filter.push(self.filter_row(snapshot.node(ni).name.clone(), s.is_success(), record));
+                        detail.filter.push(self.filter_row(&state.skip_filter, snapshot.node(ni).name.clone(), s.is_success(), record));
                     }
                     if s.is_success() {
                         feasible.push(ni);
@@ -332,7 +332,7 @@ impl Scheduler {
                     let mut record = Vec::new();
                     let s = fw.run_filters_with_nominated(&state, &ctx, &info, node, full.then_some(&mut record));
                     if full {
-                        detail.filter.push(self.filter_row(node.name.clone(), s.is_success(), record));
+                        detail.filter.push(self.filter_row(&state.skip_filter, node.name.clone(), s.is_success(), record));
                     }
                     if s.is_success() {
                         feasible.push(ni);
@@ -406,14 +406,14 @@ impl Scheduler {
         ScheduleOutcome { detail, result: ScheduleResult::Scheduled { node: node_name, binding, volume_actions } }
     }
 
-    fn filter_row(&self, node: String, feasible: bool, record: Vec<FilterRecord>) -> NodeFilterRow {
+    fn filter_row(&self, skip: &[bool], node: String, feasible: bool, record: Vec<FilterRecord>) -> NodeFilterRow {
         let fw = &self.framework;
         let failed_at = record.iter().position(|r| !r.status.is_success());
         let not_run = match failed_at {
             Some(k) => {
                 let failing = record[k].plugin;
                 let pos = fw.filter.iter().position(|&i| i == failing).unwrap_or(fw.filter.len());
-                fw.filter[pos + 1..].iter().map(|&i| fw.plugin_name(i).to_string()).collect()
+                fw.filter[pos + 1..].iter().filter(|&&i| !skip[i]).map(|&i| fw.plugin_name(i).to_string()).collect()
             }
             None => Vec::new(),
         };
