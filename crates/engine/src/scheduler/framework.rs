@@ -332,6 +332,13 @@ impl NodeToStatus {
     }
 }
 
+/// A filter plugin that runs this cycle, with its PreFilter state.
+pub struct ActiveFilter<'s> {
+    pub index: usize,
+    pub plugin: &'s dyn FilterPlugin,
+    pub state: Option<&'s dyn Any>,
+}
+
 /// One filter plugin's verdict on one node, as recorded for the trace.
 #[derive(Clone, Debug)]
 pub struct FilterRecord {
@@ -424,6 +431,43 @@ impl Framework {
         self.plugins.iter().map(|p| p.as_ref())
     }
 
+    /// The filter plugins that run this cycle, resolved once (the per-node loop then
+    /// makes one call per plugin and nothing else).
+    pub fn active_filters<'s>(&'s self, state: &'s CycleState) -> Vec<ActiveFilter<'s>> {
+        self.filter
+            .iter()
+            .filter(|&&i| !state.skip_filter[i])
+            .filter_map(|&i| self.plugins[i].as_filter().map(|f| ActiveFilter { index: i, plugin: f, state: state.filter_state(i) }))
+            .collect()
+    }
+
+    /// `RunFilterPlugins` over plugins resolved by [`Framework::active_filters`].
+    pub fn run_active_filters(
+        &self,
+        active: &[ActiveFilter],
+        ctx: &Ctx,
+        pod: &PodInfo,
+        node: &NodeInfo,
+        mut record: Option<&mut Vec<FilterRecord>>,
+    ) -> Status {
+        for a in active {
+            let status = a.plugin.filter(a.state, ctx, pod, node);
+            if let Some(r) = record.as_deref_mut() {
+                r.push(FilterRecord { plugin: a.index, status: status.clone().with_plugin(self.plugin_name(a.index)) });
+            }
+            if !status.is_success() {
+                let name = self.plugin_name(a.index);
+                let status = if status.is_rejected() {
+                    status
+                } else {
+                    Status::error(format!("running {name:?} filter plugin: {}", status.message()))
+                };
+                return status.with_plugin(name);
+            }
+        }
+        Status::success()
+    }
+
     /// `RunFilterPlugins`: stops at the first plugin that rejects the node. When
     /// `record` is given, every plugin that ran is recorded with its status.
     pub fn run_filters(
@@ -432,27 +476,9 @@ impl Framework {
         ctx: &Ctx,
         pod: &PodInfo,
         node: &NodeInfo,
-        mut record: Option<&mut Vec<FilterRecord>>,
+        record: Option<&mut Vec<FilterRecord>>,
     ) -> Status {
-        for &i in &self.filter {
-            if state.skip_filter[i] {
-                continue;
-            }
-            let Some(f) = self.plugins[i].as_filter() else { continue };
-            let status = f.filter(state.filter_state(i), ctx, pod, node);
-            if let Some(r) = record.as_deref_mut() {
-                r.push(FilterRecord { plugin: i, status: status.clone().with_plugin(self.plugin_name(i)) });
-            }
-            if !status.is_success() {
-                let status = if status.is_rejected() {
-                    status
-                } else {
-                    Status::error(format!("running {:?} filter plugin: {}", self.plugin_name(i), status.message()))
-                };
-                return status.with_plugin(self.plugin_name(i));
-            }
-        }
-        Status::success()
+        self.run_active_filters(&self.active_filters(state), ctx, pod, node, record)
     }
 
     /// Calls the PreFilter extensions (`AddPod`/`RemovePod`) of every plugin whose
@@ -495,15 +521,35 @@ impl Framework {
         node: &NodeInfo,
         record: Option<&mut Vec<FilterRecord>>,
     ) -> Status {
-        let nominated: Vec<_> = ctx
-            .snapshot
-            .nominated
-            .iter()
-            .filter(|p| p.nominated_node == node.name && p.priority >= pod.priority && p.uid != pod.uid)
-            .filter(|p| !(p.namespace == pod.namespace && p.name == pod.name))
-            .collect();
+        self.run_filters_with_nominated_prepared(None, state, ctx, pod, node, record)
+    }
+
+    /// As [`Framework::run_filters_with_nominated`], with the active filters of `state`
+    /// already resolved (the common case: no pod nominated to this node).
+    pub fn run_filters_with_nominated_prepared(
+        &self,
+        active: Option<&[ActiveFilter]>,
+        state: &CycleState,
+        ctx: &Ctx,
+        pod: &PodInfo,
+        node: &NodeInfo,
+        record: Option<&mut Vec<FilterRecord>>,
+    ) -> Status {
+        let nominated: Vec<_> = if ctx.snapshot.nominated.is_empty() {
+            Vec::new()
+        } else {
+            ctx.snapshot
+                .nominated
+                .iter()
+                .filter(|p| p.nominated_node == node.name && p.priority >= pod.priority && p.uid != pod.uid)
+                .filter(|p| !(p.namespace == pod.namespace && p.name == pod.name))
+                .collect()
+        };
         if nominated.is_empty() {
-            return self.run_filters(state, ctx, pod, node, record);
+            return match active {
+                Some(a) => self.run_active_filters(a, ctx, pod, node, record),
+                None => self.run_filters(state, ctx, pod, node, record),
+            };
         }
         let mut state_with = state.clone();
         let mut node_with = node.clone();

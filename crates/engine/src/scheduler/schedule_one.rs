@@ -325,12 +325,20 @@ impl Scheduler {
                 let (to_find, applied) = num_feasible_nodes_to_find(percentage, nodes.len());
                 let start = if nodes.is_empty() { 0 } else { self.next_start_node_index % nodes.len() };
                 let mut evaluated = 0;
+                let active = fw.active_filters(&state);
                 for k in 0..nodes.len() {
                     let ni = nodes[(start + k) % nodes.len()];
                     let node = snapshot.node(ni);
                     evaluated += 1;
                     let mut record = Vec::new();
-                    let s = fw.run_filters_with_nominated(&state, &ctx, &info, node, full.then_some(&mut record));
+                    let s = fw.run_filters_with_nominated_prepared(
+                        Some(&active),
+                        &state,
+                        &ctx,
+                        &info,
+                        node,
+                        full.then_some(&mut record),
+                    );
                     if full {
                         detail.filter.push(self.filter_row(&state.skip_filter, node.name.clone(), s.is_success(), record));
                     }
@@ -413,7 +421,7 @@ impl Scheduler {
             Some(k) => {
                 let failing = record[k].plugin;
                 let pos = fw.filter.iter().position(|&i| i == failing).unwrap_or(fw.filter.len());
-                fw.filter[pos + 1..].iter().filter(|&&i| !skip[i]).map(|&i| fw.plugin_name(i).to_string()).collect()
+                fw.filter.get(pos + 1..).unwrap_or(&[]).iter().filter(|&&i| !skip[i]).map(|&i| fw.plugin_name(i).to_string()).collect()
             }
             None => Vec::new(),
         };
@@ -462,11 +470,13 @@ impl Scheduler {
         let (raw, normalized, totals) = (&mut self.raw, &mut self.normalized, &mut self.totals);
         raw.clear();
         raw.resize(plugins.len() * n, 0);
+        let scorers: Vec<_> =
+            plugins.iter().map(|&i| (fw.plugin(i).as_score(), state.score_state(i))).collect();
         for (k, &ni) in feasible.iter().enumerate() {
             let node = ctx.snapshot.node(ni);
-            for (p, &i) in plugins.iter().enumerate() {
-                if let Some(sp) = fw.plugin(i).as_score() {
-                    raw[p * n + k] = sp.score(state.score_state(i), ctx, info, node);
+            for (p, (sp, st)) in scorers.iter().enumerate() {
+                if let Some(sp) = sp {
+                    raw[p * n + k] = sp.score(*st, ctx, info, node);
                 }
             }
         }

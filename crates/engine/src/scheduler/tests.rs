@@ -1265,3 +1265,171 @@ fn failed_scheduling_reasons_sort_as_strings() {
     let msg = fit_error_message(12, "", &st, "preemption: x");
     expect!["0/12 nodes are available: 10 Insufficient memory, 2 Insufficient cpu. preemption: x"].assert_eq(&msg);
 }
+
+/// Properties over random clusters and pod sequences.
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn node_yaml(i: usize, cpu_m: u32, mem_mi: u32, pods: u32, tainted: bool) -> String {
+        let taint = if tainted { "spec: {taints: [{key: dedicated, value: db, effect: NoSchedule}]}\n" } else { "" };
+        format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i}, labels: {{kubernetes.io/hostname: n{i}, topology.kubernetes.io/zone: z{}}}}}\n{taint}status: {{allocatable: {{cpu: {cpu_m}m, memory: {mem_mi}Mi, pods: \"{pods}\"}}}}\n",
+            i % 2
+        )
+    }
+
+    fn pod_yaml(i: usize, cpu_m: u32, mem_mi: u32, priority: i32, tolerate: bool) -> String {
+        let tol = if tolerate { "  tolerations: [{key: dedicated, operator: Exists}]\n" } else { "" };
+        format!(
+            "metadata: {{name: p{i}, uid: uid-{i}, labels: {{app: a{}}}}}\nspec:\n  priority: {priority}\n{tol}  containers: [{{name: c, image: x, resources: {{requests: {{cpu: {cpu_m}m, memory: {mem_mi}Mi}}}}}}]\n",
+            i % 3
+        )
+    }
+
+    type Cluster = Vec<(u32, u32, u32, bool)>;
+    type Pods = Vec<(u32, u32, i32, bool)>;
+
+    fn cluster_strategy() -> impl Strategy<Value = Cluster> {
+        prop::collection::vec((500u32..4000, 256u32..4096, 1u32..6, any::<bool>()), 1..6)
+    }
+
+    fn pods_strategy() -> impl Strategy<Value = Pods> {
+        prop::collection::vec((0u32..2500, 0u32..2048, 0i32..3, any::<bool>()), 1..25)
+    }
+
+    /// Schedules the pods one after the other, binding each scheduled pod and deleting
+    /// preemption victims, and returns the trace of decisions.
+    fn run(cluster: &Cluster, pods: &Pods, seed: u64) -> (ClusterSnapshot, Vec<ScheduleOutcome>) {
+        let yaml: String =
+            cluster.iter().enumerate().map(|(i, (c, m, p, t))| node_yaml(i, *c, *m, *p, *t)).collect();
+        let mut snap = snapshot(&yaml);
+        let mut sched = Scheduler::default_scheduler();
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut outcomes = Vec::new();
+        for (i, (c, m, prio, tol)) in pods.iter().enumerate() {
+            let p = pod(&pod_yaml(i, *c, *m, *prio, *tol));
+            let o = sched.schedule(&p, &snap, &mut rng);
+            match &o.result {
+                ScheduleResult::Scheduled { node, .. } => snap.assume(&p, node),
+                ScheduleResult::Unschedulable { victims, .. } => {
+                    for v in victims {
+                        snap.remove_pod(&v.namespace, &v.name);
+                    }
+                }
+                _ => {}
+            }
+            outcomes.push(o);
+        }
+        (snap, outcomes)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn requests_never_exceed_allocatable(cluster in cluster_strategy(), pods in pods_strategy(), seed in any::<u64>()) {
+            let (snap, _) = run(&cluster, &pods, seed);
+            for n in snap.nodes() {
+                prop_assert!(n.requested.milli_cpu <= n.allocatable.milli_cpu, "cpu on {}", n.name);
+                prop_assert!(n.requested.memory <= n.allocatable.memory, "memory on {}", n.name);
+                prop_assert!(n.pods.len() as i64 <= n.allocatable.allowed_pods, "pods on {}", n.name);
+                let tainted = !n.taints.is_empty();
+                for p in &n.pods {
+                    prop_assert!(!tainted || !p.tolerations().is_empty(), "untolerated pod on {}", n.name);
+                }
+            }
+        }
+
+        #[test]
+        fn same_inputs_and_seed_same_outcome(cluster in cluster_strategy(), pods in pods_strategy(), seed in any::<u64>()) {
+            let (_, a) = run(&cluster, &pods, seed);
+            let (_, b) = run(&cluster, &pods, seed);
+            prop_assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn nominated_pods_hold_their_place() {
+    // After preemption `urgent` is nominated to n1 (its victim is terminating). A
+    // lower-priority pod must not take the room it freed; an equal one must also see it.
+    let cluster = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent, namespace: default, uid: u-urgent}
+spec: {priority: 100, containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]}
+status: {phase: Pending, nominatedNodeName: n1}
+"#;
+    check(
+        cluster,
+        r#"
+metadata: {name: sneaky}
+spec:
+  priority: 5
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+"#,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 1 nodes, 100% (adaptive), find 1, start 0, evaluated 1, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Unschedulable: preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: cleared
+            event: Warning FailedScheduling (default-scheduler): 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+            condition: PodScheduled=False reason=Unschedulable message=0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+        "#]],
+    );
+}
+
+#[test]
+fn queueing_hints() {
+    use super::queue::{should_requeue, ClusterEvent};
+    let s = Scheduler::default_scheduler();
+    let snap = ClusterSnapshot::new();
+    let p = pod(r#"
+metadata: {name: p}
+spec:
+  nodeSelector: {disk: ssd}
+  containers: [{name: c, image: x, resources: {requests: {cpu: "2"}}}]
+"#);
+    let info = snap.pod_info(&p);
+    let node = |labels: &str, cpu: &str| -> k8s_openapi::api::core::v1::Node {
+        serde_yaml::from_str(&format!(
+            "metadata: {{name: n, labels: {labels}}}\nstatus: {{allocatable: {{cpu: \"{cpu}\", memory: 1Gi, pods: \"10\"}}}}"
+        ))
+        .unwrap()
+    };
+    let small_ssd = node("{disk: ssd}", "1");
+    let big_hdd = node("{disk: hdd}", "8");
+    let big_ssd = node("{disk: ssd}", "8");
+    let bound: Pod = serde_yaml::from_str("metadata: {name: old}\nspec: {nodeName: n, containers: []}").unwrap();
+    let plugins = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = String::new();
+    for (what, rejected, ev) in [
+        ("ssd node added, too small", plugins(&["NodeAffinity", "NodeResourcesFit"]), ClusterEvent::NodeAdded(&small_ssd)),
+        ("hdd node added", plugins(&["NodeAffinity"]), ClusterEvent::NodeAdded(&big_hdd)),
+        ("hdd relabelled ssd", plugins(&["NodeAffinity"]), ClusterEvent::NodeUpdated { old: &big_hdd, new: &big_ssd }),
+        ("bound pod deleted", plugins(&["NodeResourcesFit"]), ClusterEvent::PodDeleted(&bound)),
+        ("bound pod deleted", plugins(&["TaintToleration"]), ClusterEvent::PodDeleted(&bound)),
+        ("any event", plugins(&[]), ClusterEvent::PodDeleted(&bound)),
+    ] {
+        let d = should_requeue(&s.framework, &info, &rejected, &ev);
+        out.push_str(&format!("{what} [{}]: {:?} - {}\n", rejected.join(","), d.hint, d.explanation));
+    }
+    expect![[r#"
+        ssd node added, too small [NodeAffinity,NodeResourcesFit]: Queue - Node/Add may make the pod schedulable (NodeAffinity says Queue)
+        hdd node added [NodeAffinity]: QueueSkip - Node/Add does not change what rejected the pod; it stays unschedulable
+        hdd relabelled ssd [NodeAffinity]: Queue - Node/Update may make the pod schedulable (NodeAffinity says Queue)
+        bound pod deleted [NodeResourcesFit]: Queue - Pod/Delete may make the pod schedulable (NodeResourcesFit says Queue)
+        bound pod deleted [TaintToleration]: QueueSkip - Pod/Delete is not an event TaintToleration watches; the pod stays unschedulable
+        any event []: Queue - Pod/Delete: the pod was not rejected by a particular plugin, so any event retries it
+    "#]].assert_eq(&out);
+}

@@ -105,6 +105,9 @@ impl DefaultPreemption {
                 victims.push(p);
             }
         }
+        if victims.is_empty() {
+            return Err(Status::error(format!("expected at least one victim pod on node {:?}", node.name)));
+        }
         Ok(Candidate { node: node_index, victims })
     }
 }
