@@ -11,9 +11,7 @@ use k8s_openapi::api::core::v1::{Container, Node, NodeSpec, NodeStatus, Pod, Pod
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use podlab_engine::rng::Rng;
-use podlab_engine::scheduler::{
-    ClusterSnapshot, DetailLevel, Profile, ScheduleResult, Scheduler, SchedulerOptions,
-};
+use podlab_engine::scheduler::{ClusterSnapshot, DetailLevel, Profile, ScheduleResult, Scheduler, SchedulerOptions};
 
 fn q(s: &str) -> Quantity {
     Quantity(s.to_string())
@@ -28,7 +26,8 @@ fn node(i: usize, cpu: &str, memory: &str, tainted: bool) -> Node {
     Node {
         metadata: ObjectMeta { name: Some(name), labels: Some(labels), ..Default::default() },
         spec: Some(NodeSpec {
-            taints: tainted.then(|| vec![Taint { key: "spot".into(), effect: "PreferNoSchedule".into(), ..Default::default() }]),
+            taints: tainted
+                .then(|| vec![Taint { key: "spot".into(), effect: "PreferNoSchedule".into(), ..Default::default() }]),
             ..Default::default()
         }),
         status: Some(NodeStatus {

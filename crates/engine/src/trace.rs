@@ -551,7 +551,7 @@ pub enum Detail {
     Etcd(EtcdDetail),
     Watch(WatchDetail),
     Controller(ControllerDetail),
-    Schedule(ScheduleDetail),
+    Schedule(Box<ScheduleDetail>),
     Event(EventDetail),
     Work(WorkDetail),
 }

@@ -135,7 +135,8 @@ pub struct CycleState {
 
 impl Clone for CycleState {
     fn clone(&self) -> Self {
-        let dup = |v: &Vec<Option<Box<dyn StateData>>>| v.iter().map(|s| s.as_ref().map(|b| (**b).clone_state())).collect();
+        let dup =
+            |v: &Vec<Option<Box<dyn StateData>>>| v.iter().map(|s| s.as_ref().map(|b| (**b).clone_state())).collect();
         CycleState {
             filter_state: dup(&self.filter_state),
             score_state: dup(&self.score_state),
@@ -406,7 +407,10 @@ impl Framework {
             fw.plugins.push(plugin);
         }
         if fw.bind.is_empty() {
-            return Err(format!("at least one bind plugin is needed for profile with scheduler name {:?}", profile.name));
+            return Err(format!(
+                "at least one bind plugin is needed for profile with scheduler name {:?}",
+                profile.name
+            ));
         }
         Ok(fw)
     }
@@ -437,7 +441,9 @@ impl Framework {
         self.filter
             .iter()
             .filter(|&&i| !state.skip_filter[i])
-            .filter_map(|&i| self.plugins[i].as_filter().map(|f| ActiveFilter { index: i, plugin: f, state: state.filter_state(i) }))
+            .filter_map(|&i| {
+                self.plugins[i].as_filter().map(|f| ActiveFilter { index: i, plugin: f, state: state.filter_state(i) })
+            })
             .collect()
     }
 

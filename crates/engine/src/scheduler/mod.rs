@@ -97,7 +97,7 @@ pub struct ScheduleOutcome {
 pub enum ScheduleResult {
     /// Bind the pod: POST `binding`. `volume_actions` are what VolumeBinding's PreBind
     /// does first (bind claims to volumes, or ask for provisioning on the node).
-    Scheduled { node: String, binding: Binding, volume_actions: Vec<VolumeAction> },
+    Scheduled { node: String, binding: Box<Binding>, volume_actions: Vec<VolumeAction> },
     /// No node fits. `nominated_node`: Some(node) = set `status.nominatedNodeName`,
     /// Some("") = clear it, None = leave it. `victims`: pods preemption deletes (the
     /// caller records a `Preempted` event on each and deletes it).

@@ -51,11 +51,17 @@ pub fn queue_less(a: (&PodInfo, u64), b: (&PodInfo, u64)) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub enum ClusterEvent<'a> {
     NodeAdded(&'a Node),
-    NodeUpdated { old: &'a Node, new: &'a Node },
+    NodeUpdated {
+        old: &'a Node,
+        new: &'a Node,
+    },
     NodeDeleted(&'a Node),
     /// A pod was created or bound (an "assigned pod" when it has `spec.nodeName`).
     PodAdded(&'a Pod),
-    PodUpdated { old: &'a Pod, new: &'a Pod },
+    PodUpdated {
+        old: &'a Pod,
+        new: &'a Pod,
+    },
     PodDeleted(&'a Pod),
     PvcAdded(&'a PersistentVolumeClaim),
     PvcUpdated(&'a PersistentVolumeClaim),
@@ -106,7 +112,12 @@ pub struct RequeueDecision {
 /// moves if any of those plugins registered this kind of event and its hint says
 /// Queue; a pod rejected by no plugin in particular (e.g. an internal error) moves on
 /// any event.
-pub fn should_requeue(fw: &Framework, pod: &PodInfo, unschedulable_plugins: &[String], event: &ClusterEvent) -> RequeueDecision {
+pub fn should_requeue(
+    fw: &Framework,
+    pod: &PodInfo,
+    unschedulable_plugins: &[String],
+    event: &ClusterEvent,
+) -> RequeueDecision {
     let mut hints = Vec::new();
     for name in unschedulable_plugins {
         let Some(i) = fw.plugin_index(name) else { continue };

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::Pod;
 
 use super::framework::{
-    Code, CycleState, Ctx, FilterRecord, Framework, NodeToStatus, PostFilterCtx, PostFilterResult, Status,
+    Code, Ctx, CycleState, FilterRecord, Framework, NodeToStatus, PostFilterCtx, PostFilterResult, Status,
 };
 use super::plugins::scheduling_gates;
 use super::plugins::volume_binding::volume_actions;
@@ -45,7 +45,12 @@ pub fn num_feasible_nodes_to_find(percentage: i32, num_all_nodes: usize) -> (usi
 /// `FitError.Error()`: `0/N nodes are available: <reasons>. <postfilter>`. Reasons are
 /// counted per node (a node may give several), printed `<count> <reason>`, sorted as
 /// strings; a PreFilter rejection replaces them.
-pub fn fit_error_message(num_all_nodes: usize, prefilter_msg: &str, statuses: &NodeToStatus, postfilter_msg: &str) -> String {
+pub fn fit_error_message(
+    num_all_nodes: usize,
+    prefilter_msg: &str,
+    statuses: &NodeToStatus,
+    postfilter_msg: &str,
+) -> String {
     let mut msg = format!("0/{num_all_nodes} nodes are available:");
     if !prefilter_msg.is_empty() {
         msg.push_str(&format!(" {prefilter_msg}."));
@@ -259,7 +264,10 @@ impl Scheduler {
             }
         }
 
-        let mut statuses = NodeToStatus { explicit: Vec::new(), absent: Status { code: Code::UnschedulableAndUnresolvable, reasons: Vec::new(), plugin: "" } };
+        let mut statuses = NodeToStatus {
+            explicit: Vec::new(),
+            absent: Status { code: Code::UnschedulableAndUnresolvable, reasons: Vec::new(), plugin: "" },
+        };
         let mut prefilter_msg = String::new();
         let mut feasible = std::mem::take(&mut self.feasible);
         feasible.clear();
@@ -277,9 +285,20 @@ impl Scheduler {
             if !info.nominated_node.is_empty() {
                 if let Some(ni) = snapshot.node_index(&info.nominated_node) {
                     let mut record = Vec::new();
-                    let s = fw.run_filters_with_nominated(&state, &ctx, &info, snapshot.node(ni), full.then_some(&mut record));
+                    let s = fw.run_filters_with_nominated(
+                        &state,
+                        &ctx,
+                        &info,
+                        snapshot.node(ni),
+                        full.then_some(&mut record),
+                    );
                     if full {
-                        detail.filter.push(self.filter_row(&state.skip_filter, snapshot.node(ni).name.clone(), s.is_success(), record));
+                        detail.filter.push(self.filter_row(
+                            &state.skip_filter,
+                            snapshot.node(ni).name.clone(),
+                            s.is_success(),
+                            record,
+                        ));
                     }
                     if s.is_success() {
                         feasible.push(ni);
@@ -298,7 +317,11 @@ impl Scheduler {
                         ps.sort_unstable();
                         unschedulable_plugins.extend(ps.iter().copied());
                         let msg = format!("node(s) didn't satisfy plugin(s) [{}]", ps.join(" "));
-                        detail.prefilter.push(format!("{}: only {} can fit", ps.join(", "), names.iter().cloned().collect::<Vec<_>>().join(", ")));
+                        detail.prefilter.push(format!(
+                            "{}: only {} can fit",
+                            ps.join(", "),
+                            names.iter().cloned().collect::<Vec<_>>().join(", ")
+                        ));
                         statuses.absent = Status::unresolvable(msg);
                         if full {
                             for &i in order {
@@ -340,7 +363,12 @@ impl Scheduler {
                         full.then_some(&mut record),
                     );
                     if full {
-                        detail.filter.push(self.filter_row(&state.skip_filter, node.name.clone(), s.is_success(), record));
+                        detail.filter.push(self.filter_row(
+                            &state.skip_filter,
+                            node.name.clone(),
+                            s.is_success(),
+                            record,
+                        ));
                     }
                     if s.is_success() {
                         feasible.push(ni);
@@ -405,7 +433,7 @@ impl Scheduler {
         let Some(binder) = fw.bind.first().and_then(|&i| fw.plugin(i).as_bind().map(|b| (i, b))) else {
             return self.error_outcome(detail, Status::error("no bind plugin"));
         };
-        let binding = binder.1.bind(&info, &node_name);
+        let binding = Box::new(binder.1.bind(&info, &node_name));
         detail.binding_results.push(PluginVerdict {
             plugin: fw.plugin_name(binder.0).to_string(),
             code: "Success".into(),
@@ -421,7 +449,13 @@ impl Scheduler {
             Some(k) => {
                 let failing = record[k].plugin;
                 let pos = fw.filter.iter().position(|&i| i == failing).unwrap_or(fw.filter.len());
-                fw.filter.get(pos + 1..).unwrap_or(&[]).iter().filter(|&&i| !skip[i]).map(|&i| fw.plugin_name(i).to_string()).collect()
+                fw.filter
+                    .get(pos + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|&&i| !skip[i])
+                    .map(|&i| fw.plugin_name(i).to_string())
+                    .collect()
             }
             None => Vec::new(),
         };
@@ -470,8 +504,7 @@ impl Scheduler {
         let (raw, normalized, totals) = (&mut self.raw, &mut self.normalized, &mut self.totals);
         raw.clear();
         raw.resize(plugins.len() * n, 0);
-        let scorers: Vec<_> =
-            plugins.iter().map(|&i| (fw.plugin(i).as_score(), state.score_state(i))).collect();
+        let scorers: Vec<_> = plugins.iter().map(|&i| (fw.plugin(i).as_score(), state.score_state(i))).collect();
         for (k, &ni) in feasible.iter().enumerate() {
             let node = ctx.snapshot.node(ni);
             for (p, (sp, st)) in scorers.iter().enumerate() {

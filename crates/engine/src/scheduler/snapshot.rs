@@ -62,7 +62,7 @@ impl AffinityTerm {
 
     /// Whether `pod` (in a namespace with labels `ns_labels`) is selected by the term.
     pub fn matches(&self, pod: &PodInfo, ns_labels: &Labels) -> bool {
-        (self.namespaces.iter().any(|n| *n == pod.namespace) || self.namespace_selector.matches(ns_labels))
+        (self.namespaces.contains(&pod.namespace) || self.namespace_selector.matches(ns_labels))
             && self.selector.matches(&pod.labels)
     }
 }
@@ -145,7 +145,9 @@ impl PodInfo {
             required_anti_affinity: terms(
                 paa.and_then(|a| a.required_during_scheduling_ignored_during_execution.as_ref()),
             ),
-            preferred_affinity: weighted(pa.and_then(|a| a.preferred_during_scheduling_ignored_during_execution.as_ref())),
+            preferred_affinity: weighted(
+                pa.and_then(|a| a.preferred_during_scheduling_ignored_during_execution.as_ref()),
+            ),
             preferred_anti_affinity: weighted(
                 paa.and_then(|a| a.preferred_during_scheduling_ignored_during_execution.as_ref()),
             ),

@@ -42,7 +42,13 @@ fn render_detail(d: &ScheduleDetail, out: &mut String) {
         let parts: Vec<String> = d
             .prefilter_results
             .iter()
-            .map(|v| if v.message.is_empty() { format!("{} {}", v.plugin, v.code) } else { format!("{} {}: {}", v.plugin, v.code, v.message) })
+            .map(|v| {
+                if v.message.is_empty() {
+                    format!("{} {}", v.plugin, v.code)
+                } else {
+                    format!("{} {}: {}", v.plugin, v.code, v.message)
+                }
+            })
             .collect();
         let _ = writeln!(out, "prefilter: {}", parts.join(", "));
     }
@@ -81,7 +87,13 @@ fn render_detail(d: &ScheduleDetail, out: &mut String) {
                     }
                 })
                 .collect();
-            let _ = write!(out, "  {} {}: {}", row.node, if row.feasible { "FITS" } else { "REJECTED" }, verdicts.join(", "));
+            let _ = write!(
+                out,
+                "  {} {}: {}",
+                row.node,
+                if row.feasible { "FITS" } else { "REJECTED" },
+                verdicts.join(", ")
+            );
             if !row.not_run.is_empty() {
                 let _ = write!(out, " (not run: {})", row.not_run.join(", "));
             }
@@ -106,10 +118,22 @@ fn render_detail(d: &ScheduleDetail, out: &mut String) {
         let _ = writeln!(out, "tie-break: {t}");
     }
     for v in &d.postfilter_results {
-        let _ = writeln!(out, "postfilter: {} {}{}", v.plugin, v.code, if v.message.is_empty() { String::new() } else { format!(": {}", v.message) });
+        let _ = writeln!(
+            out,
+            "postfilter: {} {}{}",
+            v.plugin,
+            v.code,
+            if v.message.is_empty() { String::new() } else { format!(": {}", v.message) }
+        );
     }
     for v in &d.binding_results {
-        let _ = writeln!(out, "bind: {} {}{}", v.plugin, v.code, if v.message.is_empty() { String::new() } else { format!(": {}", v.message) });
+        let _ = writeln!(
+            out,
+            "bind: {} {}{}",
+            v.plugin,
+            v.code,
+            if v.message.is_empty() { String::new() } else { format!(": {}", v.message) }
+        );
     }
 }
 
@@ -1045,23 +1069,34 @@ spec:
 
 #[test]
 fn volume_binding_cases() {
-    check(STORAGE, &pod_with_claim("missing"), expect![[r#"
+    check(
+        STORAGE,
+        &pod_with_claim("missing"),
+        expect![[r#"
         prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding UnschedulableAndUnresolvable: persistentvolumeclaim "missing" not found
         prefilter note: persistentvolumeclaim "missing" not found
         postfilter: DynamicResources Error: not found
         => unschedulable (rejected by: VolumeBinding)
         event: Warning FailedScheduling (default-scheduler): 0/2 nodes are available: persistentvolumeclaim "missing" not found. not found
         condition: PodScheduled=False reason=Unschedulable message=0/2 nodes are available: persistentvolumeclaim "missing" not found. not found
-    "#]]);
-    check(STORAGE, &pod_with_claim("pending-fast"), expect![[r#"
+    "#]],
+    );
+    check(
+        STORAGE,
+        &pod_with_claim("pending-fast"),
+        expect![[r#"
         prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding UnschedulableAndUnresolvable: pod has unbound immediate PersistentVolumeClaims
         prefilter note: pod has unbound immediate PersistentVolumeClaims
         postfilter: DynamicResources Error: not found
         => unschedulable (rejected by: VolumeBinding)
         event: Warning FailedScheduling (default-scheduler): 0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found
         condition: PodScheduled=False reason=Unschedulable message=0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found
-    "#]]);
-    check(STORAGE, &pod_with_claim("data"), expect![[r#"
+    "#]],
+    );
+    check(
+        STORAGE,
+        &pod_with_claim("data"),
+        expect![[r#"
         prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Success, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
         sampling: 2 nodes, 100% (adaptive), find 2, start 0, evaluated 2, feasible 2
         filter:
@@ -1081,8 +1116,12 @@ fn volume_binding_cases() {
         => scheduled on n1 (Binding default/db -> Node n1)
            volume: Provision { namespace: "default", claim: "data", node: "n1" }
         event: Normal Scheduled (default-scheduler): Successfully assigned default/db to n1
-    "#]]);
-    check(STORAGE, &pod_with_claim("bound"), expect![[r#"
+    "#]],
+    );
+    check(
+        STORAGE,
+        &pod_with_claim("bound"),
+        expect![[r#"
         prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Success, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
         sampling: 2 nodes, 100% (adaptive), find 2, start 0, evaluated 2, feasible 1
         filter:
@@ -1093,7 +1132,8 @@ fn volume_binding_cases() {
         bind: DefaultBinder Success: Binding default/db to node n1
         => scheduled on n1 (Binding default/db -> Node n1)
         event: Normal Scheduled (default-scheduler): Successfully assigned default/db to n1
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -1147,12 +1187,16 @@ spec:
 
 #[test]
 fn no_nodes() {
-    check("", "metadata: {name: lonely}\nspec: {containers: [{name: c, image: x}]}\n", expect![[r#"
+    check(
+        "",
+        "metadata: {name: lonely}\nspec: {containers: [{name: c, image: x}]}\n",
+        expect![[r#"
         => unschedulable (rejected by: )
            nominated node: cleared
         event: Warning FailedScheduling (default-scheduler): no nodes available to schedule pods
         condition: PodScheduled=False reason=Unschedulable message=no nodes available to schedule pods
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -1195,8 +1239,13 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
         seed 9: w1
         seed 10: w2
         seed 11: w3
-    "#]].assert_eq(&picks);
-    check_seed(cluster, "metadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n", 3, expect![[r#"
+    "#]]
+    .assert_eq(&picks);
+    check_seed(
+        cluster,
+        "metadata: {name: p}\nspec: {containers: [{name: c, image: x}]}\n",
+        3,
+        expect![[r#"
         prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
         sampling: 3 nodes, 100% (adaptive), find 3, start 0, evaluated 3, feasible 3
         filter:
@@ -1217,7 +1266,8 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
         bind: DefaultBinder Success: Binding default/p to node w2
         => scheduled on w2 (Binding default/p -> Node w2)
         event: Normal Scheduled (default-scheduler): Successfully assigned default/p to w2
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -1231,21 +1281,31 @@ fn large_clusters_search_a_share_of_the_nodes() {
     }
     let snap = snapshot(&yaml);
     let p = pod("metadata: {name: p}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}\n");
-    let mut s = Scheduler::new(&Profile::default_profile(), SchedulerOptions { detail: DetailLevel::Summary, ..Default::default() }).unwrap();
+    let mut s = Scheduler::new(
+        &Profile::default_profile(),
+        SchedulerOptions { detail: DetailLevel::Summary, ..Default::default() },
+    )
+    .unwrap();
     let mut out = String::new();
     for _ in 0..3 {
         let o = s.schedule(&p, &snap, &mut crate::rng::Rng::new(7));
         let sm = o.detail.sampling.clone().unwrap();
         out.push_str(&format!(
             "{}% of {} -> find {}, start {}, evaluated {}, chose {}\n",
-            sm.percentage, sm.nodes_total, sm.nodes_to_find, sm.start_index, sm.evaluated, o.detail.chosen.unwrap()
+            sm.percentage,
+            sm.nodes_total,
+            sm.nodes_to_find,
+            sm.start_index,
+            sm.evaluated,
+            o.detail.chosen.unwrap()
         ));
     }
     expect![[r#"
         46% of 500 -> find 230, start 0, evaluated 230, chose node-002
         46% of 500 -> find 230, start 230, evaluated 230, chose node-232
         46% of 500 -> find 230, start 460, evaluated 230, chose node-462
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
     assert_eq!(num_feasible_nodes_to_find(0, 50), (50, 100));
     assert_eq!(num_feasible_nodes_to_find(0, 5000), (500, 10));
     assert_eq!(num_feasible_nodes_to_find(0, 6000), (300, 5));
@@ -1301,8 +1361,7 @@ mod properties {
     /// Schedules the pods one after the other, binding each scheduled pod and deleting
     /// preemption victims, and returns the trace of decisions.
     fn run(cluster: &Cluster, pods: &Pods, seed: u64) -> (ClusterSnapshot, Vec<ScheduleOutcome>) {
-        let yaml: String =
-            cluster.iter().enumerate().map(|(i, (c, m, p, t))| node_yaml(i, *c, *m, *p, *t)).collect();
+        let yaml: String = cluster.iter().enumerate().map(|(i, (c, m, p, t))| node_yaml(i, *c, *m, *p, *t)).collect();
         let mut snap = snapshot(&yaml);
         let mut sched = Scheduler::default_scheduler();
         let mut rng = crate::rng::Rng::new(seed);
@@ -1414,7 +1473,11 @@ spec:
     let plugins = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let mut out = String::new();
     for (what, rejected, ev) in [
-        ("ssd node added, too small", plugins(&["NodeAffinity", "NodeResourcesFit"]), ClusterEvent::NodeAdded(&small_ssd)),
+        (
+            "ssd node added, too small",
+            plugins(&["NodeAffinity", "NodeResourcesFit"]),
+            ClusterEvent::NodeAdded(&small_ssd),
+        ),
         ("hdd node added", plugins(&["NodeAffinity"]), ClusterEvent::NodeAdded(&big_hdd)),
         ("hdd relabelled ssd", plugins(&["NodeAffinity"]), ClusterEvent::NodeUpdated { old: &big_hdd, new: &big_ssd }),
         ("bound pod deleted", plugins(&["NodeResourcesFit"]), ClusterEvent::PodDeleted(&bound)),

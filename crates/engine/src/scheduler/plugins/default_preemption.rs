@@ -121,7 +121,8 @@ fn pick_one(cands: &[Candidate]) -> usize {
         &|c| {
             // Earliest start among the highest-priority victims; later is better.
             let top = c.victims[0].priority;
-            let earliest = c.victims.iter().filter(|p| p.priority == top).map(|p| p.start_time_ms.unwrap_or(i64::MAX)).min();
+            let earliest =
+                c.victims.iter().filter(|p| p.priority == top).map(|p| p.start_time_ms.unwrap_or(i64::MAX)).min();
             i128::from(earliest.unwrap_or(i64::MIN))
         },
     ];

@@ -38,7 +38,11 @@ impl PreFilterPlugin for DynamicResources {
     fn pre_filter(&self, _: &Ctx, pod: &PodInfo) -> PreFilterOutput {
         let claims = pod.spec().and_then(|s| s.resource_claims.as_ref()).map(|c| c.len()).unwrap_or(0);
         if claims == 0 {
-            return PreFilterOutput { status: Status::skip(), node_names: None, state: Some(Box::new(StateData { claims })) };
+            return PreFilterOutput {
+                status: Status::skip(),
+                node_names: None,
+                state: Some(Box::new(StateData { claims })),
+            };
         }
         // [approximate] No ResourceClaim exists in the lab: report the first one missing.
         let first = pod.spec().and_then(|s| s.resource_claims.as_ref()).and_then(|c| c.first());
@@ -46,7 +50,11 @@ impl PreFilterPlugin for DynamicResources {
             Some(name) => format!("resourceclaim.resource.k8s.io \"{name}\" not found"),
             None => format!("pod \"{}\": ResourceClaim not created yet", pod.key()),
         };
-        PreFilterOutput { status: Status::unresolvable(msg), node_names: None, state: Some(Box::new(StateData { claims })) }
+        PreFilterOutput {
+            status: Status::unresolvable(msg),
+            node_names: None,
+            state: Some(Box::new(StateData { claims })),
+        }
     }
 }
 

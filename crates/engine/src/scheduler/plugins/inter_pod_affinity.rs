@@ -50,7 +50,8 @@ fn merge_namespaces(snap: &ClusterSnapshot, t: &mut AffinityTerm) {
         return;
     }
     for (name, ns) in &snap.namespaces {
-        if t.namespace_selector.matches(ns.metadata.labels.as_ref().unwrap_or(no_labels())) && !t.namespaces.contains(name)
+        if t.namespace_selector.matches(ns.metadata.labels.as_ref().unwrap_or(no_labels()))
+            && !t.namespaces.contains(name)
         {
             t.namespaces.push(name.clone());
         }
@@ -223,7 +224,7 @@ impl FilterPlugin for InterPodAffinity {
                 }
             }
         }
-        if !pods_exist && !(s.affinity.is_empty() && s.pod_matches_own_terms) {
+        if !(pods_exist || (s.affinity.is_empty() && s.pod_matches_own_terms)) {
             return Status::unresolvable(ERR_REASON_AFFINITY);
         }
         // (2) required anti-affinity

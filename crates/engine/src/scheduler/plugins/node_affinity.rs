@@ -55,11 +55,9 @@ impl Plugin for NodeAffinity {
         };
         match event {
             ClusterEvent::NodeAdded(n) => Some(if matches(n) { QueueingHint::Queue } else { QueueingHint::QueueSkip }),
-            ClusterEvent::NodeUpdated { old, new } => Some(if !matches(old) && matches(new) {
-                QueueingHint::Queue
-            } else {
-                QueueingHint::QueueSkip
-            }),
+            ClusterEvent::NodeUpdated { old, new } => {
+                Some(if !matches(old) && matches(new) { QueueingHint::Queue } else { QueueingHint::QueueSkip })
+            }
             _ => None,
         }
     }
@@ -135,7 +133,8 @@ impl PreScorePlugin for NodeAffinity {
             .and_then(|a| a.node_affinity.as_ref())
             .and_then(|na| na.preferred_during_scheduling_ignored_during_execution.as_ref());
         let Some(preferred) = preferred else { return (Status::skip(), None) };
-        let terms = preferred.iter().filter(|t| t.weight != 0).map(|t| (t.weight, NodeTerm::parse(&t.preference))).collect();
+        let terms =
+            preferred.iter().filter(|t| t.weight != 0).map(|t| (t.weight, NodeTerm::parse(&t.preference))).collect();
         (Status::success(), Some(Box::new(PreScoreState { preferred: terms })))
     }
 }

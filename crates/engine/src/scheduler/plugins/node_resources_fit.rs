@@ -190,13 +190,15 @@ impl PreFilterPlugin for NodeResourcesFit {
 
 impl FilterPlugin for NodeResourcesFit {
     fn filter(&self, state: Option<&dyn Any>, _: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Status {
-        let req = state.and_then(|s| s.downcast_ref::<PreFilterState>()).map(|s| &s.0).unwrap_or(&pod.resources.requests);
+        let req =
+            state.and_then(|s| s.downcast_ref::<PreFilterState>()).map(|s| &s.0).unwrap_or(&pod.resources.requests);
         let (fits, _) = fits_request(req, node, |_| {});
         if fits {
             return Status::success();
         }
         let short = insufficient_resources(req, node);
-        let code = if short.iter().any(|i| i.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
+        let code =
+            if short.iter().any(|i| i.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
         Status { code, reasons: short.into_iter().map(|i| i.reason.into()).collect(), plugin: "" }
     }
 }

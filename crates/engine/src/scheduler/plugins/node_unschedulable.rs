@@ -30,16 +30,19 @@ impl Plugin for NodeUnschedulable {
         Some(self)
     }
     fn queueing_hint(&self, pod: &PodInfo, event: &ClusterEvent) -> Option<QueueingHint> {
-        let cordoned = |n: &k8s_openapi::api::core::v1::Node| n.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
+        let cordoned =
+            |n: &k8s_openapi::api::core::v1::Node| n.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
         match event {
             ClusterEvent::NodeAdded(n) => {
                 Some(if blocks(pod, cordoned(n)) { QueueingHint::QueueSkip } else { QueueingHint::Queue })
             }
-            ClusterEvent::NodeUpdated { old, new } => Some(if blocks(pod, cordoned(old)) && !blocks(pod, cordoned(new)) {
-                QueueingHint::Queue
-            } else {
-                QueueingHint::QueueSkip
-            }),
+            ClusterEvent::NodeUpdated { old, new } => {
+                Some(if blocks(pod, cordoned(old)) && !blocks(pod, cordoned(new)) {
+                    QueueingHint::Queue
+                } else {
+                    QueueingHint::QueueSkip
+                })
+            }
             _ => None,
         }
     }

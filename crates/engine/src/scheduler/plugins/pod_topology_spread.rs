@@ -279,7 +279,8 @@ impl Plugin for PodTopologySpread {
             ClusterEvent::NodeAdded(n) | ClusterEvent::NodeDeleted(n) => Some(q(node_has_keys(n))),
             ClusterEvent::NodeUpdated { old, new } => {
                 let changed = keys.iter().any(|k| {
-                    old.metadata.labels.as_ref().and_then(|l| l.get(k)) != new.metadata.labels.as_ref().and_then(|l| l.get(k))
+                    old.metadata.labels.as_ref().and_then(|l| l.get(k))
+                        != new.metadata.labels.as_ref().and_then(|l| l.get(k))
                 });
                 Some(q(changed))
             }
@@ -382,8 +383,8 @@ impl PreScorePlugin for PodTopologySpread {
                     continue;
                 }
                 let v = node.labels.get(&c.topology_key).cloned().unwrap_or_default();
-                if !counts[ci].contains_key(&v) {
-                    counts[ci].insert(v, 0);
+                if let std::collections::btree_map::Entry::Vacant(e) = counts[ci].entry(v) {
+                    e.insert(0);
                     sizes[ci] += 1;
                 }
             }

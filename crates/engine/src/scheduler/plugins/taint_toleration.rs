@@ -78,11 +78,10 @@ impl PreScorePlugin for TaintToleration {
 
 impl ScorePlugin for TaintToleration {
     fn score(&self, state: Option<&dyn Any>, _: &Ctx, _: &PodInfo, node: &NodeInfo) -> i64 {
-        let tolerations = state.and_then(|s| s.downcast_ref::<PreScoreState>()).map(|s| &s.tolerations[..]).unwrap_or(&[]);
-        node.taints
-            .iter()
-            .filter(|t| t.effect == "PreferNoSchedule" && !tolerations_tolerate(tolerations, t))
-            .count() as i64
+        let tolerations =
+            state.and_then(|s| s.downcast_ref::<PreScoreState>()).map(|s| &s.tolerations[..]).unwrap_or(&[]);
+        node.taints.iter().filter(|t| t.effect == "PreferNoSchedule" && !tolerations_tolerate(tolerations, t)).count()
+            as i64
     }
 
     fn normalize(&self, _: Option<&dyn Any>, _: &Ctx, _: &[usize], scores: &mut [i64]) -> bool {

@@ -169,7 +169,11 @@ fn find_matching_volume<'a>(
 
 /// `FindPodVolumes` for one node: the conflict reasons (in upstream's order) and, when
 /// there are none, what binding the pod's volumes on that node would take.
-fn find_pod_volumes(snap: &ClusterSnapshot, claims: &Claims, node: &NodeInfo) -> (Vec<&'static str>, Vec<VolumeAction>) {
+fn find_pod_volumes(
+    snap: &ClusterSnapshot,
+    claims: &Claims,
+    node: &NodeInfo,
+) -> (Vec<&'static str>, Vec<VolumeAction>) {
     let mut bound_ok = true;
     let mut pvs_found = true;
     for pvc in &claims.bound {
@@ -200,9 +204,10 @@ fn find_pod_volumes(snap: &ClusterSnapshot, claims: &Claims, node: &NodeInfo) ->
         let topology_ok = class.and_then(|c| c.allowed_topologies.as_ref()).is_none_or(|terms| {
             terms.is_empty()
                 || terms.iter().any(|t| {
-                    t.match_label_expressions.iter().flatten().all(|e| {
-                        node.labels.get(&e.key).is_some_and(|v| e.values.contains(v))
-                    })
+                    t.match_label_expressions
+                        .iter()
+                        .flatten()
+                        .all(|e| node.labels.get(&e.key).is_some_and(|v| e.values.contains(v)))
                 })
         });
         if provisioner.is_empty() || provisioner == NO_PROVISIONER || !topology_ok {
@@ -339,7 +344,11 @@ impl FilterPlugin for VolumeBinding {
         if reasons.is_empty() {
             return Status::success();
         }
-        Status { code: Code::UnschedulableAndUnresolvable, reasons: reasons.into_iter().map(Into::into).collect(), plugin: "" }
+        Status {
+            code: Code::UnschedulableAndUnresolvable,
+            reasons: reasons.into_iter().map(Into::into).collect(),
+            plugin: "",
+        }
     }
 }
 
