@@ -311,7 +311,7 @@ impl Scheduler {
             if !done {
                 statuses.explicit.clear();
                 let order = snapshot.node_order();
-                let nodes: Vec<usize> = match &narrowed {
+                let nodes: std::borrow::Cow<[usize]> = match &narrowed {
                     Some((names, plugins)) => {
                         let mut ps = plugins.clone();
                         ps.sort_unstable();
@@ -342,7 +342,7 @@ impl Scheduler {
                         }
                         order.iter().copied().filter(|&i| names.contains(&snapshot.node(i).name)).collect()
                     }
-                    None => order.to_vec(),
+                    None => std::borrow::Cow::Borrowed(order),
                 };
                 let percentage = fw.percentage_of_nodes_to_score.unwrap_or(self.options.percentage_of_nodes_to_score);
                 let (to_find, applied) = num_feasible_nodes_to_find(percentage, nodes.len());
@@ -502,8 +502,10 @@ impl Scheduler {
         let plugins: Vec<usize> = fw.score.iter().copied().filter(|&i| !state.skip_score[i]).collect();
         let n = feasible.len();
         let (raw, normalized, totals) = (&mut self.raw, &mut self.normalized, &mut self.totals);
-        raw.clear();
-        raw.resize(plugins.len() * n, 0);
+        // Every entry is written below, so the buffer is only grown, never cleared.
+        if raw.len() < plugins.len() * n {
+            raw.resize(plugins.len() * n, 0);
+        }
         let scorers: Vec<_> = plugins.iter().map(|&i| (fw.plugin(i).as_score(), state.score_state(i))).collect();
         for (k, &ni) in feasible.iter().enumerate() {
             let node = ctx.snapshot.node(ni);
@@ -513,19 +515,26 @@ impl Scheduler {
                 }
             }
         }
-        normalized.clear();
-        normalized.extend_from_slice(raw);
-        for (p, &i) in plugins.iter().enumerate() {
-            if let Some(sp) = fw.plugin(i).as_score() {
-                sp.normalize(state.score_state(i), ctx, feasible, &mut normalized[p * n..(p + 1) * n]);
-            }
+        // The trace wants raw and normalized scores; otherwise normalize in place.
+        let len = plugins.len() * n;
+        if full {
+            normalized.clear();
+            normalized.extend_from_slice(&raw[..len]);
         }
-        totals.clear();
-        totals.resize(n, 0);
-        for (p, &i) in plugins.iter().enumerate() {
-            let w = fw.weight(i);
-            for k in 0..n {
-                totals[k] += normalized[p * n + k] * w;
+        {
+            let norm: &mut [i64] = if full { &mut normalized[..len] } else { &mut raw[..len] };
+            for (p, &i) in plugins.iter().enumerate() {
+                if let Some(sp) = fw.plugin(i).as_score() {
+                    sp.normalize(state.score_state(i), ctx, feasible, &mut norm[p * n..(p + 1) * n]);
+                }
+            }
+            totals.clear();
+            totals.resize(n, 0);
+            for (p, &i) in plugins.iter().enumerate() {
+                let w = fw.weight(i);
+                for k in 0..n {
+                    totals[k] += norm[p * n + k] * w;
+                }
             }
         }
         if full {

@@ -57,6 +57,9 @@ impl Plugin for TaintToleration {
 
 impl FilterPlugin for TaintToleration {
     fn filter(&self, _: Option<&dyn Any>, _: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Status {
+        if node.taints.is_empty() {
+            return Status::success();
+        }
         match first_untolerated(&node.taints, pod.tolerations()) {
             None => Status::success(),
             Some(_) => Status::unresolvable(ERR_REASON_NOT_MATCH),
@@ -78,6 +81,9 @@ impl PreScorePlugin for TaintToleration {
 
 impl ScorePlugin for TaintToleration {
     fn score(&self, state: Option<&dyn Any>, _: &Ctx, _: &PodInfo, node: &NodeInfo) -> i64 {
+        if node.taints.is_empty() {
+            return 0;
+        }
         let tolerations =
             state.and_then(|s| s.downcast_ref::<PreScoreState>()).map(|s| &s.tolerations[..]).unwrap_or(&[]);
         node.taints.iter().filter(|t| t.effect == "PreferNoSchedule" && !tolerations_tolerate(tolerations, t)).count()
