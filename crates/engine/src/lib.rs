@@ -18,6 +18,7 @@ pub mod object;
 pub mod pod_security;
 pub mod quantity;
 pub mod rng;
+pub mod scheduler;
 pub mod sim;
 pub mod store;
 pub mod trace;

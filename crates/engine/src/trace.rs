@@ -467,6 +467,10 @@ pub struct NodeFilterRow {
     pub node: String,
     pub feasible: bool,
     pub verdicts: Vec<FilterVerdict>,
+    /// Filter plugins that did not run on this node because an earlier one rejected it
+    /// (the scheduler stops at the first failing filter).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -503,6 +507,52 @@ pub struct ScheduleDetail {
     /// The FailedScheduling message when no node fits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Every PreFilter plugin's answer, in profile order (Success, Skip, a rejection).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefilter_results: Vec<PluginVerdict>,
+    /// How many nodes were searched (percentageOfNodesToScore) and from where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<SamplingDetail>,
+    /// Score plugins whose PreScore said Skip (not scored this cycle).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prescore_results: Vec<PluginVerdict>,
+    /// Every PostFilter plugin's answer, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub postfilter_results: Vec<PluginVerdict>,
+    /// The node preemption nominated (`status.nominatedNodeName`); empty = cleared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nominated_node: Option<String>,
+    /// Pods preemption evicts, as `namespace/name`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub victims: Vec<String>,
+    /// Reserve and Bind plugins' answers on the chosen node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub binding_results: Vec<PluginVerdict>,
+}
+
+/// One plugin's answer at a cluster-wide extension point.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginVerdict {
+    pub plugin: String,
+    /// `Success`, `Skip`, `Unschedulable`, `UnschedulableAndUnresolvable`, `Error`.
+    pub code: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// The node search of one cycle: upstream stops after finding `nodes_to_find` feasible
+/// nodes, starting where the previous cycle stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SamplingDetail {
+    pub nodes_total: usize,
+    /// The percentage applied (computed by the adaptive formula when not configured).
+    pub percentage: i32,
+    pub adaptive: bool,
+    pub nodes_to_find: usize,
+    pub start_index: usize,
+    /// Nodes the filters ran on.
+    pub evaluated: usize,
+    pub feasible: usize,
 }
 
 /// A Kubernetes Event as it was recorded (and later shown by `kubectl describe`).
@@ -551,7 +601,7 @@ pub enum Detail {
     Etcd(EtcdDetail),
     Watch(WatchDetail),
     Controller(ControllerDetail),
-    Schedule(ScheduleDetail),
+    Schedule(Box<ScheduleDetail>),
     Event(EventDetail),
     Work(WorkDetail),
 }
