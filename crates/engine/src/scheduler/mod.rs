@@ -62,6 +62,7 @@
 //! heap with a random tiebreaker; the pick is uniform among the tied nodes, as with the
 //! reservoir sampling used here.
 
+pub mod actor;
 pub mod framework;
 pub mod plugins;
 pub mod profile;

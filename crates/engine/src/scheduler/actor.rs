@@ -1,0 +1,302 @@
+//! kube-scheduler as an actor of the simulation: it watches for pods without a node,
+//! runs one scheduling cycle per pod on a snapshot of the cluster, and writes the result
+//! through the API server as `system:kube-scheduler` — the Binding for a placed pod, or the
+//! `PodScheduled=False` condition and a `FailedScheduling` event for a pod that fits nowhere
+//! (retried with back-off when the cluster changes).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference, Pod};
+
+use super::{queue, ClusterSnapshot, ScheduleResult, Scheduler};
+use crate::apiserver::{self, ApiRequest, Caller, Verb};
+use crate::object::{resource_for, Object};
+use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
+use crate::store::{EventType, WatchEvent};
+use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus, WatchDetail};
+
+/// How long a watch event takes to reach the scheduler's queue.
+const WATCH_LATENCY_MS: u64 = 2;
+
+pub struct SchedulerActor {
+    scheduler: Scheduler,
+    /// Scheduling attempts per pod key, for the back-off of unschedulable pods.
+    attempts: BTreeMap<String, u32>,
+    /// Pods that did not fit the last time they were tried.
+    unschedulable: BTreeSet<String>,
+    /// Orders event names written within the same millisecond.
+    event_seq: u64,
+}
+
+impl Default for SchedulerActor {
+    fn default() -> Self {
+        SchedulerActor::new(Scheduler::default_scheduler())
+    }
+}
+
+fn pod_key(pod: &Pod) -> String {
+    format!("{}/{}", pod.metadata.namespace.as_deref().unwrap_or("default"), pod.metadata.name.as_deref().unwrap_or(""))
+}
+
+fn is_finished(pod: &Pod) -> bool {
+    matches!(pod.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Succeeded" | "Failed"))
+}
+
+fn needs_scheduling(pod: &Pod) -> bool {
+    let unbound = pod.spec.as_ref().is_some_and(|s| s.node_name.as_deref().unwrap_or("").is_empty());
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending");
+    unbound && pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed"
+}
+
+impl SchedulerActor {
+    pub fn new(scheduler: Scheduler) -> Self {
+        SchedulerActor { scheduler, attempts: BTreeMap::new(), unschedulable: BTreeSet::new(), event_seq: 0 }
+    }
+
+    /// The cluster changed in a way that may free room: retry the pods that did not fit,
+    /// each after its back-off.
+    fn retry_unschedulable(&mut self, core: &mut Core) {
+        for key in std::mem::take(&mut self.unschedulable) {
+            if !core.is_queued(&Target::Scheduler, &key) {
+                let attempts = self.attempts.get(&key).copied().unwrap_or(1);
+                core.after(queue::backoff_ms(attempts), Task::new(Target::Scheduler, key));
+            }
+        }
+    }
+
+    fn write(
+        core: &mut Core,
+        verb: Verb,
+        kind: &str,
+        ns: &str,
+        name: &str,
+        sub: Option<&str>,
+        body: serde_json::Value,
+    ) -> bool {
+        let Some(resource) = resource_for("v1", kind) else { return false };
+        apiserver::handle(
+            core,
+            ApiRequest {
+                caller: Caller::scheduler(),
+                verb,
+                resource,
+                namespace: Some(ns.to_string()),
+                name: Some(name.to_string()),
+                subresource: sub.map(str::to_string),
+                body: Some(body),
+                verbose: false,
+                file: None,
+            },
+        )
+        .ok()
+    }
+
+    /// Records an event about `pod`, as the scheduler's event recorder writes it.
+    fn event(&mut self, core: &mut Core, pod: &Pod, detail: EventDetail, action: &str) {
+        let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+        let pod_name = pod.metadata.name.clone().unwrap_or_default();
+        self.event_seq += 1;
+        let nanos = (apiserver::EPOCH_UNIX_MS as u64 + core.now) * 1_000_000 + self.event_seq;
+        let now = apiserver::timestamp(core.now);
+        let event = Event {
+            metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                name: Some(format!("{pod_name}.{nanos:x}")),
+                namespace: Some(ns.clone()),
+                ..Default::default()
+            },
+            involved_object: ObjectReference {
+                api_version: Some("v1".into()),
+                kind: Some("Pod".into()),
+                name: Some(pod_name.clone()),
+                namespace: Some(ns.clone()),
+                uid: pod.metadata.uid.clone(),
+                resource_version: pod.metadata.resource_version.clone(),
+                ..Default::default()
+            },
+            reason: Some(detail.reason.clone()),
+            message: Some(detail.message.clone()),
+            type_: Some(detail.event_type.clone()),
+            source: Some(EventSource { component: Some(detail.from.clone()), host: None }),
+            reporting_component: Some(detail.from.clone()),
+            action: Some(action.to_string()),
+            first_timestamp: Some(now.clone()),
+            last_timestamp: Some(now),
+            count: Some(1),
+            ..Default::default()
+        };
+        let name = event.metadata.name.clone().unwrap_or_default();
+        let status = if detail.event_type == "Warning" { StepStatus::Warning } else { StepStatus::Ok };
+        let body = Object::from(event).to_json();
+        Self::write(core, Verb::Create, "Event", &ns, &name, None, body);
+        core.record(
+            StepBuilder::new(
+                Phase::Scheduling,
+                Component::Scheduler,
+                Component::ApiServer,
+                format!("event {} {}: {}", detail.event_type, detail.reason, detail.message),
+                Detail::Event(detail),
+            )
+            .object(Some(object_ref(&Object::from(pod.clone()))))
+            .status(status),
+        );
+    }
+
+    fn schedule(&mut self, core: &mut Core, key: &str) {
+        let Some((ns, name)) = key.split_once('/') else { return };
+        let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
+            Some((Object::Pod(p), _)) => (**p).clone(),
+            _ => return,
+        };
+        if !needs_scheduling(&pod) || !self.scheduler.responsible_for(&pod) {
+            return;
+        }
+        let objects: Vec<&Object> = core.store.list("/registry/").into_iter().map(|(_, o, _)| o).collect();
+        let snapshot = ClusterSnapshot::from_objects(objects.iter().copied());
+        let outcome = self.scheduler.schedule(&pod, &snapshot, &mut core.rng);
+        *self.attempts.entry(key.to_string()).or_insert(0) += 1;
+        let pod_obj = Object::from(pod.clone());
+        let (summary, status) = match &outcome.result {
+            ScheduleResult::Scheduled { node, .. } => {
+                (format!("kube-scheduler picks {node} for pod {key}"), StepStatus::Ok)
+            }
+            ScheduleResult::Unschedulable { message, .. } | ScheduleResult::Error { message } => {
+                (format!("no node fits pod {key}: {message}"), StepStatus::Failed)
+            }
+            ScheduleResult::Gated { gates, .. } => {
+                (format!("pod {key} waits for its scheduling gates: {}", gates.join(", ")), StepStatus::Warning)
+            }
+        };
+        core.record(
+            StepBuilder::new(
+                Phase::Scheduling,
+                Component::Scheduler,
+                Component::Scheduler,
+                summary,
+                Detail::Schedule(Box::new(outcome.detail.clone())),
+            )
+            .object(Some(object_ref(&pod_obj)))
+            .status(status),
+        );
+        match &outcome.result {
+            ScheduleResult::Scheduled { binding, .. } => {
+                let mut body = serde_json::to_value(&**binding).unwrap_or_default();
+                if let serde_json::Value::Object(m) = &mut body {
+                    m.insert("apiVersion".into(), "v1".into());
+                    m.insert("kind".into(), "Binding".into());
+                }
+                if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), body) {
+                    self.attempts.remove(key);
+                    self.unschedulable.remove(key);
+                    if let Some(event) = outcome.event(ns, name) {
+                        self.event(core, &pod, event, "Binding");
+                    }
+                } else {
+                    requeue(self, core, key);
+                }
+            }
+            ScheduleResult::Unschedulable { victims, nominated_node, .. } => {
+                let mut updated = pod.clone();
+                let status = updated.status.get_or_insert_with(Default::default);
+                if let Some(mut cond) = outcome.k8s_pod_condition() {
+                    cond.last_transition_time = Some(apiserver::timestamp(core.now));
+                    let conds = status.conditions.get_or_insert_with(Vec::new);
+                    conds.retain(|c| c.type_ != "PodScheduled");
+                    conds.push(cond);
+                }
+                if let Some(n) = nominated_node {
+                    status.nominated_node_name = if n.is_empty() { None } else { Some(n.clone()) };
+                }
+                let body = Object::from(updated).to_json();
+                Self::write(core, Verb::Update, "Pod", ns, name, Some("status"), body);
+                for victim in victims.clone() {
+                    let (vns, vname) = (victim.namespace.clone(), victim.name.clone());
+                    if let Some((Object::Pod(vp), _)) = core.store.get(&format!("/registry/pods/{vns}/{vname}")) {
+                        let vp = (**vp).clone();
+                        let node = nominated_node.clone().unwrap_or_default();
+                        let ev = super::preempted_event(
+                            &outcome.detail.profile,
+                            pod.metadata.uid.as_deref().unwrap_or(""),
+                            &node,
+                        );
+                        self.event(core, &vp, ev, "Preempting");
+                        Self::write(core, Verb::Delete, "Pod", &vns, &vname, None, serde_json::Value::Null);
+                    }
+                }
+                if let Some(event) = outcome.event(ns, name) {
+                    self.event(core, &pod, event, "Scheduling");
+                }
+                self.unschedulable.insert(key.to_string());
+            }
+            ScheduleResult::Error { .. } => requeue(self, core, key),
+            ScheduleResult::Gated { .. } => {
+                self.unschedulable.insert(key.to_string());
+            }
+        }
+    }
+}
+
+/// Requeues a pod whose cycle failed for a reason other than fit (a failed write).
+fn requeue(actor: &mut SchedulerActor, core: &mut Core, key: &str) {
+    let attempts = actor.attempts.get(key).copied().unwrap_or(1);
+    core.after(queue::backoff_ms(attempts), Task::new(Target::Scheduler, key.to_string()));
+}
+
+impl Actor for SchedulerActor {
+    fn handles(&self, target: &Target) -> bool {
+        *target == Target::Scheduler
+    }
+
+    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
+        match &event.object {
+            Object::Pod(pod) => {
+                let key = pod_key(pod);
+                if event.kind == EventType::Deleted {
+                    // A pod left the cluster: room may have been freed.
+                    self.unschedulable.remove(&key);
+                    if !self.unschedulable.is_empty() {
+                        self.retry_unschedulable(core);
+                    }
+                    return;
+                }
+                if !needs_scheduling(pod) {
+                    // Bound or finished; a pod that just finished frees its node's room.
+                    self.unschedulable.remove(&key);
+                    let was_running = event.prev.as_ref().and_then(Object::as_pod).is_some_and(|p| !is_finished(p));
+                    if is_finished(pod) && was_running && !self.unschedulable.is_empty() {
+                        self.retry_unschedulable(core);
+                    }
+                    return;
+                }
+                if event.kind != EventType::Added || !self.scheduler.responsible_for(pod) {
+                    return;
+                }
+                if core.is_queued(&Target::Scheduler, &key) {
+                    return;
+                }
+                core.record(
+                    StepBuilder::new(
+                        Phase::Scheduling,
+                        Component::ApiServer,
+                        Component::Scheduler,
+                        format!("kube-scheduler sees new pod {key} with no node"),
+                        Detail::Watch(WatchDetail {
+                            watcher: "kube-scheduler".into(),
+                            event: event.kind.as_str().into(),
+                            key: event.key.clone(),
+                            revision: event.revision,
+                            reason: "the pod has no spec.nodeName and asks for the default-scheduler".into(),
+                        }),
+                    )
+                    .object(Some(object_ref(&event.object))),
+                );
+                core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, key));
+            }
+            Object::Node(_) if !self.unschedulable.is_empty() => self.retry_unschedulable(core),
+            _ => {}
+        }
+    }
+
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        self.schedule(core, &task.key);
+    }
+}
