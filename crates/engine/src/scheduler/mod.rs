@@ -38,6 +38,30 @@
 //! [`ScheduleOutcome::pod_condition`] give the Event and the `PodScheduled` condition.
 //! [`queue`] says when to retry an unschedulable pod and how long to back off.
 //!
+//! # Using it from the simulation
+//!
+//! ```text
+//! keep one ClusterSnapshot up to date (add_node / add_pod / remove_pod / add_pvc ...)
+//! for each pending pod the queue pops (highest priority first: queue::queue_less):
+//!     if !scheduler.responsible_for(&pod) { skip: another scheduler's pod }
+//!     let outcome = scheduler.schedule(&pod, &snapshot, &mut rng);
+//!     trace step: Detail::Schedule(Box::new(outcome.detail.clone()))
+//!     match outcome.result {
+//!         Scheduled { node, binding, volume_actions } =>
+//!             apply volume_actions (bind PVC to PV / annotate PVC with the selected node),
+//!             POST binding to pods/<name>/binding, snapshot.assume(&pod, &node),
+//!             record outcome.event(ns, name)            // Normal Scheduled
+//!         Unschedulable { nominated_node, victims, unschedulable_plugins, .. } =>
+//!             record outcome.event(ns, name)            // Warning FailedScheduling
+//!             patch status: outcome.k8s_pod_condition() and nominatedNodeName
+//!             for each victim: preempted_event(..) on the victim, then delete it
+//!             park the pod; on each cluster change ask queue::should_requeue(.., &unschedulable_plugins, event);
+//!             retry after queue::backoff_ms(attempts), or after 5 minutes at most
+//!         Gated { .. } => wait until the gates are removed (no event)
+//!         Error { .. } => retry after the back-off
+//!     }
+//! ```
+//!
 //! # DynamicResources and "no new claims to deallocate"
 //!
 //! DRA is GA since v1.34 and its gate is on, so upstream inserts `DynamicResources`

@@ -349,19 +349,29 @@ impl Scheduler {
                 let start = if nodes.is_empty() { 0 } else { self.next_start_node_index % nodes.len() };
                 let mut evaluated = 0;
                 let active = fw.active_filters(&state);
-                for k in 0..nodes.len() {
-                    let ni = nodes[(start + k) % nodes.len()];
+                let no_nominated = snapshot.nominated.is_empty();
+                let mut at = start;
+                for _ in 0..nodes.len() {
+                    let ni = nodes[at];
+                    at += 1;
+                    if at == nodes.len() {
+                        at = 0;
+                    }
                     let node = snapshot.node(ni);
                     evaluated += 1;
                     let mut record = Vec::new();
-                    let s = fw.run_filters_with_nominated_prepared(
-                        Some(&active),
-                        &state,
-                        &ctx,
-                        &info,
-                        node,
-                        full.then_some(&mut record),
-                    );
+                    let s = if no_nominated {
+                        fw.run_active_filters(&active, &ctx, &info, node, full.then_some(&mut record))
+                    } else {
+                        fw.run_filters_with_nominated_prepared(
+                            Some(&active),
+                            &state,
+                            &ctx,
+                            &info,
+                            node,
+                            full.then_some(&mut record),
+                        )
+                    };
                     if full {
                         detail.filter.push(self.filter_row(
                             &state.skip_filter,

@@ -209,6 +209,9 @@ pub struct NodeInfo {
     pub images: Vec<(u32, i64)>,
     pub pods_with_affinity: usize,
     pub pods_with_required_anti_affinity: usize,
+    /// cpu/memory balance of the bound pods' requests (NodeResourcesBalancedAllocation's
+    /// "without the pod" term), kept up to date as pods come and go.
+    pub balance: i64,
 }
 
 impl NodeInfo {
@@ -228,6 +231,7 @@ impl NodeInfo {
             images,
             pods_with_affinity: 0,
             pods_with_required_anti_affinity: 0,
+            balance: super::plugins::balanced_allocation::balance([0, 0], [1, 1]),
             node: Arc::new(node),
         }
     }
@@ -254,6 +258,10 @@ impl NodeInfo {
         if !p.required_anti_affinity.is_empty() {
             self.pods_with_required_anti_affinity = (self.pods_with_required_anti_affinity as i64 + sign) as usize;
         }
+        self.balance = super::plugins::balanced_allocation::balance(
+            [self.requested.milli_cpu, self.requested.memory],
+            [self.allocatable.milli_cpu, self.allocatable.memory],
+        );
         for hp in &p.host_ports {
             if sign > 0 {
                 self.used_ports.push(hp.clone());

@@ -15,7 +15,7 @@ use crate::scheduler::snapshot::{NodeInfo, PodInfo};
 pub struct BalancedAllocation;
 
 /// `(1 - std) * MaxNodeScore` over the resources the node offers.
-fn balance(requested: [i64; 2], allocatable: [i64; 2]) -> i64 {
+pub fn balance(requested: [i64; 2], allocatable: [i64; 2]) -> i64 {
     let mut fractions = [0f64; 2];
     let mut n = 0;
     for i in 0..2 {
@@ -34,7 +34,7 @@ pub fn balanced_score(pod: &PodInfo, node: &NodeInfo) -> i64 {
     let before = [node.requested.milli_cpu, node.requested.memory];
     let after = [before[0] + pod.resources.requests.milli_cpu, before[1] + pod.resources.requests.memory];
     let with = balance(after, alloc);
-    let without = balance(before, alloc);
+    let without = node.balance;
     MAX_NODE_SCORE / 2 + (MAX_NODE_SCORE / 2 + with - without) / 2
 }
 
