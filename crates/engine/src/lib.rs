@@ -6,6 +6,7 @@
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
 pub mod apiserver;
+pub mod errors;
 pub mod manifest;
 pub mod object;
 pub mod quantity;
