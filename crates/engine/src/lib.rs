@@ -7,6 +7,7 @@
 
 pub mod apiserver;
 pub mod errors;
+pub mod linemap;
 pub mod manifest;
 pub mod object;
 pub mod quantity;
