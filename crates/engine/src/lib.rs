@@ -6,7 +6,10 @@
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
 pub mod apiserver;
+pub mod cluster;
 pub mod errors;
+pub mod kubectl;
+pub mod lab;
 pub mod linemap;
 pub mod manifest;
 pub mod object;
