@@ -111,6 +111,10 @@ pub struct LabUser {
     pub groups: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_account: Option<ServiceAccountRef>,
+    /// The credential is not accepted any more (an expired or revoked token, a certificate
+    /// from another CA): every request of this user is refused with 401.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revoked: bool,
 }
 
 /// How a simulated admission webhook server answers. Parsed here and handed to the admission

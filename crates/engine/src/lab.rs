@@ -150,7 +150,10 @@ impl Run {
 /// The credential of a kubeconfig user.
 pub fn credential_of(settings: &LabSettings, user: &str) -> Option<Credential> {
     let u = settings.user(user)?;
-    Some(if let Some(c) = &u.client_certificate {
+    Some(if u.revoked {
+        let what = if u.client_certificate.is_some() { "client certificate" } else { "bearer token" };
+        Credential::Invalid { what: what.into() }
+    } else if let Some(c) = &u.client_certificate {
         Credential::ClientCertificate {
             common_name: c.common_name.clone().unwrap_or_else(|| u.name.clone()),
             organizations: c.organizations.clone(),

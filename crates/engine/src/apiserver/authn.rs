@@ -92,7 +92,7 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
         },
         Credential::BearerToken(token) => {
             let settings = cluster::settings(store);
-            match settings.users.iter().find(|u| u.token.as_deref() == Some(token.as_str())) {
+            match settings.users.iter().find(|u| !u.revoked && u.token.as_deref() == Some(token.as_str())) {
                 Some(u) => Authn {
                     ok: true,
                     method: "bearer token".into(),
@@ -136,6 +136,14 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
                 }
             }
         }
+        Credential::Invalid { what } => Authn {
+            ok: false,
+            method: what.clone(),
+            user: UserInfo::default(),
+            explanation: format!(
+                "no authenticator accepts the {what} (not signed by the cluster CA, expired or revoked); presenting a bad credential is refused even though anonymous requests are allowed"
+            ),
+        },
         Credential::Anonymous => {
             let settings = cluster::settings(store);
             if settings.anonymous_enabled() {

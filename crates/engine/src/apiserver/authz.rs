@@ -614,6 +614,14 @@ pub mod node {
                 }
                 ("", "persistentvolumes") => return get_only(store, node, attrs),
                 ("", "serviceaccounts") => {
+                    // KubeletServiceAccountTokenForCredentialProviders is on in v1.37: kubelets
+                    // may read the service accounts of their pods.
+                    if verb == "get" && sub.is_empty() {
+                        if attrs.namespace.is_empty() {
+                            return (false, "can only read namespaced object of this type".into());
+                        }
+                        return graph(store, node, attrs);
+                    }
                     if verb != "create" || attrs.name.is_empty() {
                         return (false, "can only create tokens for individual service accounts".into());
                     }

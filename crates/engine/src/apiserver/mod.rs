@@ -105,6 +105,9 @@ pub enum Credential {
     ServiceAccount { namespace: String, name: String },
     /// No credentials at all.
     Anonymous,
+    /// A credential no authenticator accepts: a certificate from another CA, an expired or
+    /// revoked token. `what` says which (`client certificate`, `bearer token`).
+    Invalid { what: String },
 }
 
 /// Who is calling, from which component, and whom they impersonate (`kubectl --as`).
@@ -1412,3 +1415,6 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -189,9 +189,28 @@ impl KubectlApply {
         }
     }
 
-    /// Queues kubectl's first task.
-    pub fn start(&self, core: &mut Core) {
-        core.after(0, Task::new(Target::Kubectl, "doc/0/get"));
+    /// Reads the file (kubectl maps every document before it sends anything: documents it
+    /// cannot read or map become client-side errors right away) and queues the first request.
+    pub fn start(&mut self, core: &mut Core) {
+        for i in 0..self.docs.len() {
+            if let Pending::Client(e) = &self.docs[i].1 {
+                let e = e.clone();
+                self.client_error(core, i, e);
+            }
+        }
+        if let Some(e) = self.stream_error.clone() {
+            core.record(
+                crate::sim::StepBuilder::new(
+                    Phase::Request,
+                    crate::trace::Component::Kubectl,
+                    crate::trace::Component::Kubectl,
+                    format!("kubectl stops reading {}: {}", self.opts.file, first_line(&e)),
+                    Detail::Note { text: e },
+                )
+                .status(StepStatus::Failed),
+            );
+        }
+        self.next(core, 0, 0);
     }
 
     /// The number of documents kubectl read.
@@ -229,9 +248,13 @@ impl KubectlApply {
         }
     }
 
+    /// Queues the next document kubectl can send, from `index` on.
     fn next(&self, core: &mut Core, index: usize, delay: u64) {
-        if index < self.docs.len() && !self.unauthorized {
-            core.after(delay, Task::new(Target::Kubectl, format!("doc/{index}/get")));
+        if self.unauthorized {
+            return;
+        }
+        if let Some(i) = (index..self.docs.len()).find(|&i| matches!(self.docs[i].1, Pending::Ready(_))) {
+            core.after(delay, Task::new(Target::Kubectl, format!("doc/{i}/get")));
         }
     }
 
@@ -318,7 +341,7 @@ impl KubectlApply {
 
     fn client_error(&mut self, core: &mut Core, index: usize, text: String) {
         let (doc, _) = &self.docs[index];
-        let summary = format!("kubectl cannot apply document {} (line {}): {}", index + 1, doc.line, first_line(&text));
+        let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
         let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
         core.record(
             crate::sim::StepBuilder::new(
@@ -337,12 +360,7 @@ impl KubectlApply {
 
     fn run_get(&mut self, core: &mut Core, index: usize) {
         let obj = match &self.docs[index].1 {
-            Pending::Client(e) => {
-                let e = e.clone();
-                self.client_error(core, index, e);
-                self.next(core, index + 1, 0);
-                return;
-            }
+            Pending::Client(_) => return,
             Pending::Ready(o) => o.clone(),
         };
         let ns = self.namespace_for(&obj);
