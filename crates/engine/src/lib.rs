@@ -7,6 +7,8 @@
 
 pub mod apiserver;
 pub mod cluster;
+pub mod decode;
+pub mod defaults;
 pub mod errors;
 pub mod kubectl;
 pub mod lab;
@@ -18,6 +20,7 @@ pub mod rng;
 pub mod sim;
 pub mod store;
 pub mod trace;
+pub mod validation;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
 pub const KUBERNETES_VERSION: &str = "v1.37";
