@@ -1,8 +1,7 @@
 //! Where the request pipeline calls the modules other branches own: strict decoding,
 //! defaulting and validation (`decode`, `defaults`, `validation`) and the admission chain
-//! (`admission`). Each function here is the single call site of its stage; until a module
-//! lands, the function is a clearly minimal stand-in (marked INTERIM) so the pipeline runs end
-//! to end. Replacing a body must not change the signatures [`super::handle`] relies on.
+//! (`admission`). Each function here is the single call site of its stage; a function marked
+//! INTERIM is a minimal stand-in until its module lands.
 
 use crate::errors::{FieldError, GroupKind, Status};
 use crate::object::{Object, ResourceInfo};
@@ -28,9 +27,8 @@ pub struct AdmissionResult {
     pub warnings: Vec<String>,
 }
 
-/// Strict decoding of a request body into the object of `resource` (fieldValidation=Strict
-/// for kubectl's requests). INTERIM: checks apiVersion and kind against the URL and decodes
-/// with unknown fields ignored.
+/// Strict decoding of a request body into the object of `resource` (fieldValidation=Strict;
+/// [`crate::decode::decode_body`]). A body of another kind than the URL's is refused first.
 pub fn decode(resource: &'static ResourceInfo, body: &Value, _strict: bool) -> Result<Object, Status> {
     let api_version = body.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = body.get("kind").and_then(Value::as_str).unwrap_or("");
@@ -46,24 +44,23 @@ pub fn decode(resource: &'static ResourceInfo, body: &Value, _strict: bool) -> R
             resource.kind
         )));
     }
-    Object::from_json(api_version, kind, body.clone()).map_err(|e| {
-        Status::bad_request(format!("{kind} in version \"{}\" cannot be handled as a {kind}: {e}", resource.version))
+    crate::decode::decode_body(body).map_err(|e| match e.status() {
+        Some(s) => s.clone(),
+        None => Status::bad_request(format!("{e:?}")),
     })
 }
 
-/// API-server defaulting (`SetDefaults_*`); returns what it filled in. INTERIM: none.
-pub fn default_object(_obj: &mut Object) -> Vec<Change> {
-    Vec::new()
+/// API-server defaulting (`SetDefaults_*`, [`crate::defaults::apply_defaults`]); returns what it
+/// filled in.
+pub fn default_object(obj: &mut Object) -> Vec<Change> {
+    crate::defaults::apply_defaults(obj)
 }
 
-/// Object validation on create (`old == None`) or update. INTERIM: only the metadata.name
-/// requirement of ObjectMeta validation.
-pub fn validate(obj: &Object, old: Option<&Object>) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    if old.is_none() && obj.name().is_empty() && obj.meta().generate_name.as_deref().unwrap_or("").is_empty() {
-        errors.push(FieldError::required("metadata.name", "name or generateName is required"));
-    }
-    errors
+/// Object validation ([`crate::validation::validate_create`]) on create (`old == None`) and on
+/// writes to the main resource. Update-specific rules (immutable fields, `ValidatePodUpdate`)
+/// are not modelled: an update is validated as the object it produces.
+pub fn validate(obj: &Object, _old: Option<&Object>) -> Vec<FieldError> {
+    crate::validation::validate_create(obj)
 }
 
 /// The group-qualified kind for Invalid errors.

@@ -1254,7 +1254,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     if let Err(s) = admission(core, r, true, Operation::Update, user, &mut new, Some(&old)) {
         return ApiResponse::failure(s);
     }
-    let errors = hooks::validate(&new, Some(&old));
+    let errors = if sub.is_empty() { hooks::validate(&new, Some(&old)) } else { Vec::new() };
     if r.verbose || !errors.is_empty() {
         validation_step(core, r, &new, vec![], &errors);
     }

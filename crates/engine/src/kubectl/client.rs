@@ -1,11 +1,11 @@
 //! What kubectl makes of the file before it sends anything: the documents in order, each one
-//! either an object it can map to a resource, or a client-side error with kubectl's text.
-//!
-//! The exact client-side texts (YAML errors, missing apiVersion/kind, unknown kinds) belong to
-//! the `decode` module; the functions here are their single call site and are INTERIM where
-//! marked.
+//! either the JSON body kubectl will send (YAML converted the way sigs.k8s.io/yaml does, keys
+//! sorted, `apiVersion`/`kind` checked, the kind mapped to a resource) or a client-side error
+//! with kubectl's text (both from [`crate::decode`]). A YAML syntax error ends the stream: the
+//! documents after it are never read.
 
-use crate::manifest::{parse_manifest, Document};
+use crate::decode::{request_body, DecodeError};
+use crate::manifest::parse_manifest;
 use crate::object::{resource_for, ResourceInfo};
 use serde_json::Value;
 
@@ -31,17 +31,11 @@ pub struct ClientDocument {
     pub object: Result<ClientObject, String>,
 }
 
-/// The documents kubectl reads, and the error that stopped reading (a YAML syntax error ends
-/// the stream: later documents are never seen).
+/// The documents kubectl reads, and the error that stopped reading.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientFile {
     pub documents: Vec<ClientDocument>,
     pub stream_error: Option<String>,
-}
-
-/// The YAML-to-JSON conversion kubectl does. INTERIM: serde_yaml's reading.
-fn to_json(doc: &Document) -> Result<Value, String> {
-    serde_json::to_value(&doc.value).map_err(|e| e.to_string())
 }
 
 /// Reads the file as kubectl's resource builder does (see the module docs).
@@ -49,7 +43,24 @@ pub fn read_file(text: &str, file: &str) -> ClientFile {
     let parsed = parse_manifest(text);
     let mut out = ClientFile::default();
     for d in &parsed.documents {
-        let object = client_object(d, file);
+        let object = match request_body(d) {
+            Ok(body) => {
+                let str_at = |p: &str| body.pointer(p).and_then(Value::as_str).map(str::to_string);
+                let api_version = str_at("/apiVersion").unwrap_or_default();
+                let kind = str_at("/kind").unwrap_or_default();
+                match resource_for(&api_version, &kind) {
+                    Some(resource) => Ok(ClientObject {
+                        resource,
+                        namespace: str_at("/metadata/namespace"),
+                        name: str_at("/metadata/name").unwrap_or_default(),
+                        body,
+                    }),
+                    None => Err(format!("no resource for {api_version} {kind}")),
+                }
+            }
+            Err(DecodeError::Client { error, .. }) => Err(error.message(file)),
+            Err(e) => Err(e.kubectl_line(file)),
+        };
         out.documents.push(ClientDocument {
             index: d.index,
             line: d.line,
@@ -64,31 +75,4 @@ pub fn read_file(text: &str, file: &str) -> ClientFile {
         out.stream_error = Some(format!("error parsing {file}: {detail}"));
     }
     out
-}
-
-fn client_object(d: &Document, file: &str) -> Result<ClientObject, String> {
-    let mut missing = Vec::new();
-    if d.api_version.is_empty() {
-        missing.push("apiVersion not set");
-    }
-    if d.kind.is_empty() {
-        missing.push("kind not set");
-    }
-    if !missing.is_empty() {
-        let what = crate::errors::aggregate(&missing);
-        return Err(format!(
-            "error validating \"{file}\": error validating data: {what}; if you choose to ignore these errors, turn validation off with --validate=false"
-        ));
-    }
-    let name = d.name.clone().unwrap_or_default();
-    let Some(resource) = resource_for(&d.api_version, &d.kind) else {
-        return Err(format!(
-            "resource mapping not found for name: \"{name}\" namespace: \"{}\" from \"{file}\": no matches for kind \"{}\" in version \"{}\"\nensure CRDs are installed first",
-            d.namespace.as_deref().unwrap_or(""),
-            d.kind,
-            d.api_version
-        ));
-    };
-    let body = to_json(d).map_err(|e| format!("error parsing {file}: {e}"))?;
-    Ok(ClientObject { resource, namespace: d.namespace.clone(), name, body })
 }

@@ -63,22 +63,22 @@ fn accepted_pod() {
         None,
         POD,
         expect![[r#"
-           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
-           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-           0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web: not found
-           0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
-           4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-           4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
-           4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly (no unknown or duplicate fields)
-           4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
-           4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
-                    etcd Create /registry/pods/default/web rev 149
-           4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-        --- kubectl (exit 0)
-        pod/web created
-    "#]],
+               0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
+               0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web: not found
+               0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
+               4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+               4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
+               4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 9 default(s)
+               4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
+                        etcd Create /registry/pods/default/web rev 149
+               4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+            --- kubectl (exit 0)
+            pod/web created
+        "#]],
     );
 }
 
@@ -207,22 +207,22 @@ fn group_binding_to_aggregated_cluster_role_allows() {
         None,
         DEV_POD,
         expect![[r#"
-           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/dev/pods/web
-           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as bob (bearer token)
-           0ms #1 authorization        kube-apiserver -> kube-apiserver: RBAC (RoleBinding dev/ops-edit) allows bob to get pods in namespace dev
-           0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/dev/web: not found
-           0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
-           4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/dev/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-           4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as bob (bearer token)
-           4ms #2 authorization        kube-apiserver -> kube-apiserver: RBAC (RoleBinding dev/ops-edit) allows bob to create pods in namespace dev
-           4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly (no unknown or duplicate fields)
-           4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
-           4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/dev/web at revision 153
-                    etcd Create /registry/pods/dev/web rev 153
-           4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-        --- kubectl (exit 0)
-        pod/web created
-    "#]],
+               0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/dev/pods/web
+               0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as bob (bearer token)
+               0ms #1 authorization        kube-apiserver -> kube-apiserver: RBAC (RoleBinding dev/ops-edit) allows bob to get pods in namespace dev
+               0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/dev/web: not found
+               0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
+               4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/dev/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+               4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as bob (bearer token)
+               4ms #2 authorization        kube-apiserver -> kube-apiserver: RBAC (RoleBinding dev/ops-edit) allows bob to create pods in namespace dev
+               4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 9 default(s)
+               4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/dev/web at revision 153
+                        etcd Create /registry/pods/dev/web rev 153
+               4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+            --- kubectl (exit 0)
+            pod/web created
+        "#]],
     );
 }
 
@@ -285,41 +285,41 @@ fn multi_document_file_continues_after_errors() {
         None,
         file,
         expect![[r#"
-           0ms #- request              kubectl -> kubectl [FAILED]: kubectl cannot use document 2 (line 6): resource mapping not found for name: "w" namespace: "" from "pod.yaml": no matches for kind "Widget" in version "example.com/v1"
-           0ms #- request              kubectl -> kubectl [FAILED]: kubectl cannot use document 4 (line 28): error validating "pod.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false
-           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/team-a
-           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get namespaces
-           0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/namespaces/team-a: not found
-           0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: namespaces "team-a" not found
-           4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-           4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create namespaces
-           4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Namespace strictly (no unknown or duplicate fields)
-           4ms #2 validation           kube-apiserver -> kube-apiserver: Namespace "team-a" is valid
-           4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/namespaces/team-a at revision 149
-                    etcd Create /registry/namespaces/team-a rev 149
-           4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-           8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /apis/apps/v1/namespaces/team-a/deployments/api
-           8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get deployments in namespace team-a
-           8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/deployments/team-a/api: not found
-           8ms #3 etcd                 kube-apiserver -> kubectl: 404 Not Found: deployments.apps "api" not found
-          12ms #4 request              kubectl -> kube-apiserver: kubectl sends POST /apis/apps/v1/namespaces/team-a/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-          12ms #4 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-          12ms #4 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create deployments in namespace team-a
-          12ms #4 validation           kube-apiserver -> kube-apiserver: decodes the Deployment strictly (no unknown or duplicate fields)
-          12ms #4 validation           kube-apiserver -> kube-apiserver: Deployment "api" is valid
-          12ms #4 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 150
-                    etcd Create /registry/deployments/team-a/api rev 150
-          12ms #4 etcd                 kube-apiserver -> kubectl: 201 Created
-        --- kubectl (exit 1)
-        namespace/team-a created
-        deployment.apps/api created
-        resource mapping not found for name: "w" namespace: "" from "pod.yaml": no matches for kind "Widget" in version "example.com/v1"
-        ensure CRDs are installed first
-        error validating "pod.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false
-    "#]],
+               0ms #- request              kubectl -> kubectl [FAILED]: kubectl cannot use document 2 (line 6): resource mapping not found for name: "w" namespace: "" from "pod.yaml": no matches for kind "Widget" in version "example.com/v1"
+               0ms #- request              kubectl -> kubectl [FAILED]: kubectl cannot use document 4 (line 28): error validating "pod.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false
+               0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/team-a
+               0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get namespaces
+               0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/namespaces/team-a: not found
+               0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: namespaces "team-a" not found
+               4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+               4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create namespaces
+               4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Namespace strictly and fills in 2 default(s)
+               4ms #2 validation           kube-apiserver -> kube-apiserver: Namespace "team-a" is valid
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/namespaces/team-a at revision 149
+                        etcd Create /registry/namespaces/team-a rev 149
+               4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+               8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /apis/apps/v1/namespaces/team-a/deployments/api
+               8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get deployments in namespace team-a
+               8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/deployments/team-a/api: not found
+               8ms #3 etcd                 kube-apiserver -> kubectl: 404 Not Found: deployments.apps "api" not found
+              12ms #4 request              kubectl -> kube-apiserver: kubectl sends POST /apis/apps/v1/namespaces/team-a/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              12ms #4 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+              12ms #4 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create deployments in namespace team-a
+              12ms #4 validation           kube-apiserver -> kube-apiserver: decodes the Deployment strictly and fills in 13 default(s)
+              12ms #4 validation           kube-apiserver -> kube-apiserver: Deployment "api" is valid
+              12ms #4 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 150
+                        etcd Create /registry/deployments/team-a/api rev 150
+              12ms #4 etcd                 kube-apiserver -> kubectl: 201 Created
+            --- kubectl (exit 1)
+            namespace/team-a created
+            deployment.apps/api created
+            resource mapping not found for name: "w" namespace: "" from "pod.yaml": no matches for kind "Widget" in version "example.com/v1"
+            ensure CRDs are installed first
+            error validating "pod.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false
+        "#]],
     );
 }
 
@@ -332,28 +332,28 @@ fn second_apply_of_the_same_object_is_unchanged() {
         None,
         &file,
         expect![[r#"
-           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
-           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-           0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web: not found
-           0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
-           4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-           4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
-           4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly (no unknown or duplicate fields)
-           4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
-           4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
-                    etcd Create /registry/pods/default/web rev 149
-           4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-           8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
-           8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-           8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 149)
-           8ms #3 etcd                 kube-apiserver -> kubectl: 200 OK
-        --- kubectl (exit 0)
-        pod/web created
-        pod/web unchanged
-    "#]],
+               0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
+               0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web: not found
+               0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "web" not found
+               4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+               4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
+               4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 9 default(s)
+               4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "web" is valid
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
+                        etcd Create /registry/pods/default/web rev 149
+               4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+               8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
+               8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 149)
+               8ms #3 etcd                 kube-apiserver -> kubectl: 200 OK
+            --- kubectl (exit 0)
+            pod/web created
+            pod/web unchanged
+        "#]],
     );
 }
 
