@@ -20,7 +20,8 @@
 //! 2. the file's objects, in order. `LabSettings.extends: <preset>` loads a preset first. A
 //!    document naming an object that already exists (from the base, the extended preset or an
 //!    earlier document) is merged into it as a JSON merge patch, so a preset can resize a node
-//!    with a few lines;
+//!    with a few lines. Every namespace then has its `default` ServiceAccount and
+//!    `kube-root-ca.crt` ConfigMap, as the controllers would have given it;
 //! 3. the settings, at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
 //!    it is configuration of the lab, as kube-apiserver's flags and files are configuration of a
 //!    real cluster).
@@ -117,39 +118,6 @@ pub struct LabUser {
     pub revoked: bool,
 }
 
-/// How a simulated admission webhook server answers. Parsed here and handed to the admission
-/// chain (the `admission` module implements the behaviour); fields it does not know are kept in
-/// `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookBehaviour {
-    /// The webhook's name as in its Mutating/ValidatingWebhookConfiguration
-    /// (`pod-policy.example.com`).
-    pub name: String,
-    /// Whether the server allows the request (default true).
-    #[serde(default = "yes")]
-    pub allowed: bool,
-    /// The denial message (`status.message` of the AdmissionReview response).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// The denial code (`status.code`), default 403.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<u16>,
-    /// A JSON Patch (RFC 6902) a mutating webhook returns.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub patch: Option<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-    /// How long the server takes to answer, in ms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency_ms: Option<u64>,
-    /// The call fails without an answer (`connection refused`, `context deadline exceeded`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
 /// A fault injected on a node (for the kubelet, runtime and CNI models); fields they define
 /// beyond these are kept in `extra`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -185,10 +153,6 @@ pub struct RegistryImage {
     pub extra: Map<String, Value>,
 }
 
-fn yes() -> bool {
-    true
-}
-
 /// The lab's own settings document.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -214,8 +178,13 @@ pub struct LabSettings {
     /// kube-apiserver `--anonymous-auth` (kubeadm leaves it on: true when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anonymous_auth: Option<bool>,
+    /// The simulated servers behind the cluster's admission webhooks, one entry per webhook
+    /// (read by [`crate::admission::SimulatedWebhook::from_value`]: `name` plus either the
+    /// generic fields `allowed`, `message`, `code`, `patch`, `warnings`, `latencyMs`, `error`, or
+    /// one ready-made behaviour such as `injectSidecar`, `denyImages`, `addLabels`, `deny`,
+    /// `down`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub webhooks: Vec<WebhookBehaviour>,
+    pub webhooks: Vec<Value>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<NodeFault>,
     /// Images the simulated registry serves, beyond the kubelet model's own catalogue.
@@ -521,6 +490,25 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
     for d in docs {
         put(core, &d.source, d.line, d.value)?;
     }
+    // Namespaces of the file have what the serviceaccount and root-ca-cert-publisher
+    // controllers gave them long ago.
+    let namespaces: Vec<String> =
+        core.store.list("/registry/namespaces/").into_iter().map(|(_, o, _)| o.name().to_string()).collect();
+    for ns in namespaces {
+        if core.store.get(&format!("/registry/serviceaccounts/{ns}/default")).is_none() {
+            let sa =
+                json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}});
+            put(core, "base", None, sa)?;
+        }
+        if core.store.get(&format!("/registry/configmaps/{ns}/kube-root-ca.crt")).is_none() {
+            put(core, "base", None, cm_with_ca(&ns))?;
+        }
+    }
+    for w in &settings.webhooks {
+        if let Err(e) = crate::admission::SimulatedWebhook::from_value(w) {
+            return Err(ClusterError { source: source.to_string(), line: None, message: format!("webhooks: {e}") });
+        }
+    }
     if let Some(u) = &settings.current_user {
         if settings.user(u).is_none() {
             return Err(ClusterError {
@@ -615,8 +603,9 @@ mod tests {
         check(
             preset("rbac-alice"),
             expect![[r#"
-                revision 152; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
+                revision 154; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
                 /registry/configmaps/default/kube-root-ca.crt ConfigMap
+                /registry/configmaps/dev/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
@@ -634,6 +623,7 @@ mod tests {
                 /registry/rolebindings/dev/alice-reads-pods RoleBinding
                 /registry/rolebindings/dev/ops-edit RoleBinding
                 /registry/serviceaccounts/default/default ServiceAccount
+                /registry/serviceaccounts/dev/default ServiceAccount
                 /registry/serviceaccounts/kube-node-lease/default ServiceAccount
                 /registry/serviceaccounts/kube-public/default ServiceAccount
                 /registry/services/specs/default/kubernetes Service

@@ -891,16 +891,53 @@ fn admission(
 ) -> Result<(), Status> {
     let req = r.req;
     let sub = req.subresource.clone().unwrap_or_default();
+    let name =
+        if op == Operation::Create && sub.is_empty() { String::new() } else { req.name.clone().unwrap_or_default() };
     let result = if mutating {
-        hooks::admit_mutating(core, op, req.resource, &sub, user, obj, old)
+        hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old)
     } else {
-        hooks::admit_validating(core, op, req.resource, &sub, user, obj, old)
+        hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old)
     };
     r.warnings.extend(result.warnings.iter().cloned());
     r.admission_steps(core, &result.details);
-    match result.rejection {
-        Some(s) => Err(s),
-        None => Ok(()),
+    if let Some(s) = result.rejection {
+        return Err(s);
+    }
+    write_quota_usage(core, r, &result.quota_updates);
+    Ok(())
+}
+
+/// The ResourceQuota admission plugin charges the object to the namespace's quotas by
+/// writing their `status.used` before the object itself is written (as upstream's quota
+/// evaluator does).
+fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::QuotaStatusUpdate]) {
+    for u in updates {
+        let key = format!("/registry/resourcequotas/{}/{}", u.namespace, u.name);
+        let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else { continue };
+        let mut v = old.to_json();
+        v["status"]["hard"] = json!(u.hard);
+        v["status"]["used"] = json!(u.used);
+        let Ok(new) = Object::from_json("v1", "ResourceQuota", v) else { continue };
+        if let Ok(new_rev) = core.store.update(&key, new.clone(), Some(rev)) {
+            core.note_write();
+            let stored = with_resource_version(new, new_rev);
+            let detail = EtcdDetail {
+                operation: EtcdOperation::Update,
+                key: key.clone(),
+                revision: new_rev,
+                value: stored.to_yaml(),
+                error: None,
+            };
+            r.step(
+                core,
+                Phase::ValidatingAdmission,
+                Component::ApiServer,
+                Component::Etcd,
+                format!("ResourceQuota: charges {}/{} (status.used)", u.namespace, u.name),
+                Detail::Etcd(detail),
+                StepStatus::Ok,
+            );
+        }
     }
 }
 
@@ -1133,10 +1170,16 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         Ok(p) => p,
         Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
     };
-    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut pod, Some(&old)) {
+    // Admission sees the Binding (pods/binding CREATE), not the pod.
+    let mut binding = match req.body.clone().map(|b| Object::from_json("v1", "Binding", b)) {
+        Some(Ok(b)) => b,
+        _ => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
+    };
+    binding.meta_mut().namespace = req.namespace.clone();
+    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut binding, None) {
         return ApiResponse::failure(s);
     }
-    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut pod, Some(&old)) {
+    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut binding, None) {
         return ApiResponse::failure(s);
     }
     pod.meta_mut().resource_version = None;

@@ -124,7 +124,7 @@ fn create_then_create_again_conflicts() {
             400 BadRequest: the namespace of the provided object does not match the namespace sent on the request
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 400 Bad Request
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            201 /metadata/name="web-jg4fv"
+            201 /metadata/name="web-zfv9h"
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             422 Invalid: ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required
