@@ -242,8 +242,6 @@ pub struct ApiResponse {
     pub error: Option<Status>,
     /// `Warning:` headers for the client.
     pub warnings: Vec<String>,
-    /// The request id its steps carry.
-    pub request_id: u32,
 }
 
 impl ApiResponse {
@@ -273,11 +271,41 @@ impl ApiResponse {
     }
 
     fn success(code: u16, object: Option<Object>) -> ApiResponse {
-        ApiResponse { code, object, error: None, warnings: vec![], request_id: 0 }
+        ApiResponse { code, object, error: None, warnings: vec![] }
     }
 
     fn failure(status: Status) -> ApiResponse {
-        ApiResponse { code: status.code, object: None, error: Some(status), warnings: vec![], request_id: 0 }
+        ApiResponse { code: status.code, object: None, error: Some(status), warnings: vec![] }
+    }
+}
+
+/// `resp.error.reason == "AlreadyExists"`: callers may compare a Status reason with its name.
+impl PartialEq<&str> for StatusReason {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl From<&str> for StatusReason {
+    fn from(reason: &str) -> StatusReason {
+        match reason {
+            "NotFound" => StatusReason::NotFound,
+            "AlreadyExists" => StatusReason::AlreadyExists,
+            "Conflict" => StatusReason::Conflict,
+            "Forbidden" => StatusReason::Forbidden,
+            "Invalid" => StatusReason::Invalid,
+            "BadRequest" => StatusReason::BadRequest,
+            "Unauthorized" => StatusReason::Unauthorized,
+            "InternalError" => StatusReason::InternalError,
+            "MethodNotAllowed" => StatusReason::MethodNotAllowed,
+            _ => StatusReason::Unknown,
+        }
+    }
+}
+
+impl PartialEq<str> for StatusReason {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
     }
 }
 
@@ -508,7 +536,6 @@ impl<'a> Req<'a> {
 
     /// Ends the request: the Response step (verbose) or the summary step, and the response.
     fn finish(self, core: &mut Core, mut resp: ApiResponse) -> ApiResponse {
-        resp.request_id = self.rid;
         let mut warnings = self.warnings.clone();
         warnings.append(&mut resp.warnings);
         resp.warnings = warnings;

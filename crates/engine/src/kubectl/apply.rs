@@ -258,6 +258,11 @@ impl KubectlApply {
         }
     }
 
+    /// The id of the request `handle` just served (its steps are the last ones recorded).
+    fn last_request_id(core: &Core) -> u32 {
+        core.steps.iter().rev().find_map(|s| s.request_id).unwrap_or(0)
+    }
+
     /// Sets what kubectl prints on the response step of a request.
     fn annotate_response(core: &mut Core, request_id: u32, text: &str) {
         if let Some(step) = core.steps.iter_mut().rev().find(|s| s.request_id == Some(request_id)) {
@@ -303,10 +308,11 @@ impl KubectlApply {
         ids: Vec<u32>,
     ) {
         let Some(status) = resp.error.clone() else { return };
+        let rid = ids.last().copied().unwrap_or(0);
         if status.reason == StatusReason::Unauthorized {
             self.unauthorized = true;
             let text = "error: You must be logged in to the server (Unauthorized)".to_string();
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.result(
                 index,
                 Some(self.object_ref(obj)),
@@ -320,7 +326,7 @@ impl KubectlApply {
         }
         let wrapped: Status = status.with_source(verb_text, &self.opts.file);
         let single = kubectl_stderr(&[CommandError::Server(wrapped.clone())]);
-        Self::annotate_response(core, resp.request_id, single.trim_end());
+        Self::annotate_response(core, rid, single.trim_end());
         self.server_errors.push((index, CommandError::Server(wrapped)));
         self.result(
             index,
@@ -373,12 +379,13 @@ impl KubectlApply {
         }
         self.current_body = Some(modified_configuration(&obj, ns.as_deref()));
         let resp = apiserver::handle(core, self.request(Verb::Get, &obj, None));
-        let ids = vec![resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![rid];
         if resp.ok() {
             self.patch_or_unchanged(core, index, &obj, resp, ids);
         } else if resp.is_not_found() {
-            Self::annotate_response(core, resp.request_id, "");
-            core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/create/{}", resp.request_id)));
+            Self::annotate_response(core, rid, "");
+            core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/create/{}", rid)));
         } else {
             let verb = apply_get_verb(obj.resource, &obj.name, ns.as_deref().unwrap_or(""));
             self.server_error(core, index, &obj, &verb, &resp, ids);
@@ -391,7 +398,8 @@ impl KubectlApply {
         let obj = obj.clone();
         let body = self.current_body.clone();
         let resp = apiserver::handle(core, self.request(Verb::Create, &obj, body));
-        let ids = vec![get_id, resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![get_id, rid];
         self.warnings(core, &resp);
         if resp.ok() {
             let text = format!(
@@ -399,7 +407,7 @@ impl KubectlApply {
                 kind_for_output(obj.resource),
                 resp.object.as_ref().map(Object::name).unwrap_or(&obj.name)
             );
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
@@ -418,6 +426,7 @@ impl KubectlApply {
         ids: Vec<u32>,
     ) {
         let Some(live_obj) = live.object.clone() else { return };
+        let rid = ids.last().copied().unwrap_or(0);
         let current = live_obj.to_json();
         let original: Option<Value> = current
             .pointer(&format!("/metadata/annotations/{}", LAST_APPLIED.replace('/', "~1")))
@@ -435,7 +444,7 @@ impl KubectlApply {
         let patch = strategic::three_way(original.as_ref(), &modified, &current);
         if patch.as_object().is_some_and(Map::is_empty) {
             let text = format!("{name} unchanged");
-            Self::annotate_response(core, live.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             self.result(
                 index,
@@ -449,9 +458,9 @@ impl KubectlApply {
             self.next(core, index + 1, ROUND_TRIP_MS);
             return;
         }
-        Self::annotate_response(core, live.request_id, "");
+        Self::annotate_response(core, rid, "");
         let _ = self.current_body.replace(sort_keys(&patch));
-        core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", live.request_id)));
+        core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", rid)));
     }
 
     fn run_patch(&mut self, core: &mut Core, index: usize, get_id: u32) {
@@ -459,11 +468,12 @@ impl KubectlApply {
         let obj = obj.clone();
         let patch = self.current_body.clone();
         let resp = apiserver::handle(core, self.request(Verb::Patch, &obj, patch.clone()));
-        let ids = vec![get_id, resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![get_id, rid];
         self.warnings(core, &resp);
         if resp.ok() {
             let text = format!("{}/{} configured", kind_for_output(obj.resource), obj.name);
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Configured, text, resp.code, ids, None);
