@@ -471,6 +471,17 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
     Ok(())
 }
 
+/// Stores a typed object of the starting state directly (the bootstrap policy).
+fn put_object(core: &mut Core, mut obj: Object) {
+    let Some(resource) = obj.resource() else { return };
+    let uid = core.rng.uuid();
+    let meta = obj.meta_mut();
+    meta.uid = Some(uid);
+    meta.creation_timestamp = Some(apiserver::timestamp(core.now));
+    let key = resource.etcd_key(obj.namespace(), obj.name());
+    core.store.create(&key, obj).ok();
+}
+
 /// Loads the starting state into `core` (see the module docs): the base objects, then the
 /// cluster file (the default cluster when `None`), then the settings. Returns the settings.
 pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
@@ -485,7 +496,7 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
         put(core, "base", None, v)?;
     }
     for o in bootstrap::bootstrap_objects() {
-        put(core, "bootstrap policy", None, o.to_json())?;
+        put_object(core, o);
     }
     for d in docs {
         put(core, &d.source, d.line, d.value)?;

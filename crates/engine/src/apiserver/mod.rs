@@ -380,6 +380,16 @@ impl<'a> Req<'a> {
         self.req.caller.component
     }
 
+    /// The stored object as YAML for an Etcd step; the components' summary steps leave it out
+    /// (their requests are many, and the object is in the store's history anyway).
+    fn value_yaml(&self, obj: &Object) -> String {
+        if self.verbose {
+            obj.to_yaml()
+        } else {
+            String::new()
+        }
+    }
+
     /// Records a pipeline step (verbose requests only).
     #[allow(clippy::too_many_arguments)]
     fn step(
@@ -775,29 +785,31 @@ fn do_get(core: &mut Core, r: &mut Req) -> ApiResponse {
     let name = req.name.clone().unwrap_or_default();
     let key = key_of(req.resource, req.namespace.as_deref(), &name);
     let found = core.store.get(&key).map(|(o, rev)| (o.clone(), rev));
-    let (summary, detail) = match &found {
-        Some((o, rev)) => (
-            format!("reads {key} (revision {rev})"),
-            EtcdDetail {
-                operation: EtcdOperation::Get,
-                key: key.clone(),
-                revision: *rev,
-                value: with_resource_version(o.clone(), *rev).to_yaml(),
-                error: None,
-            },
-        ),
-        None => (
-            format!("reads {key}: not found"),
-            EtcdDetail {
-                operation: EtcdOperation::Get,
-                key: key.clone(),
-                revision: core.store.revision(),
-                value: String::new(),
-                error: Some("key not found".into()),
-            },
-        ),
-    };
-    r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
+    if r.verbose {
+        let (summary, detail) = match &found {
+            Some((o, rev)) => (
+                format!("reads {key} (revision {rev})"),
+                EtcdDetail {
+                    operation: EtcdOperation::Get,
+                    key: key.clone(),
+                    revision: *rev,
+                    value: with_resource_version(o.clone(), *rev).to_yaml(),
+                    error: None,
+                },
+            ),
+            None => (
+                format!("reads {key}: not found"),
+                EtcdDetail {
+                    operation: EtcdOperation::Get,
+                    key: key.clone(),
+                    revision: core.store.revision(),
+                    value: String::new(),
+                    error: Some("key not found".into()),
+                },
+            ),
+        };
+        r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
+    }
     match found {
         Some((o, rev)) => ApiResponse::success(200, Some(with_resource_version(o, rev))),
         None => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
@@ -952,7 +964,7 @@ fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::
                 operation: EtcdOperation::Update,
                 key: key.clone(),
                 revision: new_rev,
-                value: stored.to_yaml(),
+                value: r.value_yaml(&stored),
                 error: None,
             };
             r.step(
@@ -1107,7 +1119,7 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Create,
                     key,
                     revision: rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1221,7 +1233,7 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1355,7 +1367,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1475,7 +1487,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
