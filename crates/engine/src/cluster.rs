@@ -22,7 +22,8 @@
 //!    earlier document) is merged into it as a JSON merge patch, so a preset can resize a node
 //!    with a few lines. Every namespace then has its `default` ServiceAccount and
 //!    `kube-root-ca.crt` ConfigMap, as the controllers would have given it;
-//! 3. the settings, at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
+//! 3. the settings ([`base_settings`]: the user `kubernetes-admin` in `system:masters`, kubectl's
+//!    default; then the file's `LabSettings`), at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
 //!    it is configuration of the lab, as kube-apiserver's flags and files are configuration of a
 //!    real cluster).
 //!
@@ -344,6 +345,23 @@ pub fn base_objects() -> Vec<Value> {
     out
 }
 
+/// The settings every cluster starts from: the kubeadm admin user (a client certificate in
+/// `system:masters`), whom kubectl acts as unless the file says otherwise.
+pub fn base_settings() -> LabSettings {
+    LabSettings {
+        users: vec![LabUser {
+            name: "kubernetes-admin".into(),
+            client_certificate: Some(ClientCertificate {
+                common_name: Some("kubernetes-admin".into()),
+                organizations: vec!["system:masters".into()],
+            }),
+            ..LabUser::default()
+        }],
+        current_user: Some("kubernetes-admin".into()),
+        ..LabSettings::default()
+    }
+}
+
 /// One document to load, with where it came from.
 struct Doc {
     source: String,
@@ -486,7 +504,7 @@ fn put_object(core: &mut Core, mut obj: Object) {
 /// cluster file (the default cluster when `None`), then the settings. Returns the settings.
 pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
     let mut docs = Vec::new();
-    let mut settings = LabSettings::default();
+    let mut settings = base_settings();
     let (source, text) = match cluster {
         Some(t) => ("cluster file", t),
         None => ("preset kind", DEFAULT_CLUSTER),

@@ -606,3 +606,35 @@ fn limit_range_and_quota_apply_to_the_pod() {
     "#]],
     );
 }
+
+#[test]
+fn pod_security_warn_mode_prints_warnings() {
+    let cluster = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels:\n    pod-security.kubernetes.io/warn: restricted\n";
+    let out = run(&LabInput { cluster: Some(cluster.into()), ..LabInput::new(POD, "pod.yaml") }).expect("runs");
+    expect![[r#"
+        Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "web" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "web" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
+        pod/web created
+        [exit 0]
+    "#]].assert_eq(&format!("{}[exit {}]\n", out.kubectl_output, out.exit_code));
+}
+
+#[test]
+fn impersonating_a_service_account_is_checked_in_its_namespace() {
+    check(
+        Some("rbac-alice"),
+        None,
+        Some(("system:serviceaccount:dev:default", &[])),
+        DEV_POD,
+        expect![[r#"
+           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/dev/pods/web
+           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as alice (x509 client certificate)
+           0ms #1 authorization        kube-apiserver -> kube-apiserver [FAILED]: forbidden: alice may not impersonate serviceaccount default
+           0ms #1 etcd                 kube-apiserver -> kubectl [FAILED]: 403 Forbidden: serviceaccounts "default" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "dev"
+        --- kubectl (exit 1)
+        Error from server (Forbidden): error when retrieving current configuration of:
+        Resource: "/v1, Resource=pods", GroupVersionKind: "/v1, Kind=Pod"
+        Name: "web", Namespace: "dev"
+        from server for: "pod.yaml": serviceaccounts "default" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "dev"
+    "#]],
+    );
+}
