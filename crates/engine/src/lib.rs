@@ -7,11 +7,14 @@
 
 pub mod admission;
 pub mod apiserver;
+pub mod cluster;
 pub mod controllers;
 pub mod decode;
 pub mod defaults;
 pub mod errors;
+pub mod kubectl;
 pub mod kubelet;
+pub mod lab;
 pub mod linemap;
 pub mod manifest;
 pub mod object;

@@ -370,7 +370,7 @@ impl Rejection {
 
     /// The API server's error type for [`crate::apiserver::ApiResponse`].
     pub fn to_api_error(&self) -> crate::apiserver::ApiError {
-        crate::apiserver::ApiError { code: self.code, reason: self.reason.clone(), message: self.message.clone() }
+        self.to_status()
     }
 
     /// The same failure as the API server's [`crate::errors::Status`].

@@ -17,6 +17,7 @@ use super::tainteviction::tolerates;
 use super::util::*;
 use super::ControllerManager;
 use crate::apiserver::{self, ApiError, ApiRequest, ApiResponse, Caller, Credential, Verb};
+use crate::errors::StatusReason;
 use crate::object::{resource_for, Object};
 use crate::sim::{run_loop, Actor, Core, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
@@ -34,7 +35,16 @@ pub const KILL_MS: u64 = 1_000;
 pub const SCHEDULE_LATENCY_MS: u64 = 4;
 
 fn fail(code: u16, reason: &str, message: String) -> ApiResponse {
-    ApiResponse { code, object: None, error: Some(ApiError { code, reason: reason.into(), message }), warnings: vec![] }
+    let reason = match reason {
+        "NotFound" => StatusReason::NotFound,
+        "AlreadyExists" => StatusReason::AlreadyExists,
+        "Conflict" => StatusReason::Conflict,
+        "Forbidden" => StatusReason::Forbidden,
+        "Invalid" => StatusReason::Invalid,
+        "BadRequest" => StatusReason::BadRequest,
+        _ => StatusReason::Unknown,
+    };
+    ApiResponse { code, object: None, error: Some(ApiError { code, reason, message, details: None }), warnings: vec![] }
 }
 
 fn ok(code: u16, obj: Option<Object>) -> ApiResponse {

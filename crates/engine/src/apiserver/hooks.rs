@@ -1,0 +1,171 @@
+//! Where the request pipeline calls the modules other branches own: strict decoding,
+//! defaulting and validation (`decode`, `defaults`, `validation`) and the admission chain
+//! (`admission`). Each function here is the single call site of its stage.
+
+use crate::admission;
+use crate::errors::{FieldError, GroupKind, Status};
+use crate::object::{Object, ResourceInfo};
+use crate::sim::Core;
+use crate::trace::{AdmissionDetail, Change, UserInfo};
+use serde_json::Value;
+
+/// The admission operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Create,
+    Update,
+    Delete,
+}
+
+/// What one admission pass did.
+#[derive(Clone, Debug, Default)]
+pub struct AdmissionResult {
+    /// One entry per plugin that handled the request, in order.
+    pub details: Vec<AdmissionDetail>,
+    /// The Status the client gets when a plugin said no.
+    pub rejection: Option<Status>,
+    pub warnings: Vec<String>,
+    /// New `status.used` of the ResourceQuotas the object was charged to.
+    pub quota_updates: Vec<admission::QuotaStatusUpdate>,
+}
+
+/// Strict decoding of a request body into the object of `resource` (fieldValidation=Strict;
+/// [`crate::decode::decode_body`]). A body of another kind than the URL's is refused first.
+pub fn decode(resource: &'static ResourceInfo, body: &Value, _strict: bool) -> Result<Object, Status> {
+    let api_version = body.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = body.get("kind").and_then(Value::as_str).unwrap_or("");
+    let expected = resource.api_version();
+    if api_version != expected {
+        return Err(Status::bad_request(format!(
+            "the API version in the data ({api_version}) does not match the expected API version ({expected})"
+        )));
+    }
+    if kind != resource.kind {
+        return Err(Status::bad_request(format!(
+            "the kind in the data ({kind}) does not match the expected kind ({})",
+            resource.kind
+        )));
+    }
+    crate::decode::decode_body(body).map_err(|e| match e.status() {
+        Some(s) => s.clone(),
+        None => Status::bad_request(format!("{e:?}")),
+    })
+}
+
+/// API-server defaulting (`SetDefaults_*`, [`crate::defaults::apply_defaults`]); returns what it
+/// filled in.
+pub fn default_object(obj: &mut Object) -> Vec<Change> {
+    crate::defaults::apply_defaults(obj)
+}
+
+/// Object validation ([`crate::validation::validate_create`]) on create (`old == None`) and on
+/// writes to the main resource. Update-specific rules (immutable fields, `ValidatePodUpdate`)
+/// are not modelled: an update is validated as the object it produces.
+pub fn validate(obj: &Object, _old: Option<&Object>) -> Vec<FieldError> {
+    crate::validation::validate_create(obj)
+}
+
+/// The group-qualified kind for Invalid errors.
+pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
+    GroupKind::from(resource)
+}
+
+/// Whether the cluster has any webhook configuration (then the simulated servers are read).
+fn has_webhooks(core: &Core) -> bool {
+    !core.store.list("/registry/mutatingwebhookconfigurations/").is_empty()
+        || !core.store.list("/registry/validatingwebhookconfigurations/").is_empty()
+}
+
+/// The simulated webhook servers of the lab settings.
+fn webhook_servers(core: &Core) -> Vec<admission::SimulatedWebhook> {
+    if !has_webhooks(core) {
+        return Vec::new();
+    }
+    crate::cluster::settings(&core.store)
+        .webhooks
+        .iter()
+        .filter_map(|w| admission::SimulatedWebhook::from_value(w).ok())
+        .collect()
+}
+
+fn attributes(
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &Object,
+    old: Option<&Object>,
+) -> Option<admission::Attributes> {
+    let operation = match op {
+        Operation::Create => admission::Operation::Create,
+        Operation::Update => admission::Operation::Update,
+        Operation::Delete => admission::Operation::Delete,
+    };
+    let mut attrs = admission::Attributes::for_object(operation, obj, user.clone())?;
+    attrs.resource = resource;
+    attrs.subresource = subresource.to_string();
+    if !name.is_empty() {
+        attrs.name = name.to_string();
+    }
+    if let Some(o) = old {
+        attrs = attrs.with_old(o.clone());
+    }
+    Some(attrs)
+}
+
+fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
+    AdmissionResult {
+        details: pass.details,
+        rejection: pass.rejection.map(|r| r.to_status()),
+        warnings: pass.warnings,
+        quota_updates: pass.quota_updates,
+    }
+}
+
+/// The mutating admission pass of the lab's chain ([`admission::Chain::lab`]): the plugins
+/// that implement it, in upstream's order, with the simulated webhook servers of the settings;
+/// objects a webhook patched are defaulted again.
+#[allow(clippy::too_many_arguments)]
+pub fn admit_mutating(
+    core: &mut Core,
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &mut Object,
+    old: Option<&Object>,
+) -> AdmissionResult {
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+        return AdmissionResult::default();
+    };
+    let servers = webhook_servers(core);
+    let redefault = |o: &mut Object| {
+        crate::defaults::apply_defaults(o);
+    };
+    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
+        .with_webhook_servers(&servers)
+        .with_defaulter(&redefault);
+    outcome(admission::Chain::lab().run_mutating(&ctx, &attrs, obj))
+}
+
+/// The validating admission pass of the lab's chain.
+#[allow(clippy::too_many_arguments)]
+pub fn admit_validating(
+    core: &mut Core,
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &Object,
+    old: Option<&Object>,
+) -> AdmissionResult {
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+        return AdmissionResult::default();
+    };
+    let servers = webhook_servers(core);
+    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng).with_webhook_servers(&servers);
+    outcome(admission::Chain::lab().run_validating(&ctx, &attrs, obj))
+}
