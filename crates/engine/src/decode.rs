@@ -153,6 +153,34 @@ pub fn decode_document(doc: &Document) -> Result<Decoded, DecodeError> {
     Ok(Decoded { object, body })
 }
 
+/// `kubectl apply`'s own refusals for an object without a name, before any request: a
+/// `generateName` (`from web-: cannot use generate name with apply`) or no name at all (the GET
+/// of the current configuration fails with `resource name may not be empty`). Returns the
+/// message without `error: `; `obj` should carry the namespace kubectl uses.
+pub fn apply_client_check(obj: &Object, source: &str) -> Option<String> {
+    if !obj.name().is_empty() {
+        return None;
+    }
+    if let Some(g) = obj.meta().generate_name.as_deref().filter(|g| !g.is_empty()) {
+        return Some(format!("from {g}: cannot use generate name with apply"));
+    }
+    let api_version = obj.api_version();
+    let (group, version) = match api_version.split_once('/') {
+        Some((g, v)) => (g.to_string(), v.to_string()),
+        None => (String::new(), api_version.clone()),
+    };
+    let plural =
+        obj.resource().map(|r| r.plural.to_string()).unwrap_or_else(|| format!("{}s", obj.kind().to_lowercase()));
+    let verb = format!(
+        "retrieving current configuration of:\nResource: {}, GroupVersionKind: {}\nName: {}, Namespace: {}\nfrom server for:",
+        go_quote(&format!("{group}/{version}, Resource={plural}")),
+        go_quote(&format!("{group}/{version}, Kind={}", obj.kind())),
+        go_quote(""),
+        go_quote(obj.namespace().unwrap_or_default())
+    );
+    Some(format!("error when {verb} {}: resource name may not be empty", go_quote(source)))
+}
+
 // ---------------------------------------------------------------------------------------
 // kubectl: YAML to JSON, apiVersion/kind checks, resource mapping
 // ---------------------------------------------------------------------------------------
@@ -1555,6 +1583,28 @@ spec:
                   body {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":null,"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":null,"image":"nginx","name":"web"}]}}}}
             "#]],
         );
+    }
+
+    #[test]
+    fn apply_refuses_objects_without_a_name() {
+        let parsed = parse_manifest(
+            "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: default}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\n",
+        );
+        let mut out = String::new();
+        for doc in &parsed.documents {
+            let obj = decode(doc).unwrap();
+            let msg = apply_client_check(&obj, "pod.yaml").map(|m| format!("error: {m}")).unwrap_or("-".into());
+            out += &format!("{msg}\n");
+        }
+        expect![[r#"
+            error: from web-: cannot use generate name with apply
+            error: error when retrieving current configuration of:
+            Resource: "/v1, Resource=pods", GroupVersionKind: "/v1, Kind=Pod"
+            Name: "", Namespace: "default"
+            from server for: "pod.yaml": resource name may not be empty
+            -
+        "#]]
+        .assert_eq(&out);
     }
 
     #[test]
