@@ -315,7 +315,7 @@ fn volume_source(v: &Volume, p: &str, pod_name: Option<&str>, errs: &mut Errs) {
     };
     if let Some(e) = &v.empty_dir {
         if one(true, "emptyDir", errs) {
-            if let Some(q) = e.size_limit.as_ref().and_then(|q| Quantity::parse(&q.0).ok()) {
+            if let Some(q) = e.size_limit.as_ref().and_then(|q| crate::decode::parse_quantity(&q.0).ok()) {
                 if q < Quantity::ZERO {
                     errs.push(FieldError::forbidden(
                         format!("{p}.emptyDir.sizeLimit"),
@@ -1055,7 +1055,7 @@ fn overcommit_allowed(name: &str) -> bool {
 }
 
 fn q(k: &KQuantity) -> Option<Quantity> {
-    Quantity::parse(&k.0).ok()
+    crate::decode::parse_quantity(&k.0).ok()
 }
 
 /// `validateContainerResourceName` (`validateResourceName`, then the container rules).
