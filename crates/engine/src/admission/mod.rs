@@ -47,6 +47,30 @@
 //! Webhook servers are simulated: the cluster holds real `MutatingWebhookConfiguration` and
 //! `ValidatingWebhookConfiguration` objects (used for matching exactly as upstream does), and the
 //! behaviour of the server behind each webhook is declared separately ([`SimulatedWebhook`]).
+//!
+//! # Calling the chain from the API server
+//!
+//! ```ignore
+//! // Per request, after decoding and defaulting:
+//! let servers: Vec<SimulatedWebhook> = settings.webhooks.iter()
+//!     .filter_map(|w| SimulatedWebhook::from_value(&serde_json::to_value(w).ok()?).ok())
+//!     .collect();
+//! let redefault = |o: &mut Object| { crate::defaults::apply_defaults(o); };
+//! let ctx = Context::new(&core.store, core.now, &mut core.rng)
+//!     .with_webhook_servers(&servers)
+//!     .with_defaulter(&redefault);
+//! let attrs = Attributes::for_object(Operation::Create, &obj, user)?; // .with_old(..), .with_subresource(..)
+//! let chain = Chain::lab();
+//! let mutating = chain.run_mutating(&ctx, &attrs, &mut obj);   // stop on mutating.rejection
+//! // ... object validation ...
+//! let validating = chain.run_validating(&ctx, &attrs, &obj);   // stop on validating.rejection
+//! // Status for the client: rejection.to_status(); warnings: mutating.warnings + validating.warnings;
+//! // quota usage to write: validating.quota_updates.
+//! ```
+//!
+//! For DELETE pass the stored object as `obj` (and as the old object). Every plugin's answer is
+//! an [`AdmissionDetail`] (verdict, JSON-pointer changes, plain-words explanation, warnings,
+//! annotations, and for the webhook plugins each AdmissionReview sent and received).
 
 mod diff;
 mod jsonpatch;
@@ -680,10 +704,14 @@ impl Chain {
                 if decision.silent && before == after && decision.rejection.is_none() {
                     continue;
                 }
+                let changes = diff(&before, &after);
                 if round == 1 {
+                    // The second pass only shows what it changed, refused or called.
+                    if changes.is_empty() && decision.rejection.is_none() && decision.webhook_calls.is_empty() {
+                        continue;
+                    }
                     decision.explanation = format!("Reinvocation: {}", decision.explanation);
                 }
-                let changes = diff(&before, &after);
                 let stop = record(&mut out, AdmissionStage::Mutating, plugin.name(), decision, changes);
                 if stop {
                     return out;

@@ -260,6 +260,11 @@ fn chain_order_is_upstreams() {
     let positions: Vec<usize> =
         enabled.iter().map(|n| ALL_ORDERED_PLUGINS.iter().position(|p| p == n).expect("known")).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{enabled:?}");
+    let mut expected_set: Vec<&str> = DEFAULT_ENABLED_PLUGINS.iter().chain(KUBEADM_EXTRA_PLUGINS).copied().collect();
+    expected_set.sort();
+    let mut got_set = enabled.clone();
+    got_set.sort();
+    assert_eq!(got_set, expected_set, "exactly kube-apiserver's defaults plus NodeRestriction");
     let mut reversed: Vec<&str> = enabled.clone();
     reversed.reverse();
     assert_eq!(Chain::with_enabled(&reversed).map(|c| c.enabled()), Ok(enabled.clone()));
@@ -1974,5 +1979,152 @@ webhookServers:
         Warning: owner labels become mandatory next quarter
         result: 403 Forbidden: admission webhook "quota-owner.example.com" denied the request: pods must carry an owner label
     "#]],
+    );
+}
+
+#[test]
+fn limit_ranger_bounds_claims() {
+    check(
+        "
+apiVersion: v1
+kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 1Gi}
+    max: {storage: 10Gi}
+",
+        "
+show: [LimitRanger]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: huge}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 50Gi}}
+",
+        expect![[r#"
+            mutating:
+              LimitRanger: allowed
+                LimitRanges never fill in defaults on a PersistentVolumeClaim.
+            validating:
+              LimitRanger: denied
+                The object breaks LimitRange storage: every violation of that LimitRange is listed.
+            result: 403 Forbidden: persistentvolumeclaims "huge" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 50Gi
+        "#]],
+    );
+}
+
+#[test]
+fn service_account_mirror_pods_and_mountable_secrets() {
+    check(
+        "",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: static-web, annotations: {kubernetes.io/config.mirror: abc}}
+spec:
+  serviceAccountName: default
+  containers: [{name: web, image: 'nginx:1.29'}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: denied
+                Mirror pods (static pods) may not use the API's credentials.
+            result: 403 Forbidden: pods "static-web" is forbidden: a mirror pod may not reference service accounts
+        "#]],
+    );
+    check(
+        "
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: locked, annotations: {kubernetes.io/enforce-mountable-secrets: 'true'}}
+secrets: [{name: allowed-creds}]
+",
+        "
+show: [ServiceAccount]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  serviceAccountName: locked
+  automountServiceAccountToken: false
+  containers:
+  - name: web
+    image: 'nginx:1.29'
+    env: [{name: TOKEN, valueFrom: {secretKeyRef: {name: other-creds, key: token}}}]
+",
+        expect![[r#"
+            mutating:
+              ServiceAccount: denied
+                The account only allows the secrets it lists.
+                /spec/serviceAccount: (none) -> locked
+            result: 403 Forbidden: pods "web" is forbidden: container web with envVar TOKEN referencing secret.secretName="other-creds" is not allowed because service account locked does not reference that secret
+        "#]],
+    );
+}
+
+#[test]
+fn reinvocation_gives_the_injected_sidecar_limit_range_defaults() {
+    let cluster = format!(
+        "{WEBHOOKS}\n---\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: defaults, namespace: shop}}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {{cpu: 50m, memory: 64Mi}}\n"
+    );
+    check(
+        &cluster,
+        "
+show: [LimitRanger, MutatingAdmissionWebhook]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cart, namespace: shop, labels: {team: shop}}
+spec:
+  containers: [{name: cart, image: 'shop/cart:2.4.1'}]
+",
+        expect![[r#"
+            mutating:
+              LimitRanger: mutated
+                LimitRange defaults filled in what the containers left out, and the kubernetes.io/limit-ranger annotation records it. Min, max and ratio limits are checked in the validating pass.
+                /metadata/annotations: (none) -> kubernetes.io/limit-ranger: 'LimitRanger plugin set: cpu, memory request for container cart'
+                /spec/containers/0/resources: (none) -> 
+                    requests:
+                      cpu: 50m
+                      memory: 64Mi
+                annotation kubernetes.io/limit-ranger: LimitRanger plugin set: cpu, memory request for container cart
+              MutatingAdmissionWebhook: mutated
+                labels.example.com is not called: its objectSelector (!team) does not match the object's labels. sidecar-injector.example.com (configuration a-sidecar-injector) patched the object.
+                /metadata/annotations/sidecar.example.com~1injected: (none) -> 'true'
+                /spec/containers/1: (none) -> 
+                    image: fluent/fluent-bit:3.2
+                    imagePullPolicy: IfNotPresent
+                    name: log-shipper
+                    resources:
+                      requests:
+                        cpu: 10m
+                    terminationMessagePath: /dev/termination-log
+                    terminationMessagePolicy: File
+                /spec/volumes/1: (none) -> 
+                    configMap:
+                      defaultMode: 420
+                      name: fluent-bit
+                    name: shipper-config
+                annotation patch.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","patch":[{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations/sidecar.example.com~1injected","value":"true"}],"patchType":"JSONPatch"}
+                annotation mutation.webhook.admission.k8s.io/round_0_index_0: {"configuration":"a-sidecar-injector","webhook":"sidecar-injector.example.com","mutated":true}
+                call sidecar-injector.example.com (a-sidecar-injector): POST https://injector.webhooks.svc:443/inject?timeout=10s [14 ms]: allowed with a patch of 3 operation(s)
+                  patch: [{"op":"add","path":"/spec/containers/-","value":{"name":"log-shipper","image":"fluent/fluent-bit:3.2","resources":{"requests":{"cpu":"10m"}}}},{"op":"add","path":"/spec/volumes/-","value":{"name":"shipper-config","configMap":{"name":"fluent-bit"}}},{"op":"add","path":"/metadata/annotations/sidecar.example.com~1injected","value":"true"}]
+              LimitRanger: mutated
+                Reinvocation: LimitRange defaults filled in what the containers left out, and the kubernetes.io/limit-ranger annotation records it. Min, max and ratio limits are checked in the validating pass.
+                /metadata/annotations/kubernetes.io~1limit-ranger: 'LimitRanger plugin set: cpu, memory request for container cart' -> 'LimitRanger plugin set: memory request for container log-shipper'
+                /spec/containers/1/resources/requests/memory: (none) -> 64Mi
+                annotation kubernetes.io/limit-ranger: LimitRanger plugin set: memory request for container log-shipper
+            validating:
+              LimitRanger: allowed
+                Within the limits of LimitRange defaults.
+            result: allowed
+        "#]],
     );
 }

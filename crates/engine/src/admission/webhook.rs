@@ -181,6 +181,8 @@ struct Hook {
     side_effects: String,
     timeout_seconds: i32,
     reinvocation_policy: String,
+    /// `matchConditions` (CEL); the lab does not evaluate them.
+    match_conditions: usize,
 }
 
 impl Hook {
@@ -214,6 +216,7 @@ fn from_mutating(cfg: &str, index: usize, w: &MutatingWebhook) -> Hook {
         side_effects: w.side_effects.clone(),
         timeout_seconds: w.timeout_seconds.unwrap_or(10),
         reinvocation_policy: w.reinvocation_policy.clone().unwrap_or_else(|| "Never".into()),
+        match_conditions: w.match_conditions.as_ref().map(Vec::len).unwrap_or(0),
     }
 }
 
@@ -242,6 +245,7 @@ fn from_validating(cfg: &str, index: usize, w: &ValidatingWebhook) -> Hook {
         side_effects: w.side_effects.clone(),
         timeout_seconds: w.timeout_seconds.unwrap_or(10),
         reinvocation_policy: "Never".into(),
+        match_conditions: w.match_conditions.as_ref().map(Vec::len).unwrap_or(0),
     }
 }
 
@@ -687,6 +691,16 @@ fn why_rejected(hook: &Hook, r: &Rejection) -> String {
     }
 }
 
+/// A note for webhooks whose `matchConditions` the lab cannot evaluate.
+fn conditions_note(hook: &Hook) -> Option<String> {
+    (hook.match_conditions > 0).then(|| {
+        format!(
+            "{} has {} matchCondition(s) (CEL expressions); the lab does not evaluate them and calls it as if they matched.",
+            hook.name, hook.match_conditions
+        )
+    })
+}
+
 fn describe_skips(skipped: &[(String, String)]) -> String {
     skipped.iter().map(|(n, why)| format!("{n} is not called: {why}.")).collect::<Vec<_>>().join(" ")
 }
@@ -728,6 +742,7 @@ impl MutatingPlugin for MutatingAdmissionWebhook {
             if round == 1 && !ctx.state.borrow().to_reinvoke.contains(&uid) {
                 continue;
             }
+            notes.extend(conditions_note(hook));
             let inv = invoke(ctx, hook, attrs, obj, round, true);
             let ann_key = |prefix: &str| format!("{prefix}round_{round}_index_{}", hook.index);
             decision.warnings.extend(inv.warnings.iter().cloned());
@@ -823,11 +838,14 @@ impl ValidatingPlugin for ValidatingAdmissionWebhook {
                 skipped.push((hook.name.clone(), why));
                 continue;
             }
+            notes.extend(conditions_note(hook));
+            // Upstream numbers the failed-open annotation by position among the webhooks called.
+            let called = decision.webhook_calls.len();
             let inv = invoke(ctx, hook, attrs, obj, 0, false);
             decision.warnings.extend(inv.warnings.iter().cloned());
             if inv.failed_open {
                 decision = decision.annotate(
-                    format!("failed-open.validating.webhook.admission.k8s.io/round_0_index_{}", hook.index),
+                    format!("failed-open.validating.webhook.admission.k8s.io/round_0_index_{called}"),
                     hook.name.clone(),
                 );
                 notes.push(format!(

@@ -202,7 +202,13 @@ impl ValidatingPlugin for LimitRanger {
             let name = lr.metadata.name.clone().unwrap_or_default();
             let errs = match obj {
                 Object::Pod(p) => validate_pod(lr, p),
-                Object::PersistentVolumeClaim(c) => validate_claim(lr, c),
+                Object::PersistentVolumeClaim(c) => {
+                    let old = match &attrs.old_object {
+                        Some(Object::PersistentVolumeClaim(o)) => Some(&**o),
+                        _ => None,
+                    };
+                    validate_claim(lr, c, old)
+                }
                 _ => vec![],
             };
             if !errs.is_empty() {
@@ -362,15 +368,25 @@ fn validate_pod(lr: &LimitRange, pod: &Pod) -> Vec<String> {
     errs
 }
 
-fn validate_claim(lr: &LimitRange, pvc: &PersistentVolumeClaim) -> Vec<String> {
+/// Claim requests against `PersistentVolumeClaim` items. On update a request the stored claim
+/// already holds unchanged is not checked again (a stored value is valid as stored).
+fn validate_claim(lr: &LimitRange, pvc: &PersistentVolumeClaim, old: Option<&PersistentVolumeClaim>) -> Vec<String> {
+    let requests_of = |c: &PersistentVolumeClaim| {
+        c.spec.as_ref().and_then(|s| s.resources.as_ref()).and_then(|r| r.requests.clone()).unwrap_or_default()
+    };
     let mut errs = Vec::new();
-    let req = pvc.spec.as_ref().and_then(|s| s.resources.as_ref()).and_then(|r| r.requests.clone()).unwrap_or_default();
+    let req = requests_of(pvc);
+    let old_req = old.map(requests_of).unwrap_or_default();
+    let unchanged = |k: &String| match (req.get(k).and_then(q), old_req.get(k).and_then(q)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    };
     for item in items(lr) {
         if item.type_ == "PersistentVolumeClaim" {
-            for (k, v) in item.min.iter().flatten() {
+            for (k, v) in item.min.iter().flatten().filter(|(k, _)| !unchanged(k)) {
                 errs.extend(min_constraint("PersistentVolumeClaim", k, v, &req, &ResourceList::new()));
             }
-            for (k, v) in item.max.iter().flatten() {
+            for (k, v) in item.max.iter().flatten().filter(|(k, _)| !unchanged(k)) {
                 errs.extend(max_request_constraint("PersistentVolumeClaim", k, v, &req));
             }
         }
