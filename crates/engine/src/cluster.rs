@@ -51,6 +51,7 @@ use crate::sim::Core;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The API version and kind of the lab's settings document.
 pub const SETTINGS_API_VERSION: &str = "podlab.dev/v1alpha1";
@@ -119,37 +120,19 @@ pub struct LabUser {
     pub revoked: bool,
 }
 
-/// A fault injected on a node (for the kubelet, runtime and CNI models); fields they define
-/// beyond these are kept in `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeFault {
-    pub node: String,
-    /// What fails, e.g. `NotReady`, `DiskPressure`, `CniFailure`, `RuntimeDown`.
-    pub fault: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// When the fault starts (logical ms); from the start when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_ms: Option<u64>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// An image as the simulated registry serves it (for the kubelet's image pulls); fields the
-/// kubelet model defines beyond these are kept in `extra`.
+/// An image of the lab's own in the simulated registry (for the kubelet's image pulls, its
+/// `Registry::add`); fields the kubelet model defines beyond these are kept in `extra`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryImage {
-    /// The image reference as pods name it (`nginx:1.29`).
+    /// The image reference as pods name it (`registry.example.com/shop/api:1.4`).
     pub image: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// Pulls fail with this error (e.g. `not found`, `unauthorized`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pull_error: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entrypoint: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cmd: Vec<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -186,8 +169,11 @@ pub struct LabSettings {
     /// `down`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub webhooks: Vec<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub faults: Vec<NodeFault>,
+    /// Faults of each node's kubelet, runtime and CNI plugin, by node name, as the kubelet
+    /// model reads them (its `NodeFaults`: `notReadyAt`, `cni`, `diskPressure`,
+    /// `registryDown`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_faults: BTreeMap<String, Value>,
     /// Images the simulated registry serves, beyond the kubelet model's own catalogue.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub registry: Vec<RegistryImage>,
@@ -227,7 +213,7 @@ impl LabSettings {
             self.anonymous_auth = later.anonymous_auth;
         }
         self.webhooks.extend(later.webhooks);
-        self.faults.extend(later.faults);
+        self.node_faults.extend(later.node_faults);
         self.registry.extend(later.registry);
     }
 }
@@ -668,6 +654,41 @@ mod tests {
     }
 
     #[test]
+    fn settings_for_other_components_are_kept() {
+        let file = "apiVersion: podlab.dev/v1alpha1
+kind: LabSettings
+extends: kind
+nodeFaults:
+  kind-worker: {notReadyAt: 60000, cni: pluginMissing}
+registry:
+- {image: registry.example.com/shop/api:1.4, sizeBytes: 23000000, entrypoint: [/app]}
+webhooks:
+- {name: pod-policy.example.com, allowed: false, message: no latest tags}
+";
+        let mut core = Core::new(1);
+        load(&mut core, Some(file)).unwrap();
+        let s = settings(&core.store);
+        let out = format!(
+            "{}\n{}\n{}\n",
+            serde_json::to_string(&s.node_faults).unwrap(),
+            serde_json::to_string(&s.registry).unwrap(),
+            serde_json::to_string(&s.webhooks).unwrap()
+        );
+        expect![[r#"
+            {"kind-worker":{"notReadyAt":60000,"cni":"pluginMissing"}}
+            [{"image":"registry.example.com/shop/api:1.4","sizeBytes":23000000,"entrypoint":["/app"]}]
+            [{"name":"pod-policy.example.com","allowed":false,"message":"no latest tags"}]
+        "#]]
+        .assert_eq(&out);
+        check(
+            Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nwebhooks:\n- {allowed: false}\n"),
+            expect![[r#"
+                error: cluster file: webhooks: a webhook server needs the webhook's name
+            "#]],
+        );
+    }
+
+    #[test]
     fn bad_cluster_files() {
         check(
             Some("apiVersion: v1\nkind: Widget\nmetadata:\n  name: x\n"),
@@ -684,8 +705,8 @@ mod tests {
         check(
             Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nuserz: []\n"),
             expect![[r#"
-            error: cluster file: line 1: unknown field `userz`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `faults`, `registry`
-        "#]],
+                error: cluster file: line 1: unknown field `userz`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `nodeFaults`, `registry`
+            "#]],
         );
         check(
             Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\ncurrentUser: zed\n"),

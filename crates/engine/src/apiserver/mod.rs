@@ -39,6 +39,11 @@
 //! Pod where upstream answers a `Status` of success), and `finalize` for Namespaces.
 //!
 //! Patches (Verb::Patch) are strategic merge patches, simplified as [`strategic`] documents.
+//!
+//! Not modelled: `metadata.managedFields` (field managers are not tracked), dry-run, watch
+//! and list pagination, and update-specific validation (immutable fields such as most of a
+//! Pod's spec): an update is validated as the object it produces ([`hooks::validate`]).
+//! Requests of kinds the lab has no type for are stored as given after the generic steps.
 //! Deletion is graceful for Pods bound to a node (deletionTimestamp + grace period, the kubelet
 //! deletes with grace 0), waits for `metadata.finalizers` (and a Namespace's
 //! `spec.finalizers`), and is otherwise immediate; an update that removes the last finalizer of

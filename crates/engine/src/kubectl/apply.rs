@@ -195,7 +195,7 @@ impl KubectlApply {
         for i in 0..self.docs.len() {
             if let Pending::Client(e) = &self.docs[i].1 {
                 let e = e.clone();
-                self.client_error(core, i, e);
+                self.client_error(core, i, e, false);
             }
         }
         if let Some(e) = self.stream_error.clone() {
@@ -345,7 +345,10 @@ impl KubectlApply {
         }
     }
 
-    fn client_error(&mut self, core: &mut Core, index: usize, text: String) {
+    /// A document kubectl refuses itself: while reading the file (`in_loop == false`; these
+    /// errors are printed first) or in the apply loop (printed in document order with the
+    /// server's).
+    fn client_error(&mut self, core: &mut Core, index: usize, text: String, in_loop: bool) {
         let (doc, _) = &self.docs[index];
         let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
         let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
@@ -360,7 +363,11 @@ impl KubectlApply {
             .object(object.clone())
             .status(StepStatus::Failed),
         );
-        self.client_errors.push((index, CommandError::Client(text)));
+        if in_loop {
+            self.server_errors.push((index, CommandError::Client(text)));
+        } else {
+            self.client_errors.push((index, CommandError::Client(text)));
+        }
         self.result(index, object, Operation::Failed, String::new(), 0, vec![], None);
     }
 
@@ -371,9 +378,20 @@ impl KubectlApply {
         };
         let ns = self.namespace_for(&obj);
         if obj.name.is_empty() {
-            let verb = apply_get_verb(obj.resource, "", ns.as_deref().unwrap_or(""));
-            let text = format!("error when {verb} \"{}\": resource name may not be empty", self.opts.file);
-            self.client_error(core, index, text);
+            // kubectl apply's own refusal (generateName, or no name at all), in the apply loop.
+            let mut body = obj.body.clone();
+            if let (Some(n), Some(b)) = (&ns, body.as_object_mut()) {
+                let meta = b.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert("namespace".into(), Value::String(n.clone()));
+                }
+            }
+            let api_version = obj.resource.api_version();
+            let text = Object::from_json(&api_version, obj.resource.kind, body)
+                .ok()
+                .and_then(|o| crate::decode::apply_client_check(&o, &self.opts.file))
+                .unwrap_or_else(|| "resource name may not be empty".to_string());
+            self.client_error(core, index, text, true);
             self.next(core, index + 1, 0);
             return;
         }

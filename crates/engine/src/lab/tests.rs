@@ -638,3 +638,19 @@ fn impersonating_a_service_account_is_checked_in_its_namespace() {
     "#]],
     );
 }
+
+#[test]
+fn apply_refuses_generate_name_in_document_order() {
+    let file = "apiVersion: v1\nkind: Pod\nmetadata:\n  generateName: web-\nspec:\n  containers:\n  - name: web\n    image: nginx:1.29\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: nope\n---\napiVersion: v1\nkind: Secret\n";
+    let out = run(&LabInput::new(file, "pod.yaml")).expect("runs");
+    expect![[r#"
+        from web-: cannot use generate name with apply
+        Error from server (NotFound): error when creating "pod.yaml": namespaces "nope" not found
+        error when retrieving current configuration of:
+        Resource: "/v1, Resource=secrets", GroupVersionKind: "/v1, Kind=Secret"
+        Name: "", Namespace: "default"
+        from server for: "pod.yaml": resource name may not be empty
+        [exit 1]
+    "#]]
+    .assert_eq(&format!("{}[exit {}]\n", out.kubectl_output, out.exit_code));
+}
