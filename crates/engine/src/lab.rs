@@ -18,7 +18,7 @@ use crate::cluster::{self, ClusterError, LabSettings};
 use crate::controllers::ControllerManager;
 use crate::kubectl::apply::OutputLine;
 use crate::kubectl::{ApplyOptions, DocumentResult, KubectlApply};
-use crate::kubelet::{cni::CniFault, DiskPressure, Kubelet, KubeletConfig};
+use crate::kubelet::{Kubelet, KubeletConfig};
 use crate::object::Object;
 use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{run_loop, Actor, Core};
@@ -170,27 +170,13 @@ pub fn credential_of(settings: &LabSettings, user: &str) -> Option<Credential> {
     })
 }
 
-/// The kubelet of `node` as the lab settings configure it: the node's faults (`NotReady`,
-/// `CniFailure`, `DiskPressure`, `RegistryDown`) and the registry's extra images.
+/// The kubelet of `node` as the lab settings configure it: the node's faults (`nodeFaults`,
+/// in the kubelet's `NodeFaults` shape) and the registry's extra images.
 pub fn kubelet_config(settings: &LabSettings, node: &str) -> KubeletConfig {
     let mut config = KubeletConfig::default();
-    for fault in settings.faults.iter().filter(|f| f.node == node) {
-        let since = fault.from_ms.unwrap_or(0);
-        match fault.fault.as_str() {
-            "NotReady" => config.faults.not_ready_at = Some(since),
-            "CniFailure" => {
-                config.faults.cni = Some(match &fault.message {
-                    Some(m) => CniFault::Custom(m.clone()),
-                    None => CniFault::PluginMissing,
-                })
-            }
-            "DiskPressure" => {
-                let available = fault.extra.get("availablePercent").and_then(serde_json::Value::as_u64).unwrap_or(5);
-                config.faults.disk_pressure = Some(DiskPressure { since_ms: since, available_percent: available })
-            }
-            "RegistryDown" => config.faults.registry_down = true,
-            _ => {}
-        }
+    if let Some(faults) = settings.node_faults.get(node) {
+        // Checked when the settings were loaded; a shape the kubelet cannot read means no faults.
+        config.faults = serde_json::from_value(faults.clone()).unwrap_or_default();
     }
     for image in &settings.registry {
         let words = |key: &str| -> Vec<String> {

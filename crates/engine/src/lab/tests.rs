@@ -87,6 +87,37 @@ fn accepted_pod() {
                4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
                         etcd Create /registry/pods/default/web rev 149
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+               4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod default/web
+               6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
+               6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker2
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod default/web bound to its node
+               8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/web
+               8ms #- kubelet              kubelet -> kubelet: QoS class of default/web: BestEffort
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+               8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               8ms #5 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-qvlp9" (projected)
+             128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/web
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.2.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.2.2)
+             408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
+             408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+             408ms #7 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
+            2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
+            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
+            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -242,6 +273,37 @@ fn group_binding_to_aggregated_cluster_role_allows() {
                4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/dev/web at revision 155
                         etcd Create /registry/pods/dev/web rev 155
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+               4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod dev/web with no node
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod dev/web
+               6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/dev/pods/web/binding → 201 Created
+               6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/dev/events → 201 Created
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned dev/web to kind-worker
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod dev/web bound to its node
+               8ms #- kubelet              kubelet -> kubelet: kubelet admits pod dev/web
+               8ms #- kubelet              kubelet -> kubelet: QoS class of dev/web: BestEffort
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podc9c340fc_41c1_4efa_afff_2161fa3c1d7b.slice
+               8ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Pending (0/1 ready, ContainerCreating)
+               8ms #5 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-rvndz" (projected)
+             128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for dev/web
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): dev/web gets 10.244.1.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of dev/web is ready (10.244.1.2)
+             408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
+             408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Pending (0/1 ready, ContainerCreating)
+             408ms #7 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
+            2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
+            2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
+            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Running (1/1 ready, Running)
+            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -324,22 +386,97 @@ fn multi_document_file_continues_after_errors() {
                4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/namespaces/team-a at revision 149
                         etcd Create /registry/namespaces/team-a rev 149
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-               8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /apis/apps/v1/namespaces/team-a/deployments/api
-               8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-               8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get deployments in namespace team-a
-               8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/deployments/team-a/api: not found
-               8ms #3 etcd                 kube-apiserver -> kubectl: 404 Not Found: deployments.apps "api" not found
-              12ms #4 request              kubectl -> kube-apiserver: kubectl sends POST /apis/apps/v1/namespaces/team-a/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-              12ms #4 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-              12ms #4 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create deployments in namespace team-a
-              12ms #4 validation           kube-apiserver -> kube-apiserver: decodes the Deployment strictly and fills in 13 default(s)
-              12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
-              12ms #4 validation           kube-apiserver -> kube-apiserver: Deployment "api" is valid
-              12ms #4 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
-              12ms #4 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
-              12ms #4 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 150
-                        etcd Create /registry/deployments/team-a/api rev 150
-              12ms #4 etcd                 kube-apiserver -> kubectl: 201 Created
+               4ms #- controllers          kube-apiserver -> kube-controller-manager: serviceaccount-controller sees ADDED Namespace team-a
+               4ms #- controllers          kube-apiserver -> kube-controller-manager: root-ca-certificate-publisher-controller sees ADDED Namespace team-a
+               6ms #- controllers          kube-controller-manager -> kube-apiserver: serviceaccount-controller creates ServiceAccount team-a/default
+               6ms #3 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/serviceaccounts → 201 Created
+               6ms #- controllers          kube-controller-manager -> kube-apiserver: root-ca-cert-publisher creates ConfigMap team-a/kube-root-ca.crt
+               6ms #4 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/configmaps → 201 Created
+               8ms #5 request              kubectl -> kube-apiserver: kubectl sends GET /apis/apps/v1/namespaces/team-a/deployments/api
+               8ms #5 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               8ms #5 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get deployments in namespace team-a
+               8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/deployments/team-a/api: not found
+               8ms #5 etcd                 kube-apiserver -> kubectl: 404 Not Found: deployments.apps "api" not found
+              12ms #6 request              kubectl -> kube-apiserver: kubectl sends POST /apis/apps/v1/namespaces/team-a/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              12ms #6 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+              12ms #6 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create deployments in namespace team-a
+              12ms #6 validation           kube-apiserver -> kube-apiserver: decodes the Deployment strictly and fills in 13 default(s)
+              12ms #6 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
+              12ms #6 validation           kube-apiserver -> kube-apiserver: Deployment "api" is valid
+              12ms #6 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
+              12ms #6 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
+              12ms #6 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 152
+                        etcd Create /registry/deployments/team-a/api rev 152
+              12ms #6 etcd                 kube-apiserver -> kubectl: 201 Created
+              12ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees ADDED Deployment team-a/api
+              15ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller creates ReplicaSet api-6b9c74c9df with 1 replica(s)
+              15ms #7 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /apis/apps/v1/namespaces/team-a/replicasets → 201 Created
+              15ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records Normal ScalingReplicaSet: Scaled up replica set api-6b9c74c9df from 0 to 1
+              15ms #8 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/events → 201 Created
+              15ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
+              15ms #9 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+              15ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 0 updated, 0 available, 1 wanted
+              15ms #10 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+              15ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees ADDED ReplicaSet team-a/api-6b9c74c9df
+              15ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED ReplicaSet team-a/api-6b9c74c9df
+              17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller: ReplicaSet api-6b9c74c9df has 0 Pod(s) for 1 replica(s): creating 1
+              17ms #11 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/pods → 201 Created
+              17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller records Normal SuccessfulCreate: Created pod: api-6b9c74c9df-dzpm5
+              17ms #12 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/events → 201 Created
+              17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 0, ready 0, available 0
+              17ms #13 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+              17ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED Pod team-a/api-6b9c74c9df-dzpm5
+              17ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod team-a/api-6b9c74c9df-dzpm5 with no node
+              18ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
+              18ms #14 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+              19ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 0, available 0
+              19ms #15 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+              19ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
+              19ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod team-a/api-6b9c74c9df-dzpm5
+              19ms #16 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/binding → 201 Created
+              19ms #17 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/events → 201 Created
+              19ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned team-a/api-6b9c74c9df-dzpm5 to kind-worker2
+              19ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+              21ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod team-a/api-6b9c74c9df-dzpm5 bound to its node
+              21ms #- kubelet              kubelet -> kubelet: kubelet admits pod team-a/api-6b9c74c9df-dzpm5
+              21ms #- kubelet              kubelet -> kubelet: QoS class of team-a/api-6b9c74c9df-dzpm5: BestEffort
+              21ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podafff2161_fa3c_4d7b_a931_6fe9c2c04c2d.slice
+              21ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
+              21ms #18 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+              21ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+              22ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
+              22ms #19 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+              22ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 0 available, 1 wanted
+              22ms #20 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+             141ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-vndz4" (projected)
+             141ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for team-a/api-6b9c74c9df-dzpm5
+             291ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): team-a/api-6b9c74c9df-dzpm5 gets 10.244.2.2
+             421ms #- runtime              container runtime -> kubelet: sandbox of team-a/api-6b9c74c9df-dzpm5 is ready (10.244.2.2)
+             421ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
+             421ms #21 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+             421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+             421ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
+             421ms #22 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+             421ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+            2767ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+            2767ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2767ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
+            2767ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2827ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
+            2827ms #25 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2917ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
+            2917ms #26 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2917ms #- containers           container runtime -> kubelet: container "api" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+            2917ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
+            2917ms #27 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+            2917ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+            2919ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
+            2919ms #28 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+            2919ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
+            2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
+            2922ms #29 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+            2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 1 available, 1 wanted
+            2922ms #30 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
             --- kubectl (exit 1)
             namespace/team-a created
             deployment.apps/api created
@@ -383,11 +520,42 @@ fn second_apply_of_the_same_object_is_unchanged() {
                4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
                         etcd Create /registry/pods/default/web rev 149
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-               8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
-               8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-               8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-               8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 149)
-               8ms #3 etcd                 kube-apiserver -> kubectl: 200 OK
+               4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod default/web
+               6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
+               6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker2
+               8ms #5 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
+               8ms #5 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               8ms #5 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 150)
+               8ms #5 etcd                 kube-apiserver -> kubectl: 200 OK
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod default/web bound to its node
+               8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/web
+               8ms #- kubelet              kubelet -> kubelet: QoS class of default/web: BestEffort
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+               8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+               8ms #6 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-qvlp9" (projected)
+             128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/web
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.2.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.2.2)
+             408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
+             408ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
+             408ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
+            2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
+            2814ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
+            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
+            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
             pod/web unchanged
@@ -556,54 +724,85 @@ fn limit_range_and_quota_apply_to_the_pod() {
         None,
         file,
         expect![[r#"
-           0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/a
-           0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-           0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/a: not found
-           0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "a" not found
-           4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-           4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
-           4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 9 default(s)
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: LimitRanger: changed 2 field(s)
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: ServiceAccount: changed 4 field(s)
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: Priority: changed 2 field(s)
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: DefaultTolerationSeconds: changed 1 field(s)
-           4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
-           4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "a" is valid
-           4ms #2 validating-admission kube-apiserver -> kube-apiserver: LimitRanger: allowed
-           4ms #2 validating-admission kube-apiserver -> kube-apiserver: ServiceAccount: allowed
-           4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
-           4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
-           4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: allowed
-           4ms #2 validating-admission kube-apiserver -> etcd: ResourceQuota: charges default/compute-quota (status.used)
-                    etcd Update /registry/resourcequotas/default/compute-quota rev 153
-           4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/a at revision 154
-                    etcd Create /registry/pods/default/a rev 154
-           4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
-           8ms #3 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/big
-           8ms #3 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-           8ms #3 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-           8ms #3 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/big: not found
-           8ms #3 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "big" not found
-          12ms #4 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
-          12ms #4 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
-          12ms #4 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
-          12ms #4 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 10 default(s)
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: LimitRanger: changed 3 field(s)
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: ServiceAccount: changed 4 field(s)
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: Priority: changed 2 field(s)
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: DefaultTolerationSeconds: changed 1 field(s)
-          12ms #4 mutating-admission   kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
-          12ms #4 validation           kube-apiserver -> kube-apiserver: Pod "big" is valid
-          12ms #4 validating-admission kube-apiserver -> kube-apiserver [FAILED]: LimitRanger: denied
-          12ms #4 etcd                 kube-apiserver -> kubectl [FAILED]: 403 Forbidden: pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
-        --- kubectl (exit 1)
-        pod/a created
-        Error from server (Forbidden): error when creating "pod.yaml": pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
-    "#]],
+               0ms #1 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/a
+               0ms #1 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               0ms #1 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               0ms #1 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/a: not found
+               0ms #1 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "a" not found
+               4ms #2 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+               4ms #2 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               4ms #2 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
+               4ms #2 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 9 default(s)
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: LimitRanger: changed 2 field(s)
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: ServiceAccount: changed 4 field(s)
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: Priority: changed 2 field(s)
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: DefaultTolerationSeconds: changed 1 field(s)
+               4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
+               4ms #2 validation           kube-apiserver -> kube-apiserver: Pod "a" is valid
+               4ms #2 validating-admission kube-apiserver -> kube-apiserver: LimitRanger: allowed
+               4ms #2 validating-admission kube-apiserver -> kube-apiserver: ServiceAccount: allowed
+               4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
+               4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
+               4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: allowed
+               4ms #2 validating-admission kube-apiserver -> etcd: ResourceQuota: charges default/compute-quota (status.used)
+                        etcd Update /registry/resourcequotas/default/compute-quota rev 153
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/a at revision 154
+                        etcd Create /registry/pods/default/a rev 154
+               4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
+               4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/a with no node
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/a
+               6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/pods/a/binding → 201 Created
+               6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/a to kind-worker
+               8ms #5 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/big
+               8ms #5 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+               8ms #5 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
+               8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/big: not found
+               8ms #5 etcd                 kube-apiserver -> kubectl: 404 Not Found: pods "big" not found
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod default/a bound to its node
+               8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/a
+               8ms #- kubelet              kubelet -> kubelet: QoS class of default/a: Burstable
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-burstable-pod7c49d7b8_4109_4605_847d_b87eda7f8d74.slice
+               8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+               8ms #6 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
+              12ms #7 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              12ms #7 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
+              12ms #7 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to create pods in namespace default
+              12ms #7 validation           kube-apiserver -> kube-apiserver: decodes the Pod strictly and fills in 10 default(s)
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: LimitRanger: changed 3 field(s)
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: ServiceAccount: changed 4 field(s)
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: Priority: changed 2 field(s)
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: DefaultTolerationSeconds: changed 1 field(s)
+              12ms #7 mutating-admission   kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
+              12ms #7 validation           kube-apiserver -> kube-apiserver: Pod "big" is valid
+              12ms #7 validating-admission kube-apiserver -> kube-apiserver [FAILED]: LimitRanger: denied
+              12ms #7 etcd                 kube-apiserver -> kubectl [FAILED]: 403 Forbidden: pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-97nqz" (projected)
+             128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/a
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/a gets 10.244.1.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of default/a is ready (10.244.1.2)
+             408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
+             408ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
+             408ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+            2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
+            2754ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
+            2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
+            2814ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
+            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #- containers           container runtime -> kubelet: container "a" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Running (1/1 ready, Running)
+            2904ms #14 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
+            --- kubectl (exit 1)
+            pod/a created
+            Error from server (Forbidden): error when creating "pod.yaml": pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
+        "#]],
     );
 }
 
