@@ -120,7 +120,7 @@ pub fn App() -> impl IntoView {
     };
     view! {
         <header class="topbar">
-            <p class="brand">"podlab"</p>
+            <h1 class="brand">"podlab"</h1>
             <p class="tagline">"a Kubernetes learning lab"</p>
             <p class="version" title="The Kubernetes release whose behaviour podlab models">
                 "Kubernetes " {KUBERNETES_VERSION}
