@@ -24,10 +24,7 @@ fn mount() -> HtmlElement {
 
 fn texts(root: &Element, selector: &str) -> Vec<String> {
     let nodes = root.query_selector_all(selector).unwrap();
-    (0..nodes.length())
-        .filter_map(|i| nodes.item(i))
-        .map(|n| n.text_content().unwrap_or_default())
-        .collect()
+    (0..nodes.length()).filter_map(|i| nodes.item(i)).map(|n| n.text_content().unwrap_or_default()).collect()
 }
 
 /// Waits (at most about a second) until the reactive updates have reached the DOM.
@@ -41,11 +38,7 @@ async fn until(mut done: impl FnMut() -> bool) {
 }
 
 fn type_into(root: &Element, text: &str) {
-    let area: HtmlTextAreaElement = root
-        .query_selector("#manifest")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let area: HtmlTextAreaElement = root.query_selector("#manifest").unwrap().unwrap().unchecked_into();
     area.set_value(text);
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
@@ -92,17 +85,11 @@ async fn lists_every_kind_of_a_multi_document_manifest_and_saves_it() {
 async fn shows_the_engine_yaml_error_with_line_and_column() {
     clear_saved_manifest();
     let root = mount();
-    type_into(
-        &root,
-        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: app: web\n",
-    );
+    type_into(&root, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: app: web\n");
     until(|| root.query_selector("#yaml-error").unwrap().is_some()).await;
 
     let error = texts(&root, "#yaml-error .message");
-    assert_eq!(
-        error,
-        ["line 5, column 14: mapping values are not allowed in this context"]
-    );
+    assert_eq!(error, ["line 5, column 14: mapping values are not allowed in this context"]);
     assert_eq!(texts(&root, "#doc-count"), ["No documents"]);
     root.remove();
     clear_saved_manifest();

@@ -5,8 +5,13 @@
 //! clock the caller advances, randomness is seeded, and the one output is a [`trace`] that
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
+pub mod apiserver;
 pub mod manifest;
+pub mod object;
+pub mod pod_security;
+pub mod quantity;
 pub mod rng;
+pub mod sim;
 pub mod store;
 pub mod trace;
 

@@ -170,10 +170,7 @@ mod tests {
         assert!(r2 > r1);
         assert_eq!(s.create("/registry/pods/default/a", "again"), Err(StoreError::AlreadyExists));
         let r3 = s.update("/registry/pods/default/a", "a2", Some(r1)).unwrap();
-        assert_eq!(
-            s.update("/registry/pods/default/a", "a3", Some(r1)),
-            Err(StoreError::Conflict { current: r3 })
-        );
+        assert_eq!(s.update("/registry/pods/default/a", "a3", Some(r1)), Err(StoreError::Conflict { current: r3 }));
         assert_eq!(s.get_at("/registry/pods/default/a", r2).map(|(v, _)| *v), Some("a1"));
         assert_eq!(s.get("/registry/pods/default/a").map(|(v, _)| *v), Some("a2"));
         let (r4, last) = s.delete("/registry/pods/default/b").unwrap();

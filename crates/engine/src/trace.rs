@@ -495,7 +495,7 @@ pub enum Detail {
     Request(HttpRequestDetail),
     Response(HttpResponseDetail),
     Authentication(AuthenticationDetail),
-    Authorization(AuthorizationDetail),
+    Authorization(Box<AuthorizationDetail>),
     Admission(AdmissionDetail),
     Validation(ValidationDetail),
     Etcd(EtcdDetail),
