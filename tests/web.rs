@@ -27,13 +27,14 @@ fn texts(root: &Element, selector: &str) -> Vec<String> {
     (0..nodes.length()).filter_map(|i| nodes.item(i)).map(|n| n.text_content().unwrap_or_default()).collect()
 }
 
-/// Waits (at most about a second) until the reactive updates have reached the DOM.
+/// Waits until the reactive updates have reached the DOM (they take a tick or two; the
+/// limit of about five seconds only matters on a very busy machine).
 async fn until(mut done: impl FnMut() -> bool) {
-    for _ in 0..100 {
+    for _ in 0..250 {
         if done() {
             return;
         }
-        TimeoutFuture::new(10).await;
+        TimeoutFuture::new(20).await;
     }
 }
 
