@@ -1,43 +1,585 @@
 //! The `podlab` command, as a library so tests can drive it without a process.
+//!
+//! ```text
+//! podlab apply -f FILE [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]...
+//!                      [-o text|json] [--seed N] [--limit-ms N]
+//! podlab parse -f FILE
+//! podlab presets
+//! podlab report website-examples [DIR]
+//! ```
+//!
+//! `apply` runs the engine (`podlab_engine::lab::run`) and prints the step-by-step trace and
+//! then exactly what `kubectl apply -f FILE` would have printed (text), or the whole run (json).
+//! Exit status: 0 when every object was accepted, 1 otherwise, 2 for usage errors (and for a
+//! cluster file the engine cannot load).
 
+use podlab_engine::cluster;
+use podlab_engine::lab::{self, Identity, LabInput, Run};
+use podlab_engine::trace::{Detail, Step, StepStatus};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage: podlab parse -f FILE";
+const USAGE: &str = "usage:
+  podlab apply -f FILE [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [-o text|json] [--seed N] [--limit-ms N]
+  podlab parse -f FILE
+  podlab presets
+  podlab report website-examples [DIR]";
 
 /// Runs the command with `args` (without the program name); returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
     match args.first().map(String::as_str) {
-        Some("parse") => {
-            let Some(file) = flag(args, "-f") else {
-                let _ = writeln!(out, "{USAGE}");
-                return 2;
-            };
-            let text = match std::fs::read_to_string(&file) {
-                Ok(t) => t,
-                Err(e) => {
-                    let _ = writeln!(out, "error: the path \"{file}\" cannot be read: {e}");
-                    return 1;
-                }
-            };
-            let parsed = podlab_engine::manifest::parse_manifest(&text);
-            for d in &parsed.documents {
-                let _ = writeln!(out, "{} {} {}", d.api_version, d.kind, d.name.as_deref().unwrap_or("<no name>"));
+        Some("apply") => apply(&args[1..], out),
+        Some("parse") => parse(&args[1..], out),
+        Some("presets") => {
+            for (name, text) in cluster::PRESETS {
+                let first = text.lines().next().unwrap_or("").trim_start_matches("# ");
+                let _ = writeln!(out, "{name:<22} {first}");
             }
-            match parsed.error {
-                Some(e) => {
-                    let _ = writeln!(out, "error: {file}: {e}");
-                    1
+            0
+        }
+        Some("report") => match args.get(1).map(String::as_str) {
+            Some("website-examples") => {
+                let dir = args.get(2).map(PathBuf::from).unwrap_or_else(default_examples_dir);
+                match website_report(&dir) {
+                    Some(r) => {
+                        let _ = out.write_all(r.text.as_bytes());
+                        if r.ours == 0 {
+                            0
+                        } else {
+                            1
+                        }
+                    }
+                    None => {
+                        let _ = writeln!(out, "skipped: {} does not exist", dir.display());
+                        0
+                    }
                 }
-                None => 0,
+            }
+            _ => usage(out),
+        },
+        _ => usage(out),
+    }
+}
+
+fn usage(out: &mut dyn Write) -> i32 {
+    let _ = writeln!(out, "{USAGE}");
+    2
+}
+
+fn parse(args: &[String], out: &mut dyn Write) -> i32 {
+    let Some(file) = flag(args, "-f") else { return usage(out) };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(out, "error: the path \"{file}\" cannot be read: {e}");
+            return 1;
+        }
+    };
+    let parsed = podlab_engine::manifest::parse_manifest(&text);
+    for d in &parsed.documents {
+        let _ = writeln!(out, "{} {} {}", d.api_version, d.kind, d.name.as_deref().unwrap_or("<no name>"));
+    }
+    match parsed.error {
+        Some(e) => {
+            let _ = writeln!(out, "error: {file}: {e}");
+            1
+        }
+        None => 0,
+    }
+}
+
+/// The options of `podlab apply`.
+#[derive(Debug, Default, PartialEq)]
+struct ApplyArgs {
+    file: String,
+    cluster: Option<String>,
+    user: Option<String>,
+    as_user: Option<String>,
+    as_groups: Vec<String>,
+    json: bool,
+    seed: u64,
+    limit_ms: u64,
+}
+
+fn parse_apply_args(args: &[String]) -> Result<ApplyArgs, String> {
+    let mut a = ApplyArgs { seed: 1, limit_ms: lab::DEFAULT_LIMIT_MS, ..ApplyArgs::default() };
+    let mut i = 0;
+    let mut file = None;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg, None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| format!("flag needs an argument: {name}"))
+        };
+        match name {
+            "-f" | "--filename" => file = Some(value()?),
+            "--cluster" => a.cluster = Some(value()?),
+            "--user" => a.user = Some(value()?),
+            "--as" => a.as_user = Some(value()?),
+            "--as-group" => a.as_groups.push(value()?),
+            "-o" | "--output" => match value()?.as_str() {
+                "json" => a.json = true,
+                "text" => a.json = false,
+                other => return Err(format!("unknown output format \"{other}\" (text or json)")),
+            },
+            "--seed" => a.seed = value()?.parse().map_err(|_| "--seed needs a number".to_string())?,
+            "--limit-ms" => a.limit_ms = value()?.parse().map_err(|_| "--limit-ms needs a number".to_string())?,
+            other => return Err(format!("unknown flag: {other}")),
+        }
+        i += 1;
+    }
+    a.file = file.ok_or_else(|| "must specify -f FILE".to_string())?;
+    if a.as_user.is_none() && !a.as_groups.is_empty() {
+        return Err("--as-group needs --as (kubectl cannot impersonate groups without a user)".into());
+    }
+    Ok(a)
+}
+
+/// The cluster YAML for `--cluster`: a preset name, else a file.
+fn cluster_text(spec: &str) -> Result<String, String> {
+    if let Some(t) = cluster::preset(spec) {
+        return Ok(t.to_string());
+    }
+    std::fs::read_to_string(spec).map_err(|e| {
+        let names: Vec<&str> = cluster::PRESETS.iter().map(|(n, _)| *n).collect();
+        format!("--cluster {spec}: not a preset ({}) and not a readable file: {e}", names.join(", "))
+    })
+}
+
+fn apply(args: &[String], out: &mut dyn Write) -> i32 {
+    let a = match parse_apply_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}\n{USAGE}");
+            return 2;
+        }
+    };
+    let manifest = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            // kubectl's own wording for a missing file.
+            let _ = writeln!(out, "error: the path \"{}\" does not exist ({e})", a.file);
+            return 1;
+        }
+    };
+    let cluster = match a.cluster.as_deref().map(cluster_text).transpose() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            return 2;
+        }
+    };
+    let input = LabInput {
+        manifest,
+        file_name: a.file.clone(),
+        cluster,
+        user: a.user.clone(),
+        identity: a.as_user.clone().map(|user| Identity { user, groups: a.as_groups.clone() }),
+        seed: a.seed,
+        limit_ms: a.limit_ms,
+    };
+    let run = match lab::run(&input) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            return 2;
+        }
+    };
+    if a.json {
+        let _ = writeln!(out, "{}", run.to_json());
+    } else {
+        let _ = out.write_all(render_text(&run, &a.file).as_bytes());
+    }
+    run.exit_code
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(n).collect();
+        format!("{t}… ({} bytes)", s.len())
+    }
+}
+
+/// The trace as text: one block per step (time, phase, arrow, summary) with the key facts of
+/// its detail indented, then kubectl's output.
+pub fn render_text(run: &Run, file: &str) -> String {
+    let mut s = String::new();
+    s += &format!(
+        "# podlab: kubectl apply -f {file} as {}{} (Kubernetes {}, seed {})\n",
+        run.user,
+        run.impersonate
+            .as_ref()
+            .map(|i| {
+                let mut t = format!(" --as {}", i.user);
+                for g in &i.groups {
+                    t += &format!(" --as-group {g}");
+                }
+                t
+            })
+            .unwrap_or_default(),
+        run.kubernetes_version,
+        run.seed
+    );
+    for step in &run.steps {
+        s += &render_step(step);
+    }
+    s += &format!("\n$ kubectl apply -f {file}\n{}", run.kubectl_output);
+    s += &format!("(exit status {})\n", run.exit_code);
+    s
+}
+
+fn render_step(step: &Step) -> String {
+    let mark = match step.status {
+        StepStatus::Ok => " ",
+        StepStatus::Warning => "!",
+        StepStatus::Failed => "✗",
+    };
+    let arrow = if step.from == step.to {
+        step.from.title().to_string()
+    } else {
+        format!("{} → {}", step.from.title(), step.to.title())
+    };
+    let node = step.node.as_ref().map(|n| format!(" [{n}]")).unwrap_or_default();
+    let mut s = format!(
+        "{mark} {:>8.3}s  {:<20} {arrow}{node}\n             {}\n",
+        step.time_ms as f64 / 1000.0,
+        step.phase.title(),
+        step.summary
+    );
+    let mut fact = |k: &str, v: String| {
+        for (i, line) in v.lines().enumerate() {
+            if i == 0 {
+                s += &format!("               {k}: {line}\n");
+            } else {
+                s += &format!("               {:width$}  {line}\n", "", width = k.chars().count());
             }
         }
-        _ => {
-            let _ = writeln!(out, "{USAGE}");
-            2
+    };
+    match &step.detail {
+        Detail::Note { text } => fact("note", text.clone()),
+        Detail::Request(r) => {
+            let q = if r.query.is_empty() {
+                String::new()
+            } else {
+                format!("?{}", r.query.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&"))
+            };
+            fact("request", format!("{} {}{q}", r.method, r.path));
+            for (k, v) in &r.headers {
+                fact("header", format!("{k}: {v}"));
+            }
+            if !r.body.is_empty() {
+                fact("body", truncate(&r.body, 160));
+            }
+        }
+        Detail::Response(r) => {
+            fact("response", format!("{} {}", r.code, r.status_text));
+            if !r.kubectl.is_empty() {
+                fact("kubectl prints", r.kubectl.clone());
+            }
+        }
+        Detail::Authentication(a) => {
+            fact("method", a.method.clone());
+            if a.authenticated {
+                fact("user", format!("{} groups={:?}", a.user.username, a.user.groups));
+            }
+            if let Some(by) = &a.impersonated_by {
+                fact("impersonated by", by.username.clone());
+            }
+            fact("why", a.explanation.clone());
+        }
+        Detail::Authorization(a) => {
+            let at = &a.attributes;
+            let mut what = format!("{} {}", at.verb, at.resource);
+            if !at.subresource.is_empty() {
+                what += &format!("/{}", at.subresource);
+            }
+            if !at.api_group.is_empty() {
+                what += &format!(" (group {})", at.api_group);
+            }
+            if !at.namespace.is_empty() {
+                what += &format!(" in namespace {}", at.namespace);
+            }
+            if !at.name.is_empty() {
+                what += &format!(" named {}", at.name);
+            }
+            fact("request", format!("{} may {what}?", at.user.username));
+            fact("decision", format!("{} by {}", if a.allowed { "allowed" } else { "denied" }, a.authorizer));
+            if let Some(m) = &a.matched {
+                let ns = m.binding_namespace.as_ref().map(|n| format!("{n}/")).unwrap_or_default();
+                fact(
+                    "binding",
+                    format!(
+                        "{} {ns}{} → {} {} (subject {})",
+                        m.binding_kind, m.binding_name, m.role_kind, m.role_name, m.subject
+                    ),
+                );
+                fact("rule", format!("#{} {}", m.rule_index, m.rule));
+            }
+            if !a.considered.is_empty() && !a.allowed {
+                for c in &a.considered {
+                    fact("considered", c.clone());
+                }
+            }
+            fact("message", a.message.clone());
+        }
+        Detail::Admission(a) => {
+            fact("plugin", format!("{} ({} pass: {})", a.plugin, id(&a.stage), id(&a.verdict)));
+            for c in &a.changes {
+                fact(
+                    "change",
+                    format!(
+                        "{}: {} → {}",
+                        c.path,
+                        c.before.clone().unwrap_or_else(|| "(none)".into()),
+                        c.after.clone().unwrap_or_else(|| "(removed)".into())
+                    ),
+                );
+            }
+            if let Some(m) = &a.message {
+                fact("message", m.clone());
+            }
+            for w in &a.warnings {
+                fact("warning", w.clone());
+            }
+            if !a.explanation.is_empty() {
+                fact("why", a.explanation.clone());
+            }
+        }
+        Detail::Validation(v) => {
+            for c in &v.defaults {
+                fact("set", format!("{} = {}", c.path, c.after.clone().unwrap_or_default()));
+            }
+            for e in &v.errors {
+                if e.field.is_empty() {
+                    fact("error", e.message.clone());
+                } else {
+                    fact("error", format!("{}: {}", e.field, e.message));
+                }
+            }
+        }
+        Detail::Etcd(e) => {
+            fact("etcd", format!("{} {} (revision {})", id(&e.operation), e.key, e.revision));
+            if let Some(err) = &e.error {
+                fact("error", err.clone());
+            }
+        }
+        Detail::ApiCall(c) => {
+            fact("user", c.user.username.clone());
+            fact("authorized", format!("{} by {}: {}", c.allowed, c.authorizer, c.authorization));
+            if !c.mutated_by.is_empty() {
+                fact("mutated by", c.mutated_by.join(", "));
+            }
+            if let Some(e) = &c.error {
+                fact("error", e.clone());
+            }
+            if let Some(e) = &c.etcd {
+                fact("etcd", format!("{} revision {}", e.key, e.revision));
+            }
+        }
+        Detail::Watch(w) => {
+            fact("watch", format!("{} {} {} (revision {}): {}", w.watcher, w.event, w.key, w.revision, w.reason))
+        }
+        Detail::Controller(c) => {
+            fact("observed", c.observed.clone());
+            fact("desired", c.desired.clone());
+            for a in &c.actions {
+                fact("action", a.clone());
+            }
+        }
+        Detail::Schedule(sd) => {
+            if let Some(n) = &sd.chosen {
+                fact("chosen", n.clone());
+            }
+            if let Some(m) = &sd.message {
+                fact("message", m.clone());
+            }
+        }
+        Detail::Event(e) => fact("event", format!("{} {} ({}): {}", e.event_type, e.reason, e.from, e.message)),
+        Detail::Work(w) => {
+            for (k, v) in &w.facts {
+                fact(k, v.clone());
+            }
         }
     }
+    s
+}
+
+/// A value's serde name (`mutating`, `not-applicable`, `create`).
+fn id<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 fn flag(args: &[String], name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+}
+
+/// Where the kubernetes.io example manifests are when `../shared` sits beside the project.
+pub fn default_examples_dir() -> PathBuf {
+    for base in [Path::new("../shared"), Path::new("../../shared"), Path::new("../../../shared")] {
+        let p = base.join("conformance/website-examples");
+        if p.is_dir() {
+            return p;
+        }
+    }
+    PathBuf::from("../shared/conformance/website-examples")
+}
+
+/// The corpus report: every example file applied on the default cluster as kubernetes-admin.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub text: String,
+    pub files: usize,
+    pub documents: usize,
+    pub accepted_files: usize,
+    /// Rejections a real kind cluster would give too (a namespace or kind the example expects
+    /// someone to create first).
+    pub expected: usize,
+    /// Rejections that are the lab's fault.
+    pub ours: usize,
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.file_name().and_then(|n| n.to_str()) != Some("_newer-unverified") {
+                yaml_files(&p, out);
+            }
+        } else if p.extension().and_then(|e| e.to_str()) == Some("yaml") {
+            out.push(p);
+        }
+    }
+}
+
+/// API groups a v1.37 cluster serves (kinds of other groups need a CRD first).
+fn builtin_group(group: &str) -> bool {
+    matches!(group, "" | "apps" | "batch" | "autoscaling" | "policy")
+        || (group.ends_with(".k8s.io") && !group.ends_with(".x-k8s.io"))
+}
+
+/// Whether a rejection is one a fresh kind cluster gives as well: a namespace the example
+/// expects someone to create first (NamespaceLifecycle), or a kind of a group no cluster
+/// serves without a CRD (kind.x-k8s.io's Cluster config, custom resources).
+fn expected_rejection(line: &str) -> bool {
+    let line = line.trim_start_matches("error: ");
+    if line.starts_with("Error from server (NotFound)") && line.contains("namespaces \"") {
+        return true;
+    }
+    if let Some(rest) = line.split("no matches for kind \"").nth(1) {
+        let version = rest.split("in version \"").nth(1).and_then(|v| v.split('"').next()).unwrap_or("");
+        let group = version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+        return !builtin_group(group);
+    }
+    false
+}
+
+/// Applies every `.yaml` under `dir` (except `_newer-unverified/`); `None` when `dir` does
+/// not exist.
+pub fn website_report(dir: &Path) -> Option<Report> {
+    if !dir.is_dir() {
+        return None;
+    }
+    let mut files = Vec::new();
+    yaml_files(dir, &mut files);
+    let mut r = Report::default();
+    let mut lines = String::new();
+    for path in &files {
+        let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("x.yaml").to_string();
+        let run = match lab::run(&LabInput::new(text, name)) {
+            Ok(run) => run,
+            Err(e) => {
+                lines += &format!("OURS     {rel}: lab error: {e}\n");
+                r.ours += 1;
+                r.files += 1;
+                continue;
+            }
+        };
+        r.files += 1;
+        r.documents += run.documents.len();
+        if run.exit_code == 0 {
+            r.accepted_files += 1;
+            let ok: Vec<&str> = run.documents.iter().map(|d| d.outcome.as_str()).collect();
+            lines += &format!("ok       {rel}: {}\n", ok.join(", "));
+        } else {
+            let failed: Vec<String> = run.documents.iter().filter(|d| !d.accepted).map(|d| d.outcome.clone()).collect();
+            let all_expected = !failed.is_empty() && failed.iter().all(|l| expected_rejection(l));
+            let tag = if all_expected {
+                r.expected += 1;
+                "expected"
+            } else {
+                r.ours += 1;
+                "OURS    "
+            };
+            let shown = if failed.is_empty() {
+                run.kubectl_output.trim_end().replace('\n', " | ")
+            } else {
+                failed.join(" | ").replace('\n', " ")
+            };
+            lines += &format!("{tag} {rel}: {shown}\n");
+        }
+    }
+    r.text = format!(
+        "{lines}\nwebsite examples: {} files ({} documents): {} accepted, {} rejected as a fresh kind cluster would, {} rejected by the lab's fault\n",
+        r.files, r.documents, r.accepted_files, r.expected, r.ours
+    );
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{expect, Expect};
+
+    fn check(args: &[&str], expect: Expect) {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let out = match parse_apply_args(&args) {
+            Ok(a) => format!("{a:?}"),
+            Err(e) => format!("error: {e}"),
+        };
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn flags() {
+        check(
+            &[
+                "-f",
+                "pod.yaml",
+                "--cluster=rbac-alice",
+                "--as",
+                "alice",
+                "--as-group",
+                "dev",
+                "--as-group=ops",
+                "-o",
+                "json",
+                "--seed",
+                "7",
+            ],
+            expect![[
+                r#"ApplyArgs { file: "pod.yaml", cluster: Some("rbac-alice"), user: None, as_user: Some("alice"), as_groups: ["dev", "ops"], json: true, seed: 7, limit_ms: 300000 }"#
+            ]],
+        );
+        check(&["--cluster", "kind"], expect![[r#"error: must specify -f FILE"#]]);
+        check(
+            &["-f", "x", "--as-group", "g"],
+            expect![[r#"error: --as-group needs --as (kubectl cannot impersonate groups without a user)"#]],
+        );
+        check(&["-f", "x", "-o", "yaml"], expect![[r#"error: unknown output format "yaml" (text or json)"#]]);
+        check(&["-f", "x", "--bogus"], expect![[r#"error: unknown flag: --bogus"#]]);
+        check(&["-f"], expect![[r#"error: flag needs an argument: -f"#]]);
+    }
 }

@@ -6,6 +6,13 @@
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
 pub mod apiserver;
+pub mod cluster;
+pub mod decode;
+pub mod defaults;
+pub mod errors;
+pub mod kubectl;
+pub mod lab;
+pub mod linemap;
 pub mod manifest;
 pub mod object;
 pub mod pod_security;
@@ -14,6 +21,7 @@ pub mod rng;
 pub mod sim;
 pub mod store;
 pub mod trace;
+pub mod validation;
 pub mod views;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.

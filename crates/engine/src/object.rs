@@ -118,6 +118,8 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ri!("Job", "batch", "v1", "jobs", true, "jobs"),
     ri!("CronJob", "batch", "v1", "cronjobs", true, "cronjobs"),
     ri!("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", true, "horizontalpodautoscalers"),
+    // autoscaling/v1 is served too (kubernetes.io's HPA examples use it).
+    ri!("HorizontalPodAutoscaler", "autoscaling", "v1", "horizontalpodautoscalers", true, "horizontalpodautoscalers"),
     ri!("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", true, "poddisruptionbudgets"),
     ri!("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", true, "endpointslices"),
     ri!("Ingress", "networking.k8s.io", "v1", "ingresses", true, "ingress"),

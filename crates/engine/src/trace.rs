@@ -364,6 +364,8 @@ pub enum EtcdOperation {
     Create,
     Update,
     Delete,
+    /// A read (a GET served from etcd).
+    Get,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -487,11 +489,40 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
 }
 
+/// A component's routine API request summarised in one step: who asked, what the authorizer
+/// decided, which admission plugins changed the object, and the etcd write (if any).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiCallDetail {
+    /// `POST`, `PUT`, `PATCH`, `DELETE`, `GET`.
+    pub method: String,
+    pub path: String,
+    /// The authenticated (or impersonated) user.
+    pub user: UserInfo,
+    /// The authorizer that decided (`Node`, `RBAC`, `system:masters`), or `""` when the request
+    /// did not get that far.
+    pub authorizer: String,
+    pub allowed: bool,
+    /// The authorizer's reason: the binding and role that allowed it, or the Forbidden text.
+    pub authorization: String,
+    /// Admission plugins that changed the object.
+    pub mutated_by: Vec<String>,
+    pub warnings: Vec<String>,
+    /// The HTTP status code of the response.
+    pub code: u16,
+    /// The Status message when the request failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub etcd: Option<EtcdDetail>,
+}
+
 /// The typed body of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Detail {
-    Note { text: String },
+    Note {
+        text: String,
+    },
     Request(HttpRequestDetail),
     Response(HttpResponseDetail),
     Authentication(AuthenticationDetail),
@@ -504,4 +535,6 @@ pub enum Detail {
     Schedule(ScheduleDetail),
     Event(EventDetail),
     Work(WorkDetail),
+    /// One API request of a component, summarised in a single step (see [`ApiCallDetail`]).
+    ApiCall(Box<ApiCallDetail>),
 }

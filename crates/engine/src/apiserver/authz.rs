@@ -1,0 +1,683 @@
+//! Authorization, with the modes kubeadm configures: `--authorization-mode=Node,RBAC`.
+//!
+//! kube-apiserver puts a privileged-group authorizer in front of the configured modes: members of
+//! `system:masters` are allowed every request before Node or RBAC are asked (so RBAC bindings
+//! never show up for them, and they cannot be restricted by RBAC). Then the union authorizer asks
+//! each mode in turn; the first Allow wins, "no opinion" goes on to the next, and when nobody
+//! allows the request it is Forbidden with the reasons of the modes joined by newlines
+//! (upstream `apiserver/pkg/authorization/union`).
+//!
+//! * [`rbac`] follows upstream's `RBACAuthorizer` and `DefaultRuleResolver`: ClusterRoleBindings
+//!   first, then the RoleBindings of the request's namespace; a binding applies when one of its
+//!   subjects names the user, one of its groups, or its service account (a ServiceAccount subject
+//!   without a namespace takes the binding's); its role's rules are tried in order, and the first
+//!   rule that covers verb, API group, resource (`*`, `resource/subresource`, `*/subresource`) and
+//!   name (resourceNames) — or the non-resource URL — allows the request. A binding whose role
+//!   does not exist contributes an error, which becomes the `RBAC: ...` reason of a denial.
+//!   Bindings are visited in etcd key order (name order), where upstream's informer cache has no
+//!   defined order; ClusterRoles with an aggregationRule are evaluated with their aggregated rules
+//!   (as if the clusterrole-aggregation-controller had just run).
+//! * [`node`] is upstream's Node authorizer with a simplified graph: the relationship
+//!   "node ← pod ← secret/configmap/PVC/service account, PVC ← PV" is computed from the store on
+//!   each request (pods bound to the node through `spec.nodeName`; references from volumes,
+//!   projected volumes, env, envFrom and imagePullSecrets) instead of being maintained
+//!   incrementally. Resources it does not subdivide are checked against the static
+//!   `system:node` rules, as upstream does.
+
+use super::bootstrap::{aggregate_rules, node_rules};
+use crate::object::Object;
+use crate::store::Store;
+use crate::trace::{RbacMatch, RequestAttributes, UserInfo};
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Subject};
+
+/// The request as an authorizer sees it (upstream `authorizer.Attributes`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attributes {
+    pub user: UserInfo,
+    pub verb: String,
+    /// false for non-resource URLs such as `/healthz`.
+    pub resource_request: bool,
+    pub api_group: String,
+    pub api_version: String,
+    pub resource: String,
+    pub subresource: String,
+    pub namespace: String,
+    /// The object name from the URL (empty for create and list).
+    pub name: String,
+    /// The request path, for non-resource requests.
+    pub path: String,
+}
+
+impl Attributes {
+    pub fn to_trace(&self) -> RequestAttributes {
+        RequestAttributes {
+            user: self.user.clone(),
+            verb: self.verb.clone(),
+            api_group: self.api_group.clone(),
+            api_version: self.api_version.clone(),
+            resource: self.resource.clone(),
+            subresource: self.subresource.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+        }
+    }
+
+    /// `pods` or `pods/status`.
+    pub fn combined_resource(&self) -> String {
+        if self.subresource.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}/{}", self.resource, self.subresource)
+        }
+    }
+}
+
+/// What the authorizer chain decided.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    pub allowed: bool,
+    /// `system:masters`, `Node` or `RBAC` when allowed; `""` when nobody allowed it.
+    pub authorizer: String,
+    pub matched: Option<RbacMatch>,
+    /// The bindings that applied to the user, as upstream describes them.
+    pub considered: Vec<String>,
+    /// Upstream's reason string: `RBAC: allowed by ...` when RBAC allowed, the joined reasons of
+    /// the modes when denied (often empty).
+    pub reason: String,
+    /// Why, in plain words, for the trace.
+    pub explanation: String,
+}
+
+/// The superuser group (`user.SystemPrivilegedGroup`).
+pub const SYSTEM_MASTERS: &str = "system:masters";
+
+/// Runs the authorizer chain: privileged group, then Node, then RBAC.
+pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
+    if attrs.user.groups.iter().any(|g| g == SYSTEM_MASTERS) {
+        return Decision {
+            allowed: true,
+            authorizer: SYSTEM_MASTERS.to_string(),
+            explanation: format!(
+                "{} is in the group system:masters, which kube-apiserver allows every request before \
+                 the Node and RBAC authorizers are asked; no RoleBinding is consulted",
+                attrs.user.username
+            ),
+            ..Decision::default()
+        };
+    }
+    let mut reasons = Vec::new();
+    let (node_allowed, node_reason, is_node) = node::authorize(store, attrs);
+    if node_allowed {
+        return Decision {
+            allowed: true,
+            authorizer: "Node".to_string(),
+            explanation: format!(
+                "the Node authorizer allows kubelet {} this request ({})",
+                attrs.user.username,
+                node::why(attrs)
+            ),
+            ..Decision::default()
+        };
+    }
+    if !node_reason.is_empty() {
+        reasons.push(node_reason);
+    }
+    let r = rbac::authorize(store, attrs);
+    if r.allowed {
+        let m = r.matched.as_ref();
+        let explanation = match m {
+            Some(m) => format!(
+                "{} {} binds {} {} to {}; its rule {} allows {} {}",
+                m.binding_kind,
+                quoted_binding(m),
+                m.role_kind,
+                m.role_name,
+                m.subject,
+                m.rule_index,
+                attrs.verb,
+                attrs.combined_resource()
+            ),
+            None => String::new(),
+        };
+        return Decision {
+            allowed: true,
+            authorizer: "RBAC".to_string(),
+            matched: r.matched,
+            considered: r.considered,
+            reason: r.reason,
+            explanation,
+        };
+    }
+    if !r.reason.is_empty() {
+        reasons.push(r.reason.clone());
+    }
+    let reason = reasons.join("\n");
+    let mut explanation = if r.considered.is_empty() {
+        format!("no RoleBinding or ClusterRoleBinding grants anything to {} here", attrs.user.username)
+    } else {
+        format!(
+            "{} binding(s) apply to {}, but no rule of their roles allows {} on {}",
+            r.considered.len(),
+            attrs.user.username,
+            attrs.verb,
+            attrs.combined_resource()
+        )
+    };
+    if is_node {
+        explanation.push_str("; the Node authorizer had no opinion either");
+    }
+    Decision { allowed: false, authorizer: String::new(), matched: None, considered: r.considered, reason, explanation }
+}
+
+fn quoted_binding(m: &RbacMatch) -> String {
+    match &m.binding_namespace {
+        Some(ns) => format!("\"{}/{}\"", m.binding_name, ns),
+        None => format!("\"{}\"", m.binding_name),
+    }
+}
+
+/// The inner Forbidden message (upstream `responsewriters.forbiddenMessage`), with the
+/// authorizer's reason appended when there is one.
+pub fn forbidden_message(attrs: &Attributes, reason: &str) -> String {
+    let user = &attrs.user.username;
+    let msg = if !attrs.resource_request {
+        format!("User \"{user}\" cannot {} path \"{}\"", attrs.verb, attrs.path)
+    } else if !attrs.namespace.is_empty() {
+        format!(
+            "User \"{user}\" cannot {} resource \"{}\" in API group \"{}\" in the namespace \"{}\"",
+            attrs.verb,
+            attrs.combined_resource(),
+            attrs.api_group,
+            attrs.namespace
+        )
+    } else {
+        format!(
+            "User \"{user}\" cannot {} resource \"{}\" in API group \"{}\" at the cluster scope",
+            attrs.verb,
+            attrs.combined_resource(),
+            attrs.api_group
+        )
+    };
+    if reason.is_empty() {
+        msg
+    } else {
+        format!("{msg}: {reason}")
+    }
+}
+
+/// Whether one policy rule allows the request (upstream `RuleAllows`).
+pub fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
+    let verb_ok = rule.verbs.iter().any(|v| v == "*" || *v == attrs.verb);
+    if !verb_ok {
+        return false;
+    }
+    if attrs.resource_request {
+        let groups = rule.api_groups.as_deref().unwrap_or(&[]);
+        let group_ok = groups.iter().any(|g| g == "*" || *g == attrs.api_group);
+        let combined = attrs.combined_resource();
+        let resources = rule.resources.as_deref().unwrap_or(&[]);
+        let resource_ok = resources.iter().any(|r| {
+            r == "*"
+                || *r == combined
+                || (!attrs.subresource.is_empty()
+                    && r.len() == attrs.subresource.len() + 2
+                    && r.starts_with("*/")
+                    && r.ends_with(attrs.subresource.as_str()))
+        });
+        let names = rule.resource_names.as_deref().unwrap_or(&[]);
+        let name_ok = names.is_empty() || names.contains(&attrs.name);
+        group_ok && resource_ok && name_ok
+    } else {
+        let urls = rule.non_resource_urls.as_deref().unwrap_or(&[]);
+        urls.iter()
+            .any(|u| u == "*" || *u == attrs.path || (u.ends_with('*') && attrs.path.starts_with(&u[..u.len() - 1])))
+    }
+}
+
+/// A rule as one line: `apiGroups=[""] resources=["pods"] verbs=["get","list"]`.
+pub fn describe_rule(rule: &PolicyRule) -> String {
+    fn list(items: &[String]) -> String {
+        let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+        format!("[{}]", quoted.join(","))
+    }
+    let mut parts = Vec::new();
+    if let Some(g) = &rule.api_groups {
+        parts.push(format!("apiGroups={}", list(g)));
+    }
+    if let Some(r) = &rule.resources {
+        parts.push(format!("resources={}", list(r)));
+    }
+    if let Some(n) = rule.resource_names.as_ref().filter(|n| !n.is_empty()) {
+        parts.push(format!("resourceNames={}", list(n)));
+    }
+    if let Some(u) = &rule.non_resource_urls {
+        parts.push(format!("nonResourceURLs={}", list(u)));
+    }
+    parts.push(format!("verbs={}", list(&rule.verbs)));
+    parts.join(" ")
+}
+
+pub mod rbac {
+    use super::*;
+
+    /// The RBAC authorizer's answer.
+    #[derive(Clone, Debug, Default)]
+    pub struct RbacResult {
+        pub allowed: bool,
+        pub matched: Option<RbacMatch>,
+        pub considered: Vec<String>,
+        pub reason: String,
+    }
+
+    /// `User "alice"`, `Group "dev"`, `ServiceAccount "name/namespace"` (upstream
+    /// `describeSubject`).
+    pub fn describe_subject(s: &Subject, binding_namespace: &str) -> String {
+        match s.kind.as_str() {
+            "ServiceAccount" => {
+                let ns = s.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(binding_namespace);
+                format!("ServiceAccount \"{}/{}\"", s.name, ns)
+            }
+            kind => format!("{kind} \"{}\"", s.name),
+        }
+    }
+
+    fn applies_to_user(user: &UserInfo, s: &Subject, namespace: &str) -> bool {
+        match s.kind.as_str() {
+            "User" => user.username == s.name,
+            "Group" => user.groups.contains(&s.name),
+            "ServiceAccount" => {
+                let ns = s.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(namespace);
+                !ns.is_empty() && user.username == format!("system:serviceaccount:{ns}:{}", s.name)
+            }
+            _ => false,
+        }
+    }
+
+    /// The rules of a ClusterRole, aggregated if it has an aggregationRule.
+    pub fn cluster_role_rules(store: &Store<Object>, role: &ClusterRole) -> Vec<PolicyRule> {
+        if role.aggregation_rule.is_none() {
+            return role.rules.clone().unwrap_or_default();
+        }
+        let all: Vec<ClusterRole> = store
+            .list("/registry/clusterroles/")
+            .into_iter()
+            .filter_map(|(_, o, _)| match o {
+                Object::ClusterRole(r) => Some((**r).clone()),
+                _ => None,
+            })
+            .collect();
+        aggregate_rules(role, &all)
+    }
+
+    fn role_rules(
+        store: &Store<Object>,
+        kind: &str,
+        name: &str,
+        binding_namespace: &str,
+    ) -> Result<Vec<PolicyRule>, String> {
+        match kind {
+            "ClusterRole" => match store.get(&format!("/registry/clusterroles/{name}")) {
+                Some((Object::ClusterRole(r), _)) => Ok(cluster_role_rules(store, r)),
+                _ => Err(format!("clusterrole.rbac.authorization.k8s.io \"{name}\" not found")),
+            },
+            "Role" => match store.get(&format!("/registry/roles/{binding_namespace}/{name}")) {
+                Some((Object::Role(r), _)) => Ok(r.rules.clone().unwrap_or_default()),
+                _ => Err(format!("role.rbac.authorization.k8s.io \"{name}\" not found")),
+            },
+            other => Err(format!("unsupported role reference kind: \"{other}\"")),
+        }
+    }
+
+    /// Visits the bindings that apply to the user; stops at the first rule that allows.
+    pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> RbacResult {
+        let mut out = RbacResult::default();
+        let mut errors: Vec<String> = Vec::new();
+        struct B<'a> {
+            kind: &'static str,
+            name: &'a str,
+            namespace: Option<&'a str>,
+            role_kind: &'a str,
+            role_name: &'a str,
+            subjects: &'a [Subject],
+        }
+        let crbs = store.list("/registry/clusterrolebindings/");
+        let rbs = if attrs.namespace.is_empty() {
+            Vec::new()
+        } else {
+            store.list(&format!("/registry/rolebindings/{}/", attrs.namespace))
+        };
+        let mut bindings: Vec<B> = Vec::new();
+        for (_, o, _) in &crbs {
+            if let Object::ClusterRoleBinding(b) = o {
+                bindings.push(B {
+                    kind: "ClusterRoleBinding",
+                    name: b.metadata.name.as_deref().unwrap_or(""),
+                    namespace: None,
+                    role_kind: &b.role_ref.kind,
+                    role_name: &b.role_ref.name,
+                    subjects: b.subjects.as_deref().unwrap_or(&[]),
+                });
+            }
+        }
+        for (_, o, _) in &rbs {
+            if let Object::RoleBinding(b) = o {
+                bindings.push(B {
+                    kind: "RoleBinding",
+                    name: b.metadata.name.as_deref().unwrap_or(""),
+                    namespace: b.metadata.namespace.as_deref(),
+                    role_kind: &b.role_ref.kind,
+                    role_name: &b.role_ref.name,
+                    subjects: b.subjects.as_deref().unwrap_or(&[]),
+                });
+            }
+        }
+        for b in bindings {
+            // A ClusterRoleBinding's ServiceAccount subjects need their own namespace.
+            let applies_ns = b.namespace.unwrap_or("");
+            let Some(subject) = b.subjects.iter().find(|s| applies_to_user(&attrs.user, s, applies_ns)) else {
+                continue;
+            };
+            let subject_text = describe_subject(subject, applies_ns);
+            let source = match b.namespace {
+                Some(ns) => format!(
+                    "RoleBinding \"{}/{}\" of {} \"{}\" to {}",
+                    b.name, ns, b.role_kind, b.role_name, subject_text
+                ),
+                None => format!(
+                    "ClusterRoleBinding \"{}\" of {} \"{}\" to {}",
+                    b.name, b.role_kind, b.role_name, subject_text
+                ),
+            };
+            out.considered.push(source.clone());
+            let rules = match role_rules(store, b.role_kind, b.role_name, applies_ns) {
+                Ok(r) => r,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            if let Some((i, rule)) = rules.iter().enumerate().find(|(_, r)| rule_allows(attrs, r)) {
+                out.allowed = true;
+                out.reason = format!("RBAC: allowed by {source}");
+                out.matched = Some(RbacMatch {
+                    binding_kind: b.kind.to_string(),
+                    binding_name: b.name.to_string(),
+                    binding_namespace: b.namespace.map(str::to_string),
+                    role_kind: b.role_kind.to_string(),
+                    role_name: b.role_name.to_string(),
+                    subject: subject_text,
+                    rule_index: i,
+                    rule: describe_rule(rule),
+                });
+                return out;
+            }
+        }
+        if !errors.is_empty() {
+            out.reason = format!("RBAC: {}", crate::errors::aggregate(&errors));
+        }
+        out
+    }
+}
+
+pub mod node {
+    use super::*;
+
+    /// The node name of a kubelet identity (`system:node:<name>` in `system:nodes`); `Some("")`
+    /// for a member of `system:nodes` whose name does not say which node.
+    pub fn node_identity(user: &UserInfo) -> Option<&str> {
+        let name = user.username.strip_prefix("system:node:")?;
+        if user.groups.iter().any(|g| g == "system:nodes") {
+            Some(name)
+        } else {
+            None
+        }
+    }
+
+    /// Why the Node authorizer allowed a request, in words.
+    pub fn why(attrs: &Attributes) -> String {
+        match (attrs.resource.as_str(), attrs.subresource.as_str()) {
+            ("pods", "status") => {
+                "kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods"
+                    .into()
+            }
+            ("pods", "") => "pods bound to this node, or mirror pods".into(),
+            ("nodes", _) => "kubelets manage their own Node object".into(),
+            ("secrets" | "configmaps" | "persistentvolumeclaims" | "persistentvolumes" | "serviceaccounts", _) => {
+                format!("a pod bound to this node uses {} \"{}\"", attrs.resource, attrs.name)
+            }
+            _ => "the system:node rules allow it".into(),
+        }
+    }
+
+    fn no_relationship(node: &str) -> String {
+        format!("no relationship found between node '{node}' and this object")
+    }
+
+    fn pods_on_node<'a>(store: &'a Store<Object>, node: &str, namespace: &str) -> Vec<&'a Pod> {
+        let prefix =
+            if namespace.is_empty() { "/registry/pods/".to_string() } else { format!("/registry/pods/{namespace}/") };
+        store
+            .list(&prefix)
+            .into_iter()
+            .filter_map(|(_, o, _)| o.as_pod())
+            .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
+            .collect()
+    }
+
+    /// The objects a pod references: `(resource, name)` in the pod's namespace.
+    pub fn pod_references(pod: &Pod) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let Some(spec) = &pod.spec else { return out };
+        out.push(("serviceaccounts", spec.service_account_name.clone().unwrap_or_else(|| "default".into())));
+        for s in spec.image_pull_secrets.iter().flatten() {
+            out.push(("secrets", s.name.clone()));
+        }
+        for v in spec.volumes.iter().flatten() {
+            if let Some(s) = &v.secret {
+                out.push(("secrets", s.secret_name.clone().unwrap_or_default()));
+            }
+            if let Some(c) = &v.config_map {
+                out.push(("configmaps", c.name.clone()));
+            }
+            if let Some(c) = &v.persistent_volume_claim {
+                out.push(("persistentvolumeclaims", c.claim_name.clone()));
+            }
+            if let Some(p) = &v.projected {
+                for src in p.sources.iter().flatten() {
+                    if let Some(s) = &src.secret {
+                        out.push(("secrets", s.name.clone()));
+                    }
+                    if let Some(c) = &src.config_map {
+                        out.push(("configmaps", c.name.clone()));
+                    }
+                }
+            }
+        }
+        let containers = spec
+            .containers
+            .iter()
+            .chain(spec.init_containers.iter().flatten())
+            .map(|c| (&c.env, &c.env_from))
+            .chain(spec.ephemeral_containers.iter().flatten().map(|c| (&c.env, &c.env_from)));
+        for (env, env_from) in containers {
+            for e in env.iter().flatten() {
+                if let Some(vf) = &e.value_from {
+                    if let Some(s) = &vf.secret_key_ref {
+                        out.push(("secrets", s.name.clone()));
+                    }
+                    if let Some(c) = &vf.config_map_key_ref {
+                        out.push(("configmaps", c.name.clone()));
+                    }
+                }
+            }
+            for ef in env_from.iter().flatten() {
+                if let Some(s) = &ef.secret_ref {
+                    out.push(("secrets", s.name.clone()));
+                }
+                if let Some(c) = &ef.config_map_ref {
+                    out.push(("configmaps", c.name.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    fn related(store: &Store<Object>, node: &str, attrs: &Attributes) -> bool {
+        match attrs.resource.as_str() {
+            "pods" => pods_on_node(store, node, &attrs.namespace)
+                .iter()
+                .any(|p| p.metadata.name.as_deref() == Some(attrs.name.as_str())),
+            "persistentvolumes" => {
+                // node <- pod <- pvc <- pv
+                let pvcs: Vec<(String, String)> = pods_on_node(store, node, "")
+                    .iter()
+                    .flat_map(|p| {
+                        let ns = p.metadata.namespace.clone().unwrap_or_default();
+                        pod_references(p)
+                            .into_iter()
+                            .filter(|(r, _)| *r == "persistentvolumeclaims")
+                            .map(move |(_, n)| (ns.clone(), n))
+                    })
+                    .collect();
+                pvcs.iter().any(|(ns, name)| {
+                    match store.get(&format!("/registry/persistentvolumeclaims/{ns}/{name}")) {
+                        Some((Object::PersistentVolumeClaim(c), _)) => {
+                            c.spec.as_ref().and_then(|s| s.volume_name.as_deref()) == Some(attrs.name.as_str())
+                        }
+                        _ => false,
+                    }
+                })
+            }
+            resource => pods_on_node(store, node, &attrs.namespace)
+                .iter()
+                .any(|p| pod_references(p).iter().any(|(r, n)| *r == resource && *n == attrs.name)),
+        }
+    }
+
+    fn graph(store: &Store<Object>, node: &str, attrs: &Attributes) -> (bool, String) {
+        if attrs.name.is_empty() {
+            return (false, "No Object name found".into());
+        }
+        if related(store, node, attrs) {
+            (true, String::new())
+        } else {
+            (false, no_relationship(node))
+        }
+    }
+
+    fn get_only(store: &Store<Object>, node: &str, attrs: &Attributes) -> (bool, String) {
+        if attrs.verb != "get" {
+            return (false, "can only get individual resources of this type".into());
+        }
+        if !attrs.subresource.is_empty() {
+            return (false, "cannot get subresource".into());
+        }
+        graph(store, node, attrs)
+    }
+
+    /// `(allowed, reason, is_node)`.
+    pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> (bool, String, bool) {
+        let Some(node) = node_identity(&attrs.user) else { return (false, String::new(), false) };
+        if node.is_empty() {
+            return (false, format!("unknown node for user \"{}\"", attrs.user.username), true);
+        }
+        let (allowed, reason) = decide(store, node, attrs);
+        (allowed, reason, true)
+    }
+
+    fn decide(store: &Store<Object>, node: &str, attrs: &Attributes) -> (bool, String) {
+        let verb = attrs.verb.as_str();
+        let sub = attrs.subresource.as_str();
+        if attrs.resource_request {
+            match (attrs.api_group.as_str(), attrs.resource.as_str()) {
+                ("", "secrets") | ("", "configmaps") => {
+                    if !matches!(verb, "get" | "list" | "watch") {
+                        return (false, "can only read resources of this type".into());
+                    }
+                    if !sub.is_empty() {
+                        return (false, "cannot read subresource".into());
+                    }
+                    if attrs.namespace.is_empty() {
+                        return (false, "can only read namespaced object of this type".into());
+                    }
+                    return graph(store, node, attrs);
+                }
+                ("", "persistentvolumeclaims") => {
+                    if sub == "status" {
+                        if !matches!(verb, "update" | "patch") {
+                            return (false, "can only get/update/patch this type".into());
+                        }
+                        return graph(store, node, attrs);
+                    }
+                    return get_only(store, node, attrs);
+                }
+                ("", "persistentvolumes") => return get_only(store, node, attrs),
+                ("", "serviceaccounts") => {
+                    // KubeletServiceAccountTokenForCredentialProviders is on in v1.37: kubelets
+                    // may read the service accounts of their pods.
+                    if verb == "get" && sub.is_empty() {
+                        if attrs.namespace.is_empty() {
+                            return (false, "can only read namespaced object of this type".into());
+                        }
+                        return graph(store, node, attrs);
+                    }
+                    if verb != "create" || attrs.name.is_empty() {
+                        return (false, "can only create tokens for individual service accounts".into());
+                    }
+                    if sub != "token" {
+                        return (false, "can only create token subresource of serviceaccount".into());
+                    }
+                    return graph(store, node, attrs);
+                }
+                ("coordination.k8s.io", "leases") => {
+                    if !matches!(verb, "get" | "create" | "update" | "patch" | "delete") {
+                        return (false, "can only get, create, update, patch, or delete a node lease".into());
+                    }
+                    if attrs.namespace != "kube-node-lease" {
+                        return (false, "can only access leases in the \"kube-node-lease\" system namespace".into());
+                    }
+                    if verb != "create" && attrs.name != node {
+                        return (false, "can only access node lease with the same name as the requesting node".into());
+                    }
+                    return (true, String::new());
+                }
+                ("", "nodes") => {
+                    return match (sub, verb) {
+                        ("", "create" | "update" | "patch") => (true, String::new()),
+                        ("", "get" | "list" | "watch") => {
+                            if attrs.name == node {
+                                (true, String::new())
+                            } else if attrs.name.is_empty() {
+                                (false, format!("node '{node}' cannot read all nodes, only its own Node object"))
+                            } else {
+                                (false, format!("node '{node}' cannot read '{}', only its own Node object", attrs.name))
+                            }
+                        }
+                        ("status", "update" | "patch") => (true, String::new()),
+                        _ => (false, String::new()),
+                    };
+                }
+                ("", "pods") => {
+                    return match (sub, verb) {
+                        ("", "get") => get_only(store, node, attrs),
+                        ("", "list" | "watch") => {
+                            if !attrs.name.is_empty() {
+                                graph(store, node, attrs)
+                            } else {
+                                (false, "can only list/watch pods with spec.nodeName field selector".into())
+                            }
+                        }
+                        ("", "create" | "delete") => (true, String::new()),
+                        ("status", "update" | "patch") => (true, String::new()),
+                        ("eviction", "create") => (true, String::new()),
+                        _ => (false, String::new()),
+                    };
+                }
+                _ => {}
+            }
+        }
+        let allowed = node_rules().iter().any(|r| rule_allows(attrs, r));
+        (allowed, String::new())
+    }
+}

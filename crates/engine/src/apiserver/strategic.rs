@@ -1,0 +1,191 @@
+//! A simplified strategic merge patch: the patch format kubectl apply sends for built-in kinds
+//! (`application/strategic-merge-patch+json`) and the API server applies.
+//!
+//! Objects merge key by key and `null` deletes a key, as in a JSON merge patch (RFC 7386).
+//! Lists whose elements carry a merge key merge element by element, as upstream's
+//! `patchMergeKey` tags say: `containers`, `initContainers`, `ephemeralContainers`, `volumes`,
+//! `env`, `imagePullSecrets`, `resourceClaims`, `schedulingGates` by `name`; `volumeMounts` by
+//! `mountPath`; `volumeDevices` by `devicePath`; container `ports` by `containerPort` and Service
+//! `ports` by `port`; `conditions` by `type`; `ownerReferences` by `uid`; `hostAliases` by `ip`;
+//! `topologySpreadConstraints` by `topologyKey`. Every other list is replaced whole. Not
+//! supported: the `$patch`, `$retainKeys`, `$setElementOrder` and `$deleteFromPrimitiveList`
+//! directives (so an element removed from a keyed list in the manifest is not removed from the
+//! live object), and the union merge of primitive lists such as `finalizers`.
+
+use serde_json::{Map, Value};
+
+/// The merge key of a list field, given the list's field name and its elements.
+fn merge_key(field: &str, elements: &[Value]) -> Option<&'static str> {
+    let first = elements.iter().find(|e| e.is_object());
+    match field {
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "volumes"
+        | "env"
+        | "imagePullSecrets"
+        | "resourceClaims"
+        | "schedulingGates" => Some("name"),
+        "volumeMounts" => Some("mountPath"),
+        "volumeDevices" => Some("devicePath"),
+        "conditions" => Some("type"),
+        "ownerReferences" => Some("uid"),
+        "hostAliases" => Some("ip"),
+        "topologySpreadConstraints" => Some("topologyKey"),
+        "ports" => match first {
+            Some(e) if e.get("containerPort").is_some() => Some("containerPort"),
+            Some(e) if e.get("port").is_some() => Some("port"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn keyed(list: &[Value], key: &str) -> bool {
+    list.iter().all(|e| e.get(key).is_some())
+}
+
+/// Applies `patch` to `target`.
+pub fn merge(target: &mut Value, patch: &Value) {
+    merge_field("", target, patch);
+}
+
+fn merge_field(field: &str, target: &mut Value, patch: &Value) {
+    match patch {
+        Value::Object(p) => {
+            if !target.is_object() {
+                *target = Value::Object(Map::new());
+            }
+            if let Value::Object(t) = target {
+                for (k, v) in p {
+                    if v.is_null() {
+                        t.remove(k);
+                    } else {
+                        merge_field(k, t.entry(k.clone()).or_insert(Value::Null), v);
+                    }
+                }
+            }
+        }
+        Value::Array(p) => {
+            let key = merge_key(field, p);
+            match (key, target.as_array_mut()) {
+                (Some(key), Some(t)) if keyed(p, key) && keyed(t, key) => {
+                    for pe in p {
+                        match t.iter_mut().find(|te| te.get(key) == pe.get(key)) {
+                            Some(te) => merge_field("", te, pe),
+                            None => t.push(pe.clone()),
+                        }
+                    }
+                }
+                _ => *target = patch.clone(),
+            }
+        }
+        other => *target = other.clone(),
+    }
+}
+
+/// The patch that takes `current` to `modified`, deleting what `original` (the last applied
+/// configuration) had and `modified` no longer has (kubectl's three-way merge, simplified as
+/// described in the module docs). An empty object means "nothing to do".
+pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) -> Value {
+    diff_field("", original, modified, current).unwrap_or(Value::Object(Map::new()))
+}
+
+fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: &Value) -> Option<Value> {
+    match (modified, current) {
+        (Value::Object(m), Value::Object(c)) => {
+            let mut out = Map::new();
+            for (k, mv) in m {
+                match c.get(k) {
+                    Some(cv) => {
+                        let ov = original.and_then(|o| o.get(k));
+                        if let Some(d) = diff_field(k, ov, mv, cv) {
+                            out.insert(k.clone(), d);
+                        }
+                    }
+                    None => {
+                        out.insert(k.clone(), mv.clone());
+                    }
+                }
+            }
+            if let Some(Value::Object(o)) = original {
+                for k in o.keys() {
+                    if !m.contains_key(k) && c.contains_key(k) {
+                        out.insert(k.clone(), Value::Null);
+                    }
+                }
+            }
+            if out.is_empty() {
+                None
+            } else {
+                Some(Value::Object(out))
+            }
+        }
+        (Value::Array(m), Value::Array(c)) => {
+            if let Some(key) = merge_key(field, m).filter(|k| keyed(m, k) && keyed(c, k)) {
+                let mut out = Vec::new();
+                for me in m {
+                    let ce = c.iter().find(|ce| ce.get(key) == me.get(key));
+                    match ce {
+                        Some(ce) => {
+                            let oe = original
+                                .and_then(Value::as_array)
+                                .and_then(|o| o.iter().find(|oe| oe.get(key) == me.get(key)));
+                            if let Some(Value::Object(mut d)) = diff_field("", oe, me, ce) {
+                                let mut with_key = Map::new();
+                                if let Some(kv) = me.get(key) {
+                                    with_key.insert(key.to_string(), kv.clone());
+                                }
+                                with_key.append(&mut d);
+                                out.push(Value::Object(with_key));
+                            }
+                        }
+                        None => out.push(me.clone()),
+                    }
+                }
+                if out.is_empty() {
+                    None
+                } else {
+                    Some(Value::Array(out))
+                }
+            } else if m == c {
+                None
+            } else {
+                Some(modified.clone())
+            }
+        }
+        _ => {
+            if modified == current {
+                None
+            } else {
+                Some(modified.clone())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merges_keyed_lists_and_diffs_back_to_nothing() {
+        let current = json!({"metadata": {"name": "web", "labels": {"a": "1"}},
+            "spec": {"containers": [{"name": "web", "image": "nginx:1.28", "imagePullPolicy": "IfNotPresent"}]}});
+        let modified = json!({"metadata": {"name": "web", "labels": {"a": "1"}},
+            "spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}});
+        let patch = three_way(None, &modified, &current);
+        assert_eq!(patch, json!({"spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}}));
+        let mut merged = current.clone();
+        merge(&mut merged, &patch);
+        assert_eq!(merged["spec"]["containers"][0]["imagePullPolicy"], "IfNotPresent");
+        assert_eq!(merged["spec"]["containers"][0]["image"], "nginx:1.29");
+        assert_eq!(three_way(Some(&modified), &modified, &merged), json!({}));
+        // A label the last applied configuration had and the manifest dropped is deleted.
+        let original = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
+        let current = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
+        let modified = json!({"metadata": {"labels": {"a": "1"}}});
+        assert_eq!(three_way(Some(&original), &modified, &current), json!({"metadata": {"labels": {"b": null}}}));
+    }
+}

@@ -1,0 +1,404 @@
+//! The registry strategies: what the API server does to an object on its way into etcd
+//! beyond decoding, admission and validation (upstream `pkg/registry/<group>/<kind>/strategy.go`
+//! and the generic store).
+//!
+//! * [`prepare_for_create`]: status reset and `generation: 1`; Pods start `Pending` with their
+//!   `qosClass` computed (and the `SchedulingGated` condition when they have scheduling gates);
+//!   Namespaces start `Active` with the `kubernetes` finalizer; Jobs get their generated
+//!   selector and template labels (`batch.kubernetes.io/controller-uid`, `job-name`, ...);
+//!   apps/v1 DaemonSets the `deprecated.daemonset.template.generation: "1"` annotation;
+//!   Services their ClusterIP (random in the upper part of `10.96.0.0/16`, kind's service range,
+//!   as upstream's allocator prefers) and NodePorts (30000-32767); PVCs and PVs start `Pending`.
+//! * [`prepare_for_update`]: a write to the main resource keeps the stored `status` (for kinds
+//!   with a status subresource) and the system metadata; `generation` goes up by one when the
+//!   spec changed; [`prepare_for_status_update`] keeps everything but `status`.
+//! * [`pod_qos`]: the QoS class (facts §9: cpu and memory only, pod-level resources first).
+
+use crate::cluster::tracks_generation;
+use crate::object::Object;
+use crate::quantity::Quantity;
+use crate::rng::Rng;
+use crate::store::Store;
+use crate::trace::Change;
+use k8s_openapi::api::core::v1::{Pod, PodCondition, PodStatus, ResourceRequirements};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Kinds whose `status` is only written through the `status` subresource.
+pub fn has_status_subresource(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Pod"
+            | "Node"
+            | "Namespace"
+            | "Service"
+            | "PersistentVolumeClaim"
+            | "PersistentVolume"
+            | "ResourceQuota"
+            | "ReplicationController"
+            | "Deployment"
+            | "ReplicaSet"
+            | "StatefulSet"
+            | "DaemonSet"
+            | "Job"
+            | "CronJob"
+            | "HorizontalPodAutoscaler"
+            | "PodDisruptionBudget"
+            | "Ingress"
+            | "CustomResourceDefinition"
+    )
+}
+
+fn yaml(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => serde_yaml::to_string(other).unwrap_or_default().trim_end().to_string(),
+    }
+}
+
+fn change(path: &str, before: Option<&Value>, after: Option<&Value>) -> Change {
+    Change { path: path.to_string(), before: before.map(yaml), after: after.map(yaml) }
+}
+
+fn zero_or_missing(
+    list: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
+    name: &str,
+) -> Option<Quantity> {
+    list.and_then(|m| m.get(name)).and_then(|q| Quantity::parse(&q.0).ok())
+}
+
+/// `BestEffort`, `Burstable` or `Guaranteed` (upstream `qos.GetPodQOS`).
+pub fn pod_qos(pod: &Pod) -> &'static str {
+    let Some(spec) = &pod.spec else { return "BestEffort" };
+    let classify_one = |r: Option<&ResourceRequirements>| -> (bool, bool, bool) {
+        // (has any cpu/memory request or limit, all set equal and non-zero for cpu and memory)
+        let req = r.and_then(|r| r.requests.as_ref());
+        let lim = r.and_then(|r| r.limits.as_ref());
+        let mut any = false;
+        let mut guaranteed = true;
+        for res in ["cpu", "memory"] {
+            let q = zero_or_missing(req, res).filter(|q| !q.is_zero());
+            let l = zero_or_missing(lim, res).filter(|q| !q.is_zero());
+            if q.is_some() || l.is_some() {
+                any = true;
+            }
+            match (q, l) {
+                (Some(q), Some(l)) if q == l => {}
+                _ => guaranteed = false,
+            }
+        }
+        (any, guaranteed, !any)
+    };
+    if let Some(r) = &spec.resources {
+        let (any, guaranteed, _) = classify_one(Some(r));
+        if any {
+            return if guaranteed { "Guaranteed" } else { "Burstable" };
+        }
+    }
+    let mut all_best_effort = true;
+    let mut all_guaranteed = true;
+    let containers = spec.containers.iter().chain(spec.init_containers.iter().flatten());
+    for c in containers {
+        let (any, guaranteed, best_effort) = classify_one(c.resources.as_ref());
+        if any {
+            all_best_effort = false;
+        }
+        if !best_effort && !guaranteed {
+            return "Burstable";
+        }
+        if !guaranteed {
+            all_guaranteed = false;
+        }
+    }
+    if all_best_effort {
+        "BestEffort"
+    } else if all_guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// Reads the stored JSON, applies `f`, writes it back; returns the changes.
+fn edit_json(obj: &mut Object, f: impl FnOnce(&mut Value)) -> Result<(), String> {
+    let api_version = obj.api_version();
+    let kind = obj.kind().to_string();
+    let mut v = obj.to_json();
+    f(&mut v);
+    *obj = Object::from_json(&api_version, &kind, v).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// What the create strategy does; returns the changes it made (for the trace).
+pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng, now_ms: u64) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let kind = obj.kind().to_string();
+    if tracks_generation(&kind) {
+        let before = obj.meta().generation;
+        obj.meta_mut().generation = Some(1);
+        if before != Some(1) {
+            changes.push(change("metadata.generation", before.map(Value::from).as_ref(), Some(&json!(1))));
+        }
+    }
+    match obj {
+        Object::Pod(pod) => {
+            let qos = pod_qos(pod);
+            let gated = pod.spec.as_ref().and_then(|s| s.scheduling_gates.as_ref()).is_some_and(|g| !g.is_empty());
+            let before = pod.status.as_ref().map(|s| serde_json::to_value(s).unwrap_or(Value::Null));
+            let mut status =
+                PodStatus { phase: Some("Pending".into()), qos_class: Some(qos.into()), ..PodStatus::default() };
+            if gated {
+                status.conditions = Some(vec![PodCondition {
+                    type_: "PodScheduled".into(),
+                    status: "False".into(),
+                    reason: Some("SchedulingGated".into()),
+                    message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
+                    ..PodCondition::default()
+                }]);
+            }
+            let after = serde_json::to_value(&status).unwrap_or(Value::Null);
+            if before.as_ref() != Some(&after) {
+                changes.push(change("status", before.as_ref().filter(|b| !b.is_null()), Some(&after)));
+            }
+            pod.status = Some(status);
+        }
+        Object::Namespace(ns) => {
+            let spec = ns.spec.get_or_insert_with(Default::default);
+            let finalizers = spec.finalizers.get_or_insert_with(Vec::new);
+            if !finalizers.iter().any(|f| f == "kubernetes") {
+                finalizers.push("kubernetes".into());
+                changes.push(change("spec.finalizers", None, Some(&json!(["kubernetes"]))));
+            }
+            ns.status =
+                Some(k8s_openapi::api::core::v1::NamespaceStatus { phase: Some("Active".into()), conditions: None });
+            changes.push(change("status.phase", None, Some(&json!("Active"))));
+        }
+        Object::Job(job) => {
+            let uid = job.metadata.uid.clone().unwrap_or_default();
+            let name = job.metadata.name.clone().unwrap_or_default();
+            if let Some(spec) = job.spec.as_mut() {
+                if !spec.manual_selector.unwrap_or(false) {
+                    let tmeta = spec.template.metadata.get_or_insert_with(Default::default);
+                    let labels = tmeta.labels.get_or_insert_with(BTreeMap::new);
+                    for (k, v) in [
+                        ("job-name", &name),
+                        ("batch.kubernetes.io/job-name", &name),
+                        ("controller-uid", &uid),
+                        ("batch.kubernetes.io/controller-uid", &uid),
+                    ] {
+                        if !labels.contains_key(k) {
+                            labels.insert(k.to_string(), v.clone());
+                            changes.push(change(&format!("spec.template.metadata.labels.{k}"), None, Some(&json!(v))));
+                        }
+                    }
+                    let sel = spec.selector.get_or_insert_with(Default::default);
+                    let ml = sel.match_labels.get_or_insert_with(BTreeMap::new);
+                    if !ml.contains_key("batch.kubernetes.io/controller-uid") {
+                        ml.insert("batch.kubernetes.io/controller-uid".into(), uid.clone());
+                        changes.push(change(
+                            "spec.selector.matchLabels.batch.kubernetes.io/controller-uid",
+                            None,
+                            Some(&json!(uid)),
+                        ));
+                    }
+                }
+            }
+            job.status = None;
+        }
+        Object::Deployment(d) => d.status = None,
+        Object::ReplicaSet(r) => r.status = None,
+        Object::PersistentVolumeClaim(c) => {
+            c.status = Some(k8s_openapi::api::core::v1::PersistentVolumeClaimStatus {
+                phase: Some("Pending".into()),
+                ..Default::default()
+            });
+        }
+        Object::PersistentVolume(v) => {
+            v.status = Some(k8s_openapi::api::core::v1::PersistentVolumeStatus {
+                phase: Some("Pending".into()),
+                last_phase_transition_time: Some(super::timestamp(now_ms)),
+                ..Default::default()
+            });
+        }
+        Object::Service(_) => {
+            let c = allocate_service(obj, store, rng);
+            changes.extend(c);
+            if let Object::Service(s) = obj {
+                s.status = Some(k8s_openapi::api::core::v1::ServiceStatus {
+                    load_balancer: Some(Default::default()),
+                    conditions: None,
+                });
+            }
+        }
+        Object::ResourceQuota(q) => q.status = None,
+        Object::Other(u) => {
+            if has_status_subresource(&u.kind) {
+                u.rest.remove("status");
+            }
+            if u.kind == "DaemonSet" && u.api_version == "apps/v1" {
+                let ann = u.metadata.annotations.get_or_insert_with(BTreeMap::new);
+                ann.insert("deprecated.daemonset.template.generation".into(), "1".into());
+                changes.push(change(
+                    "metadata.annotations.deprecated.daemonset.template.generation",
+                    None,
+                    Some(&json!("1")),
+                ));
+            }
+        }
+        _ => {}
+    }
+    changes
+}
+
+/// The service range of kind clusters and the NodePort range.
+const SERVICE_NET: [u8; 2] = [10, 96];
+const NODE_PORTS: (u64, u64) = (30000, 32767);
+
+fn allocate_service(obj: &mut Object, store: &Store<Object>, rng: &mut Rng) -> Vec<Change> {
+    let mut used_ips = Vec::new();
+    let mut used_ports = Vec::new();
+    for (_, o, _) in store.list("/registry/services/specs/") {
+        if let Object::Service(s) = o {
+            if let Some(spec) = &s.spec {
+                used_ips.extend(spec.cluster_ip.clone());
+                for p in spec.ports.iter().flatten() {
+                    used_ports.extend(p.node_port);
+                }
+            }
+        }
+    }
+    let mut changes = Vec::new();
+    let _ = edit_json(obj, |v| {
+        let spec = v.get_mut("spec").and_then(Value::as_object_mut);
+        let Some(spec) = spec else { return };
+        let ty = spec.get("type").and_then(Value::as_str).unwrap_or("ClusterIP").to_string();
+        if ty == "ExternalName" {
+            return;
+        }
+        let ip = spec.get("clusterIP").and_then(Value::as_str).unwrap_or("").to_string();
+        if ip.is_empty() {
+            // The dynamic band: above the first 256 addresses of the /16.
+            let mut chosen = String::new();
+            for _ in 0..64 {
+                let offset = 256 + rng.below(65534 - 256);
+                let candidate = format!("{}.{}.{}.{}", SERVICE_NET[0], SERVICE_NET[1], offset / 256, offset % 256);
+                if !used_ips.contains(&candidate) {
+                    chosen = candidate;
+                    break;
+                }
+            }
+            spec.insert("clusterIP".into(), json!(chosen));
+            spec.insert("clusterIPs".into(), json!([chosen]));
+            changes.push(change("spec.clusterIP", None, Some(&json!(chosen))));
+            changes.push(change("spec.clusterIPs", None, Some(&json!([chosen]))));
+        } else if spec.get("clusterIPs").is_none() {
+            spec.insert("clusterIPs".into(), json!([ip]));
+            changes.push(change("spec.clusterIPs", None, Some(&json!([ip]))));
+        }
+        if spec.get("ipFamilies").is_none() {
+            spec.insert("ipFamilies".into(), json!(["IPv4"]));
+            changes.push(change("spec.ipFamilies", None, Some(&json!(["IPv4"]))));
+        }
+        if spec.get("ipFamilyPolicy").is_none() {
+            spec.insert("ipFamilyPolicy".into(), json!("SingleStack"));
+            changes.push(change("spec.ipFamilyPolicy", None, Some(&json!("SingleStack"))));
+        }
+        if ty == "NodePort" || ty == "LoadBalancer" {
+            if let Some(ports) = spec.get_mut("ports").and_then(Value::as_array_mut) {
+                for (i, p) in ports.iter_mut().enumerate() {
+                    if p.get("nodePort").and_then(Value::as_u64).unwrap_or(0) == 0 {
+                        let span = NODE_PORTS.1 - NODE_PORTS.0 + 1;
+                        let mut port = 0;
+                        for _ in 0..64 {
+                            let candidate = (NODE_PORTS.0 + rng.below(span)) as i32;
+                            if !used_ports.contains(&candidate) {
+                                port = candidate;
+                                break;
+                            }
+                        }
+                        used_ports.push(port);
+                        if let Some(m) = p.as_object_mut() {
+                            m.insert("nodePort".into(), json!(port));
+                        }
+                        changes.push(change(&format!("spec.ports[{i}].nodePort"), None, Some(&json!(port))));
+                    }
+                }
+            }
+        }
+    });
+    changes
+}
+
+/// A write to the main resource: keeps the stored status and system metadata, bumps the
+/// generation when the spec changed.
+pub fn prepare_for_update(new: &mut Object, old: &Object) {
+    let kind = old.kind().to_string();
+    {
+        let om = old.meta().clone();
+        let m = new.meta_mut();
+        m.uid = om.uid;
+        m.creation_timestamp = om.creation_timestamp;
+        m.deletion_timestamp = om.deletion_timestamp;
+        m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
+        m.generation = om.generation;
+    }
+    let old_json = old.to_json();
+    let mut new_json = new.to_json();
+    if has_status_subresource(&kind) {
+        match old_json.get("status") {
+            Some(s) => {
+                new_json["status"] = s.clone();
+            }
+            None => {
+                if let Some(m) = new_json.as_object_mut() {
+                    m.remove("status");
+                }
+            }
+        }
+    }
+    if tracks_generation(&kind) {
+        let spec_changed = spec_of(&old_json) != spec_of(&new_json);
+        if spec_changed {
+            let g = old.meta().generation.unwrap_or(0) + 1;
+            new_json["metadata"]["generation"] = json!(g);
+        }
+    }
+    if let Ok(o) = Object::from_json(&old.api_version(), &kind, new_json) {
+        *new = o;
+    }
+}
+
+/// Everything but the top-level fields that are neither metadata nor status (the "spec", which
+/// for some kinds is not called `spec`: ConfigMap data, webhook lists, ...).
+fn spec_of(v: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Value::Object(m) = v {
+        for (k, x) in m {
+            if !matches!(k.as_str(), "metadata" | "status" | "apiVersion" | "kind") {
+                out.insert(k.clone(), x.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// A write to the `status` subresource: only `status` changes.
+pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
+    let mut out = old.to_json();
+    let new_json = new.to_json();
+    match new_json.get("status") {
+        Some(s) => out["status"] = s.clone(),
+        None => {
+            if let Some(m) = out.as_object_mut() {
+                m.remove("status");
+            }
+        }
+    }
+    // The QoS class is immutable; old kubelets dropped it (upstream backfills it).
+    if old.kind() == "Pod" && out.pointer("/status/qosClass").is_none() {
+        if let Some(q) = old.to_json().pointer("/status/qosClass") {
+            out["status"]["qosClass"] = q.clone();
+        }
+    }
+    Object::from_json(&old.api_version(), old.kind(), out).unwrap_or_else(|_| old.clone())
+}

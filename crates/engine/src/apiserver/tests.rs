@@ -1,0 +1,574 @@
+//! Request-level tests of the pipeline: each case sends requests as some caller against the
+//! default cluster and shows the responses (code, Status message) and the steps recorded.
+
+use super::*;
+use crate::cluster;
+use crate::object::resource_for;
+use expect_test::{expect, Expect};
+use serde_json::json;
+
+fn core() -> Core {
+    let mut core = Core::new(3);
+    cluster::load(&mut core, None).expect("default cluster");
+    core
+}
+
+fn admin() -> Caller {
+    Caller::kubectl(Credential::ClientCertificate {
+        common_name: "kubernetes-admin".into(),
+        organizations: vec!["system:masters".into()],
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn req(
+    caller: &Caller,
+    verb: Verb,
+    api_version: &str,
+    kind: &str,
+    ns: Option<&str>,
+    name: Option<&str>,
+    sub: Option<&str>,
+    body: Option<Value>,
+) -> ApiRequest {
+    ApiRequest {
+        caller: caller.clone(),
+        verb,
+        resource: resource_for(api_version, kind).expect("known kind"),
+        namespace: ns.map(str::to_string),
+        name: name.map(str::to_string),
+        subresource: sub.map(str::to_string),
+        body,
+        verbose: false,
+        file: None,
+    }
+}
+
+/// One line per response: code, then the Status message or the interesting fields of the
+/// object; and the summary of each step the request recorded.
+fn show(core: &mut Core, out: &mut String, r: ApiRequest, fields: &[&str]) -> ApiResponse {
+    let before = core.steps.len();
+    let resp = handle(core, r);
+    match (&resp.error, &resp.object) {
+        (Some(e), _) => *out += &format!("{} {:?}: {}\n", resp.code, e.reason, e.message),
+        (None, Some(o)) => {
+            let j = o.to_json();
+            let f: Vec<String> = fields
+                .iter()
+                .map(|p| format!("{p}={}", j.pointer(p).map(|v| v.to_string()).unwrap_or("-".into())))
+                .collect();
+            *out += &format!("{} {}\n", resp.code, f.join(" "));
+        }
+        (None, None) => *out += &format!("{}\n", resp.code),
+    }
+    for s in &core.steps[before..] {
+        *out += &format!("  [{}] {}\n", s.phase.id(), s.summary);
+        if let crate::trace::Detail::ApiCall(c) = &s.detail {
+            *out += &format!(
+                "    user={} authorizer={} allowed={} ({})\n",
+                c.user.username, c.authorizer, c.allowed, c.authorization
+            );
+        }
+    }
+    resp
+}
+
+fn pod(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+        "spec": {"containers": [{"name": "c", "image": "nginx:1.29",
+            "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}}}]}})
+}
+
+fn check(f: impl FnOnce(&mut Core, &mut String), expect: Expect) {
+    let mut core = core();
+    let mut out = String::new();
+    f(&mut core, &mut out);
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn create_then_create_again_conflicts() {
+    check(
+        |core, out| {
+            let a = admin();
+            let f = ["/metadata/resourceVersion", "/metadata/generation", "/status/phase", "/status/qosClass"];
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("web"))), &f);
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("web"))), &f);
+            let mut with_rv = pod("db");
+            with_rv["metadata"]["resourceVersion"] = json!("42");
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(with_rv)), &f);
+            let mut other_ns = pod("x");
+            other_ns["metadata"]["namespace"] = json!("kube-system");
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(other_ns)), &f);
+            let mut generated = pod("");
+            generated["metadata"] = json!({"generateName": "web-"});
+            show(
+                core,
+                out,
+                req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(generated)),
+                &["/metadata/name"],
+            );
+            let unnamed = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}});
+            show(core, out, req(&a, Verb::Create, "v1", "ConfigMap", Some("default"), None, None, Some(unnamed)), &[]);
+        },
+        expect![[r#"
+            201 /metadata/resourceVersion="149" /metadata/generation=1 /status/phase="Pending" /status/qosClass="Guaranteed"
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            409 AlreadyExists: pods "web" already exists
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 409 Conflict
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            500 Unknown: resourceVersion should not be set on objects to be created
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 500 Internal Server Error
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            400 BadRequest: the namespace of the provided object does not match the namespace sent on the request
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 400 Bad Request
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /metadata/name="web-jg4fv"
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            422 Invalid: ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required
+              [etcd] kubectl POST /api/v1/namespaces/default/configmaps → 422 Unprocessable Entity
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        "#]],
+    );
+}
+
+#[test]
+fn updates_status_and_generation() {
+    check(
+        |core, out| {
+            let a = admin();
+            let f = ["/metadata/resourceVersion", "/metadata/generation", "/spec/containers/0/image", "/status/phase"];
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("web"))), &f);
+            // A stale resourceVersion.
+            let mut stale = pod("web");
+            stale["metadata"]["resourceVersion"] = json!("3");
+            show(core, out, req(&a, Verb::Update, "v1", "Pod", Some("default"), Some("web"), None, Some(stale)), &f);
+            // A main-resource write cannot change status; a spec change bumps the generation.
+            let patch =
+                json!({"spec": {"containers": [{"name": "c", "image": "nginx:1.30"}]}, "status": {"phase": "Running"}});
+            show(core, out, req(&a, Verb::Patch, "v1", "Pod", Some("default"), Some("web"), None, Some(patch)), &f);
+            // A status write cannot change the spec.
+            let patch =
+                json!({"spec": {"containers": [{"name": "c", "image": "busybox"}]}, "status": {"phase": "Running"}});
+            show(
+                core,
+                out,
+                req(&a, Verb::Patch, "v1", "Pod", Some("default"), Some("web"), Some("status"), Some(patch)),
+                &f,
+            );
+            // Nothing changes: no write.
+            let patch = json!({"metadata": {"labels": null}});
+            show(core, out, req(&a, Verb::Patch, "v1", "Pod", Some("default"), Some("web"), None, Some(patch)), &f);
+            show(
+                core,
+                out,
+                req(&a, Verb::Patch, "v1", "Pod", Some("default"), Some("nope"), None, Some(json!({}))),
+                &f,
+            );
+        },
+        expect![[r#"
+            201 /metadata/resourceVersion="149" /metadata/generation=1 /spec/containers/0/image="nginx:1.29" /status/phase="Pending"
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            409 Conflict: Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again
+              [etcd] kubectl PUT /api/v1/namespaces/default/pods/web → 409 Conflict
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /metadata/resourceVersion="150" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Pending"
+              [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web → 200 OK
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /metadata/resourceVersion="151" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
+              [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web/status → 200 OK
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /metadata/resourceVersion="151" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
+              [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web → 200 OK
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            404 NotFound: pods "nope" not found
+              [etcd] kubectl PATCH /api/v1/namespaces/default/pods/nope → 404 Not Found
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        "#]],
+    );
+}
+
+#[test]
+fn scheduler_binds_once() {
+    check(
+        |core, out| {
+            let a = admin();
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("web"))), &[]);
+            let binding = json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "web", "namespace": "default"},
+                "target": {"apiVersion": "v1", "kind": "Node", "name": "kind-worker"}});
+            let s = Caller::scheduler();
+            let f = ["/spec/nodeName", "/status/conditions"];
+            show(
+                core,
+                out,
+                req(
+                    &s,
+                    Verb::Create,
+                    "v1",
+                    "Pod",
+                    Some("default"),
+                    Some("web"),
+                    Some("binding"),
+                    Some(binding.clone()),
+                ),
+                &f,
+            );
+            show(
+                core,
+                out,
+                req(
+                    &s,
+                    Verb::Create,
+                    "v1",
+                    "Pod",
+                    Some("default"),
+                    Some("web"),
+                    Some("binding"),
+                    Some(binding.clone()),
+                ),
+                &f,
+            );
+            // The kubelet may report status; another kubelet's read of an unrelated secret is refused.
+            let k = Caller::kubelet("kind-worker");
+            let status = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"}, "status": {"phase": "Running", "podIP": "10.244.1.5"}});
+            show(
+                core,
+                out,
+                req(&k, Verb::Update, "v1", "Pod", Some("default"), Some("web"), Some("status"), Some(status)),
+                &["/status/phase", "/status/qosClass"],
+            );
+            show(core, out, req(&k, Verb::Get, "v1", "Secret", Some("default"), Some("token"), None, None), &[]);
+            show(core, out, req(&k, Verb::Get, "v1", "Node", None, Some("kind-worker2"), None, None), &[]);
+            show(
+                core,
+                out,
+                req(&k, Verb::Get, "v1", "ServiceAccount", Some("default"), Some("default"), None, None),
+                &[],
+            );
+            // The scheduler may not create pods.
+            show(core, out, req(&s, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("x"))), &[]);
+        },
+        expect![[r#"
+            201 
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /spec/nodeName="kind-worker" /status/conditions=[{"lastTransitionTime":"2026-01-01T00:00:00Z","status":"True","type":"PodScheduled"}]
+              [etcd] kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
+                user=system:kube-scheduler authorizer=RBAC allowed=true (RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler")
+            409 Conflict: Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "kind-worker"
+              [etcd] kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 409 Conflict
+                user=system:kube-scheduler authorizer=RBAC allowed=true (RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler")
+            200 /status/phase="Running" /status/qosClass="Guaranteed"
+              [etcd] kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+                user=system:node:kind-worker authorizer=Node allowed=true (the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods))
+            403 Forbidden: secrets "token" is forbidden: User "system:node:kind-worker" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node 'kind-worker' and this object
+              [etcd] kubelet GET /api/v1/namespaces/default/secrets/token → 403 Forbidden
+                user=system:node:kind-worker authorizer=Node,RBAC allowed=false (User "system:node:kind-worker" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node 'kind-worker' and this object)
+            403 Forbidden: nodes "kind-worker2" is forbidden: User "system:node:kind-worker" cannot get resource "nodes" in API group "" at the cluster scope: node 'kind-worker' cannot read 'kind-worker2', only its own Node object
+              [etcd] kubelet GET /api/v1/nodes/kind-worker2 → 403 Forbidden
+                user=system:node:kind-worker authorizer=Node,RBAC allowed=false (User "system:node:kind-worker" cannot get resource "nodes" in API group "" at the cluster scope: node 'kind-worker' cannot read 'kind-worker2', only its own Node object)
+            200 
+            403 Forbidden: pods is forbidden: User "system:kube-scheduler" cannot create resource "pods" in API group "" in the namespace "default"
+              [etcd] kube-scheduler POST /api/v1/namespaces/default/pods → 403 Forbidden
+                user=system:kube-scheduler authorizer=Node,RBAC allowed=false (User "system:kube-scheduler" cannot create resource "pods" in API group "" in the namespace "default")
+        "#]],
+    );
+}
+
+#[test]
+fn controllers_authenticate_with_their_service_accounts() {
+    check(
+        |core, out| {
+            let rs = Caller::controller("replicaset-controller");
+            show(
+                core,
+                out,
+                req(&rs, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("web-abcde"))),
+                &[],
+            );
+            let ev = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "web.1", "namespace": "default"},
+                "involvedObject": {"kind": "Pod", "name": "web", "namespace": "default"}, "reason": "Test", "message": "m", "type": "Normal"});
+            show(core, out, req(&rs, Verb::Create, "v1", "Event", Some("default"), None, None, Some(ev)), &[]);
+            show(
+                core,
+                out,
+                req(
+                    &rs,
+                    Verb::Create,
+                    "v1",
+                    "Secret",
+                    Some("default"),
+                    None,
+                    None,
+                    Some(json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}})),
+                ),
+                &[],
+            );
+            let ghost = Caller::controller("no-such-controller");
+            show(core, out, req(&ghost, Verb::Get, "v1", "Pod", Some("default"), Some("web"), None, None), &[]);
+        },
+        expect![[r#"
+            201 
+              [etcd] kube-controller-manager POST /api/v1/namespaces/default/pods → 201 Created
+                user=system:serviceaccount:kube-system:replicaset-controller authorizer=RBAC allowed=true (RBAC: allowed by ClusterRoleBinding "system:controller:replicaset-controller" of ClusterRole "system:controller:replicaset-controller" to ServiceAccount "replicaset-controller/kube-system")
+            201 
+              [etcd] kube-controller-manager POST /api/v1/namespaces/default/events → 201 Created
+                user=system:serviceaccount:kube-system:replicaset-controller authorizer=RBAC allowed=true (RBAC: allowed by ClusterRoleBinding "system:controller:replicaset-controller" of ClusterRole "system:controller:replicaset-controller" to ServiceAccount "replicaset-controller/kube-system")
+            403 Forbidden: secrets is forbidden: User "system:serviceaccount:kube-system:replicaset-controller" cannot create resource "secrets" in API group "" in the namespace "default"
+              [etcd] kube-controller-manager POST /api/v1/namespaces/default/secrets → 403 Forbidden
+                user=system:serviceaccount:kube-system:replicaset-controller authorizer=Node,RBAC allowed=false (User "system:serviceaccount:kube-system:replicaset-controller" cannot create resource "secrets" in API group "" in the namespace "default")
+            401 Unauthorized: Unauthorized
+              [etcd] kube-controller-manager GET /api/v1/namespaces/default/pods/web → 401 Unauthorized
+                user= authorizer= allowed=false ()
+        "#]],
+    );
+}
+
+#[test]
+fn deletion_is_graceful_for_running_pods() {
+    check(
+        |core, out| {
+            let a = admin();
+            let f = ["/metadata/deletionTimestamp", "/metadata/deletionGracePeriodSeconds"];
+            let mut p = pod("web");
+            p["spec"]["nodeName"] = json!("kind-worker");
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(p)), &[]);
+            show(core, out, req(&a, Verb::Delete, "v1", "Pod", Some("default"), Some("web"), None, None), &f);
+            let k = Caller::kubelet("kind-worker");
+            show(
+                core,
+                out,
+                req(
+                    &k,
+                    Verb::Delete,
+                    "v1",
+                    "Pod",
+                    Some("default"),
+                    Some("web"),
+                    None,
+                    Some(json!({"gracePeriodSeconds": 0})),
+                ),
+                &f,
+            );
+            show(core, out, req(&a, Verb::Get, "v1", "Pod", Some("default"), Some("web"), None, None), &f);
+            // A namespace waits for its finalizer.
+            show(
+                core,
+                out,
+                req(
+                    &a,
+                    Verb::Create,
+                    "v1",
+                    "Namespace",
+                    None,
+                    None,
+                    None,
+                    Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "tmp"}})),
+                ),
+                &["/spec/finalizers", "/status/phase"],
+            );
+            show(
+                core,
+                out,
+                req(&a, Verb::Delete, "v1", "Namespace", None, Some("tmp"), None, None),
+                &["/status/phase"],
+            );
+        },
+        expect![[r#"
+            201 
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /metadata/deletionTimestamp="2026-01-01T00:00:30Z" /metadata/deletionGracePeriodSeconds=30
+              [etcd] kubectl DELETE /api/v1/namespaces/default/pods/web → 200 OK
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /metadata/deletionTimestamp="2026-01-01T00:00:30Z" /metadata/deletionGracePeriodSeconds=30
+              [etcd] kubelet DELETE /api/v1/namespaces/default/pods/web → 200 OK
+                user=system:node:kind-worker authorizer=Node allowed=true (the Node authorizer allows kubelet system:node:kind-worker this request (pods bound to this node, or mirror pods))
+            404 NotFound: pods "web" not found
+              [etcd] kubectl GET /api/v1/namespaces/default/pods/web → 404 Not Found
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /spec/finalizers=["kubernetes"] /status/phase="Active"
+              [etcd] kubectl POST /api/v1/namespaces → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            200 /status/phase="Terminating"
+              [etcd] kubectl DELETE /api/v1/namespaces/tmp → 200 OK
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        "#]],
+    );
+}
+
+/// The authorizer alone, on hand-made attributes.
+#[allow(clippy::too_many_arguments)]
+fn decide(
+    core: &Core,
+    user: &str,
+    groups: &[&str],
+    verb: &str,
+    group: &str,
+    resource: &str,
+    sub: &str,
+    ns: &str,
+    name: &str,
+) -> String {
+    let attrs = authz::Attributes {
+        user: UserInfo { username: user.into(), groups: groups.iter().map(|g| g.to_string()).collect() },
+        verb: verb.into(),
+        resource_request: true,
+        api_group: group.into(),
+        api_version: "v1".into(),
+        resource: resource.into(),
+        subresource: sub.into(),
+        namespace: ns.into(),
+        name: name.into(),
+        path: String::new(),
+    };
+    let d = authz::authorize(&core.store, &attrs);
+    if d.allowed {
+        format!("allow by {}: {}\n", d.authorizer, if d.reason.is_empty() { &d.explanation } else { &d.reason })
+    } else {
+        format!("deny: {}\n", authz::forbidden_message(&attrs, &d.reason))
+    }
+}
+
+#[test]
+fn rbac_rules() {
+    let mut core = core();
+    let a = admin();
+    let rbac = [
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "one-cm", "namespace": "default"},
+            "rules": [{"apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["app-config"], "verbs": ["get", "update"]},
+                      {"apiGroups": ["apps"], "resources": ["*/scale"], "verbs": ["get"]},
+                      {"apiGroups": [""], "resources": ["pods/log"], "verbs": ["get"]}]}),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "carol-one-cm", "namespace": "default"},
+            "subjects": [{"kind": "User", "name": "carol", "apiGroup": "rbac.authorization.k8s.io"}],
+            "roleRef": {"kind": "Role", "name": "one-cm", "apiGroup": "rbac.authorization.k8s.io"}}),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "dangling", "namespace": "default"},
+            "subjects": [{"kind": "User", "name": "carol", "apiGroup": "rbac.authorization.k8s.io"}],
+            "roleRef": {"kind": "ClusterRole", "name": "does-not-exist", "apiGroup": "rbac.authorization.k8s.io"}}),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "ci-view", "namespace": "default"},
+            "subjects": [{"kind": "ServiceAccount", "name": "ci"}],
+            "roleRef": {"kind": "ClusterRole", "name": "view", "apiGroup": "rbac.authorization.k8s.io"}}),
+    ];
+    for o in rbac {
+        let kind = o["kind"].as_str().unwrap().to_string();
+        let r = handle(
+            &mut core,
+            req(&a, Verb::Create, "rbac.authorization.k8s.io/v1", &kind, Some("default"), None, None, Some(o)),
+        );
+        assert!(r.ok(), "{:?}", r.error);
+    }
+    let mut out = String::new();
+    out += &decide(&core, "carol", &["system:authenticated"], "get", "", "configmaps", "", "default", "app-config");
+    out += &decide(&core, "carol", &["system:authenticated"], "get", "", "configmaps", "", "default", "other");
+    out += &decide(&core, "carol", &["system:authenticated"], "list", "", "configmaps", "", "default", "");
+    out += &decide(&core, "carol", &["system:authenticated"], "get", "apps", "deployments", "scale", "default", "web");
+    out += &decide(&core, "carol", &["system:authenticated"], "get", "", "pods", "log", "default", "web");
+    out += &decide(&core, "carol", &["system:authenticated"], "get", "", "pods", "", "default", "web");
+    out += &decide(
+        &core,
+        "carol",
+        &["system:authenticated"],
+        "create",
+        "authorization.k8s.io",
+        "selfsubjectaccessreviews",
+        "",
+        "",
+        "",
+    );
+    out += &decide(
+        &core,
+        "system:serviceaccount:default:ci",
+        &["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"],
+        "list",
+        "apps",
+        "deployments",
+        "",
+        "default",
+        "",
+    );
+    out += &decide(
+        &core,
+        "system:serviceaccount:default:ci",
+        &["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"],
+        "get",
+        "",
+        "secrets",
+        "",
+        "default",
+        "s",
+    );
+    out += &decide(
+        &core,
+        "system:serviceaccount:kube-system:deployment-controller",
+        &["system:serviceaccounts", "system:authenticated"],
+        "create",
+        "apps",
+        "replicasets",
+        "",
+        "default",
+        "",
+    );
+    out += &decide(
+        &core,
+        "system:kube-scheduler",
+        &["system:authenticated"],
+        "create",
+        "",
+        "pods",
+        "binding",
+        "default",
+        "web",
+    );
+    out += &decide(
+        &core,
+        "system:node:kind-worker",
+        &["system:nodes", "system:authenticated"],
+        "update",
+        "",
+        "pods",
+        "status",
+        "default",
+        "web",
+    );
+    out += &decide(
+        &core,
+        "system:node:kind-worker",
+        &["system:nodes", "system:authenticated"],
+        "list",
+        "",
+        "services",
+        "",
+        "",
+        "",
+    );
+    out += &decide(
+        &core,
+        "system:node:",
+        &["system:nodes", "system:authenticated"],
+        "get",
+        "",
+        "pods",
+        "",
+        "default",
+        "web",
+    );
+    expect![[r#"
+        allow by RBAC: RBAC: allowed by RoleBinding "carol-one-cm/default" of Role "one-cm" to User "carol"
+        deny: User "carol" cannot get resource "configmaps" in API group "" in the namespace "default": RBAC: clusterrole.rbac.authorization.k8s.io "does-not-exist" not found
+        deny: User "carol" cannot list resource "configmaps" in API group "" in the namespace "default": RBAC: clusterrole.rbac.authorization.k8s.io "does-not-exist" not found
+        allow by RBAC: RBAC: allowed by RoleBinding "carol-one-cm/default" of Role "one-cm" to User "carol"
+        allow by RBAC: RBAC: allowed by RoleBinding "carol-one-cm/default" of Role "one-cm" to User "carol"
+        deny: User "carol" cannot get resource "pods" in API group "" in the namespace "default": RBAC: clusterrole.rbac.authorization.k8s.io "does-not-exist" not found
+        allow by RBAC: RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"
+        allow by RBAC: RBAC: allowed by RoleBinding "ci-view/default" of ClusterRole "view" to ServiceAccount "ci/default"
+        deny: User "system:serviceaccount:default:ci" cannot get resource "secrets" in API group "" in the namespace "default"
+        allow by RBAC: RBAC: allowed by ClusterRoleBinding "system:controller:deployment-controller" of ClusterRole "system:controller:deployment-controller" to ServiceAccount "deployment-controller/kube-system"
+        allow by RBAC: RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler"
+        allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
+        allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
+        deny: User "system:node:" cannot get resource "pods" in API group "" in the namespace "default": unknown node for user "system:node:"
+    "#]].assert_eq(&out);
+}

@@ -1,0 +1,684 @@
+//! The starting state of a run: what the cluster holds before the learner's `kubectl apply`.
+//!
+//! A cluster is described by a multi-document YAML file of Kubernetes objects (Nodes,
+//! Namespaces with Pod Security labels, RBAC, LimitRanges, ResourceQuotas, Services,
+//! PriorityClasses, existing Pods, webhook configurations, ...) plus at most one document of the
+//! lab's own kind, [`LabSettings`] (`apiVersion: podlab.dev/v1alpha1`, `kind: LabSettings`), for
+//! what is not a Kubernetes object: the users and their credentials, whom kubectl acts as by
+//! default, simulated webhook servers, node faults, the image registry's contents.
+//!
+//! Loading ([`load`]) writes, directly into the etcd model and without trace steps (the setup is
+//! "before the learner pressed apply"; the first step of a run is kubectl's first request):
+//!
+//! 1. what every real cluster has, whatever the file says ([`base_objects`]): the namespaces
+//!    `default`, `kube-system`, `kube-public`, `kube-node-lease`, each with its `default`
+//!    ServiceAccount and `kube-root-ca.crt` ConfigMap; the `kubernetes` Service and its
+//!    EndpointSlice; the PriorityClasses `system-cluster-critical` and `system-node-critical`; the
+//!    bootstrap RBAC policy ([`crate::apiserver::bootstrap`]); and a ServiceAccount in kube-system
+//!    for each controller (kube-controller-manager runs with `--use-service-account-credentials`,
+//!    as kubeadm configures it);
+//! 2. the file's objects, in order. `LabSettings.extends: <preset>` loads a preset first. A
+//!    document naming an object that already exists (from the base, the extended preset or an
+//!    earlier document) is merged into it as a JSON merge patch, so a preset can resize a node
+//!    with a few lines;
+//! 3. the settings, at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
+//!    it is configuration of the lab, as kube-apiserver's flags and files are configuration of a
+//!    real cluster).
+//!
+//! Every stored object gets a uid, `creationTimestamp` at the lab's epoch, `generation: 1` for
+//! kinds that track it, and its namespace (`default` when absent); `resourceVersion` is never
+//! stored (it is the key's revision when read). Objects are stored as the file gives them (no
+//! defaulting or validation: the file describes a running cluster, which is the author's
+//! responsibility). The PEM text of `kube-root-ca.crt` is a placeholder.
+//!
+//! The built-in default cluster ([`DEFAULT_CLUSTER`], preset `kind`) is three kind nodes:
+//! `kind-control-plane` (tainted `node-role.kubernetes.io/control-plane:NoSchedule`),
+//! `kind-worker` and `kind-worker2`, 4 CPUs and ~7.75 GiB each (kind reserves nothing, so
+//! allocatable equals capacity), podCIDRs `10.244.{0,1,2}.0/24`, and the user
+//! `kubernetes-admin` with a client certificate in `system:masters`. (kubeadm >= 1.29 gives
+//! `admin.conf` the group `kubeadm:cluster-admins`, bound to `cluster-admin`, and keeps
+//! `system:masters` for `super-admin.conf`; the lab uses the superuser group so the learner
+//! meets the authorizer's shortcut. The `kubeadm:cluster-admins` binding exists too.)
+//! The control-plane and DaemonSet pods a kind cluster runs (etcd, kube-apiserver, coredns,
+//! kindnet, kube-proxy, ...) are not modelled.
+
+use crate::apiserver::{self, bootstrap};
+use crate::manifest::parse_manifest;
+use crate::object::{resource_for, Object, Unstructured};
+use crate::sim::Core;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// The API version and kind of the lab's settings document.
+pub const SETTINGS_API_VERSION: &str = "podlab.dev/v1alpha1";
+pub const SETTINGS_KIND: &str = "LabSettings";
+/// Where the settings are kept in the etcd model (outside `/registry/`).
+pub const SETTINGS_KEY: &str = "/podlab/settings";
+
+/// The built-in default cluster (preset `kind`).
+pub const DEFAULT_CLUSTER: &str = include_str!("clusters/kind.yaml");
+
+/// The named cluster files that ship with the engine.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("kind", DEFAULT_CLUSTER),
+    ("restricted-namespace", include_str!("clusters/restricted-namespace.yaml")),
+    ("rbac-alice", include_str!("clusters/rbac-alice.yaml")),
+    ("tight-resources", include_str!("clusters/tight-resources.yaml")),
+];
+
+/// A preset's YAML by name.
+pub fn preset(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, y)| *y)
+}
+
+/// The client certificate of a user (x509: CN is the user name, O the groups).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClientCertificate {
+    /// Defaults to the user's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub common_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub organizations: Vec<String>,
+}
+
+/// A service account whose token a user holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ServiceAccountRef {
+    pub namespace: String,
+    pub name: String,
+}
+
+/// A kubeconfig user: a name and one credential. With a `token`, the user is also an entry of
+/// kube-apiserver's static token file (`token,user,uid,"group1,group2"`). A user with no
+/// credential at all talks to the API server anonymously.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LabUser {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_certificate: Option<ClientCertificate>,
+    /// A static bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// The uid of a static-token user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+    /// The groups of a static-token user.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account: Option<ServiceAccountRef>,
+    /// The credential is not accepted any more (an expired or revoked token, a certificate
+    /// from another CA): every request of this user is refused with 401.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revoked: bool,
+}
+
+/// How a simulated admission webhook server answers. Parsed here and handed to the admission
+/// chain (the `admission` module implements the behaviour); fields it does not know are kept in
+/// `extra`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookBehaviour {
+    /// The webhook's name as in its Mutating/ValidatingWebhookConfiguration
+    /// (`pod-policy.example.com`).
+    pub name: String,
+    /// Whether the server allows the request (default true).
+    #[serde(default = "yes")]
+    pub allowed: bool,
+    /// The denial message (`status.message` of the AdmissionReview response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The denial code (`status.code`), default 403.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<u16>,
+    /// A JSON Patch (RFC 6902) a mutating webhook returns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// How long the server takes to answer, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// The call fails without an answer (`connection refused`, `context deadline exceeded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A fault injected on a node (for the kubelet, runtime and CNI models); fields they define
+/// beyond these are kept in `extra`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeFault {
+    pub node: String,
+    /// What fails, e.g. `NotReady`, `DiskPressure`, `CniFailure`, `RuntimeDown`.
+    pub fault: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// When the fault starts (logical ms); from the start when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_ms: Option<u64>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// An image as the simulated registry serves it (for the kubelet's image pulls); fields the
+/// kubelet model defines beyond these are kept in `extra`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryImage {
+    /// The image reference as pods name it (`nginx:1.29`).
+    pub image: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// Pulls fail with this error (e.g. `not found`, `unauthorized`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull_error: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The lab's own settings document.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LabSettings {
+    /// Kept for the document's header (`apiVersion`, `kind`); not used.
+    #[serde(default, rename = "apiVersion", skip_serializing)]
+    pub api_version: Option<String>,
+    #[serde(default, skip_serializing)]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing)]
+    pub metadata: Option<Value>,
+    /// A preset to load before this file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
+    #[serde(default)]
+    pub users: Vec<LabUser>,
+    /// The user kubectl acts as unless told otherwise (kubeconfig's current context).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_user: Option<String>,
+    /// kubectl's context namespace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// kube-apiserver `--anonymous-auth` (kubeadm leaves it on: true when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anonymous_auth: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<WebhookBehaviour>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<NodeFault>,
+    /// Images the simulated registry serves, beyond the kubelet model's own catalogue.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registry: Vec<RegistryImage>,
+}
+
+impl LabSettings {
+    pub fn user(&self, name: &str) -> Option<&LabUser> {
+        self.users.iter().find(|u| u.name == name)
+    }
+
+    /// Whether kube-apiserver accepts requests without credentials.
+    pub fn anonymous_enabled(&self) -> bool {
+        self.anonymous_auth.unwrap_or(true)
+    }
+
+    /// kubectl's namespace for objects without one.
+    pub fn context_namespace(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("default")
+    }
+
+    /// Layers `later` over `self`: users with the same name are replaced, others added; set
+    /// scalars win; lists are appended.
+    fn merge(&mut self, later: LabSettings) {
+        for u in later.users {
+            match self.users.iter_mut().find(|x| x.name == u.name) {
+                Some(x) => *x = u,
+                None => self.users.push(u),
+            }
+        }
+        if later.current_user.is_some() {
+            self.current_user = later.current_user;
+        }
+        if later.namespace.is_some() {
+            self.namespace = later.namespace;
+        }
+        if later.anonymous_auth.is_some() {
+            self.anonymous_auth = later.anonymous_auth;
+        }
+        self.webhooks.extend(later.webhooks);
+        self.faults.extend(later.faults);
+        self.registry.extend(later.registry);
+    }
+}
+
+/// Reads the settings stored by [`load`] (defaults if there are none).
+pub fn settings(store: &Store<Object>) -> LabSettings {
+    match store.get(SETTINGS_KEY) {
+        Some((Object::Other(u), _)) => serde_json::from_value(Value::Object(u.rest.clone())).unwrap_or_default(),
+        _ => LabSettings::default(),
+    }
+}
+
+/// A problem with a cluster file (the lab author's, not the learner's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClusterError {
+    /// The preset or `cluster file`.
+    pub source: String,
+    /// 1-based line of the document, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}: line {l}: {}", self.source, self.message),
+            None => write!(f, "{}: {}", self.source, self.message),
+        }
+    }
+}
+
+/// Kinds whose strategy sets `metadata.generation` (1 on create, +1 on each spec change).
+pub fn tracks_generation(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Pod"
+            | "Deployment"
+            | "ReplicaSet"
+            | "StatefulSet"
+            | "DaemonSet"
+            | "Job"
+            | "CronJob"
+            | "ReplicationController"
+            | "PodDisruptionBudget"
+            | "NetworkPolicy"
+            | "Ingress"
+            | "MutatingWebhookConfiguration"
+            | "ValidatingWebhookConfiguration"
+            | "CustomResourceDefinition"
+    )
+}
+
+fn cm_with_ca(namespace: &str) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "kube-root-ca.crt", "namespace": namespace,
+            "annotations": {"kubernetes.io/description": "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters."}},
+        "data": {"ca.crt": "-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIcG9kbGFiLWNhMA0GCSqGSIb3DQEBCwUAMBUxEzARBgNV\nBAMTCmt1YmVybmV0ZXMwHhcNMjYwMTAxMDAwMDAwWhcNMzYwMTAxMDAwMDAwWjAV\n(placeholder: the lab's cluster CA)\n-----END CERTIFICATE-----\n"}
+    })
+}
+
+/// What every cluster has, as JSON documents in creation order.
+pub fn base_objects() -> Vec<Value> {
+    let mut out = Vec::new();
+    for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+        out.push(json!({
+            "apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": ns, "labels": {"kubernetes.io/metadata.name": ns}},
+            "spec": {"finalizers": ["kubernetes"]},
+            "status": {"phase": "Active"}
+        }));
+    }
+    for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+        out.push(
+            json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}}),
+        );
+        out.push(cm_with_ca(ns));
+    }
+    for c in bootstrap::controller_names() {
+        out.push(
+            json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": c, "namespace": "kube-system"}}),
+        );
+    }
+    out.push(json!({
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "kubernetes", "namespace": "default", "labels": {"component": "apiserver", "provider": "kubernetes"}},
+        "spec": {
+            "clusterIP": "10.96.0.1", "clusterIPs": ["10.96.0.1"],
+            "internalTrafficPolicy": "Cluster", "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack",
+            "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}],
+            "sessionAffinity": "None", "type": "ClusterIP"
+        },
+        "status": {"loadBalancer": {}}
+    }));
+    out.push(json!({
+        "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "kubernetes", "namespace": "default", "labels": {"kubernetes.io/service-name": "kubernetes"}},
+        "addressType": "IPv4",
+        "endpoints": [{"addresses": ["172.18.0.2"], "conditions": {"ready": true}}],
+        "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]
+    }));
+    out.push(json!({
+        "apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+        "metadata": {"name": "system-node-critical"},
+        "value": 2000001000, "globalDefault": false, "preemptionPolicy": "PreemptLowerPriority",
+        "description": "Used for system critical pods that must not be moved from their current node."
+    }));
+    out.push(json!({
+        "apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+        "metadata": {"name": "system-cluster-critical"},
+        "value": 2000000000, "globalDefault": false, "preemptionPolicy": "PreemptLowerPriority",
+        "description": "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."
+    }));
+    out
+}
+
+/// One document to load, with where it came from.
+struct Doc {
+    source: String,
+    line: Option<usize>,
+    value: Value,
+}
+
+fn collect(
+    source: &str,
+    text: &str,
+    depth: usize,
+    docs: &mut Vec<Doc>,
+    settings: &mut LabSettings,
+) -> Result<(), ClusterError> {
+    let err = |line: Option<usize>, message: String| ClusterError { source: source.to_string(), line, message };
+    if depth > 4 {
+        return Err(err(None, "presets extend each other too deeply".into()));
+    }
+    let parsed = parse_manifest(text);
+    if let Some(e) = &parsed.error {
+        return Err(err(e.line, e.message.clone()));
+    }
+    // The settings document first, so `extends` is loaded before this file's objects.
+    let mut own = LabSettings::default();
+    let mut seen_settings = false;
+    for d in &parsed.documents {
+        if d.kind == SETTINGS_KIND {
+            if d.api_version != SETTINGS_API_VERSION {
+                return Err(err(Some(d.line), format!("{SETTINGS_KIND} must have apiVersion {SETTINGS_API_VERSION}")));
+            }
+            if seen_settings {
+                return Err(err(Some(d.line), format!("more than one {SETTINGS_KIND} document")));
+            }
+            seen_settings = true;
+            own = serde_yaml::from_value(d.value.clone()).map_err(|e| err(Some(d.line), e.to_string()))?;
+        }
+    }
+    if let Some(base) = own.extends.clone() {
+        let Some(text) = preset(&base) else {
+            return Err(err(None, format!("unknown preset \"{base}\" in extends")));
+        };
+        collect(&format!("preset {base}"), text, depth + 1, docs, settings)?;
+    }
+    settings.merge(own);
+    for d in parsed.documents {
+        if d.kind == SETTINGS_KIND {
+            continue;
+        }
+        if resource_for(&d.api_version, &d.kind).is_none() {
+            return Err(err(Some(d.line), format!("unknown kind \"{}\" in version \"{}\"", d.kind, d.api_version)));
+        }
+        if d.name.is_none() {
+            return Err(err(Some(d.line), format!("{} without metadata.name", d.kind)));
+        }
+        let value = serde_json::to_value(&d.value).map_err(|e| err(Some(d.line), e.to_string()))?;
+        docs.push(Doc { source: source.to_string(), line: Some(d.line), value });
+    }
+    Ok(())
+}
+
+/// RFC 7386 JSON merge patch.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    match patch {
+        Value::Object(p) => {
+            if !target.is_object() {
+                *target = Value::Object(Map::new());
+            }
+            if let Value::Object(t) = target {
+                for (k, v) in p {
+                    if v.is_null() {
+                        t.remove(k);
+                    } else {
+                        merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+                    }
+                }
+            }
+        }
+        other => *target = other.clone(),
+    }
+}
+
+/// Writes one object of the starting state: fills the system metadata and stores it, or
+/// merges it into the object already stored under its key.
+fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> Result<(), ClusterError> {
+    let err = |message: String| ClusterError { source: source.to_string(), line, message };
+    let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+    let Some(resource) = resource_for(&api_version, &kind) else {
+        return Err(err(format!("unknown kind \"{kind}\" in version \"{api_version}\"")));
+    };
+    let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    let mut namespace = value.pointer("/metadata/namespace").and_then(Value::as_str).map(str::to_string);
+    if resource.namespaced && namespace.is_none() {
+        namespace = Some("default".to_string());
+        if let Some(m) = value.get_mut("metadata").and_then(Value::as_object_mut) {
+            m.insert("namespace".into(), "default".into());
+        }
+    }
+    if !resource.namespaced {
+        namespace = None;
+    }
+    let key = resource.etcd_key(namespace.as_deref(), &name);
+    if let Some((existing, _)) = core.store.get(&key) {
+        let mut merged = existing.to_json();
+        merge_patch(&mut merged, &value);
+        let obj = Object::from_json(&api_version, &kind, merged).map_err(|e| err(e.to_string()))?;
+        core.store.update(&key, obj, None).map_err(|e| err(format!("{e:?}")))?;
+        return Ok(());
+    }
+    let mut obj = Object::from_json(&api_version, &kind, value).map_err(|e| err(e.to_string()))?;
+    let uid = core.rng.uuid();
+    let meta = obj.meta_mut();
+    meta.uid = Some(uid);
+    meta.creation_timestamp = Some(apiserver::timestamp(core.now));
+    meta.resource_version = None;
+    if resource.namespaced {
+        meta.namespace = namespace;
+    } else {
+        meta.namespace = None;
+    }
+    if tracks_generation(&kind) && meta.generation.is_none() {
+        meta.generation = Some(1);
+    }
+    core.store.create(&key, obj).map_err(|e| err(format!("{e:?}")))?;
+    Ok(())
+}
+
+/// Loads the starting state into `core` (see the module docs): the base objects, then the
+/// cluster file (the default cluster when `None`), then the settings. Returns the settings.
+pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
+    let mut docs = Vec::new();
+    let mut settings = LabSettings::default();
+    let (source, text) = match cluster {
+        Some(t) => ("cluster file", t),
+        None => ("preset kind", DEFAULT_CLUSTER),
+    };
+    collect(source, text, 0, &mut docs, &mut settings)?;
+    for v in base_objects() {
+        put(core, "base", None, v)?;
+    }
+    for o in bootstrap::bootstrap_objects() {
+        put(core, "bootstrap policy", None, o.to_json())?;
+    }
+    for d in docs {
+        put(core, &d.source, d.line, d.value)?;
+    }
+    if let Some(u) = &settings.current_user {
+        if settings.user(u).is_none() {
+            return Err(ClusterError {
+                source: source.to_string(),
+                line: None,
+                message: format!("currentUser \"{u}\" is not among the users"),
+            });
+        }
+    }
+    let rest = match serde_json::to_value(&settings) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let meta =
+        k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { name: Some("lab".into()), ..Default::default() };
+    let obj = Object::Other(Box::new(Unstructured {
+        api_version: SETTINGS_API_VERSION.into(),
+        kind: SETTINGS_KIND.into(),
+        metadata: meta,
+        rest,
+    }));
+    if core.store.get(SETTINGS_KEY).is_some() {
+        core.store.update(SETTINGS_KEY, obj, None).ok();
+    } else {
+        core.store.create(SETTINGS_KEY, obj).ok();
+    }
+    Ok(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{expect, Expect};
+
+    fn check(cluster: Option<&str>, expect: Expect) {
+        let mut core = Core::new(7);
+        let out = match load(&mut core, cluster) {
+            Ok(s) => {
+                let mut out = format!(
+                    "revision {}; users {:?}; current {:?}; namespace {}\n",
+                    core.store.revision(),
+                    s.users.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(),
+                    s.current_user,
+                    s.context_namespace()
+                );
+                for (key, obj, _) in core.store.list("/registry/") {
+                    let interesting = !key.starts_with("/registry/clusterrole")
+                        && !key.starts_with("/registry/serviceaccounts/kube-system/")
+                        && !key.starts_with("/registry/roles/")
+                        && !key.starts_with("/registry/rolebindings/kube-system/");
+                    if interesting {
+                        out += &format!("{key} {}\n", obj.kind());
+                    }
+                }
+                out
+            }
+            Err(e) => format!("error: {e}\n"),
+        };
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn default_cluster() {
+        check(
+            None,
+            expect![[r#"
+                revision 148; users ["kubernetes-admin"]; current Some("kubernetes-admin"); namespace default
+                /registry/configmaps/default/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
+                /registry/endpointslices/default/kubernetes EndpointSlice
+                /registry/minions/kind-control-plane Node
+                /registry/minions/kind-worker Node
+                /registry/minions/kind-worker2 Node
+                /registry/namespaces/default Namespace
+                /registry/namespaces/kube-node-lease Namespace
+                /registry/namespaces/kube-public Namespace
+                /registry/namespaces/kube-system Namespace
+                /registry/priorityclasses/system-cluster-critical PriorityClass
+                /registry/priorityclasses/system-node-critical PriorityClass
+                /registry/serviceaccounts/default/default ServiceAccount
+                /registry/serviceaccounts/kube-node-lease/default ServiceAccount
+                /registry/serviceaccounts/kube-public/default ServiceAccount
+                /registry/services/specs/default/kubernetes Service
+            "#]],
+        );
+    }
+
+    #[test]
+    fn presets_extend_and_merge() {
+        check(
+            preset("rbac-alice"),
+            expect![[r#"
+                revision 152; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
+                /registry/configmaps/default/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
+                /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
+                /registry/endpointslices/default/kubernetes EndpointSlice
+                /registry/minions/kind-control-plane Node
+                /registry/minions/kind-worker Node
+                /registry/minions/kind-worker2 Node
+                /registry/namespaces/default Namespace
+                /registry/namespaces/dev Namespace
+                /registry/namespaces/kube-node-lease Namespace
+                /registry/namespaces/kube-public Namespace
+                /registry/namespaces/kube-system Namespace
+                /registry/priorityclasses/system-cluster-critical PriorityClass
+                /registry/priorityclasses/system-node-critical PriorityClass
+                /registry/rolebindings/dev/alice-reads-pods RoleBinding
+                /registry/rolebindings/dev/ops-edit RoleBinding
+                /registry/serviceaccounts/default/default ServiceAccount
+                /registry/serviceaccounts/kube-node-lease/default ServiceAccount
+                /registry/serviceaccounts/kube-public/default ServiceAccount
+                /registry/services/specs/default/kubernetes Service
+            "#]],
+        );
+        let mut core = Core::new(1);
+        load(&mut core, preset("tight-resources")).unwrap();
+        let (node, _) = core.store.get("/registry/minions/kind-worker").unwrap();
+        let status = node.to_json()["status"].clone();
+        assert_eq!(status["allocatable"]["cpu"], "900m");
+        assert_eq!(status["allocatable"]["pods"], "110");
+        assert_eq!(status["capacity"]["memory"], "2Gi");
+    }
+
+    #[test]
+    fn bad_cluster_files() {
+        check(
+            Some("apiVersion: v1\nkind: Widget\nmetadata:\n  name: x\n"),
+            expect![[r#"
+            error: cluster file: line 1: unknown kind "Widget" in version "v1"
+        "#]],
+        );
+        check(
+            Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nextends: nope\n"),
+            expect![[r#"
+            error: cluster file: unknown preset "nope" in extends
+        "#]],
+        );
+        check(
+            Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nuserz: []\n"),
+            expect![[r#"
+            error: cluster file: line 1: unknown field `userz`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `faults`, `registry`
+        "#]],
+        );
+        check(
+            Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\ncurrentUser: zed\n"),
+            expect![[r#"
+            error: cluster file: currentUser "zed" is not among the users
+        "#]],
+        );
+        check(
+            Some("a: b: c\n"),
+            expect![[r#"
+            error: cluster file: line 1: mapping values are not allowed in this context
+        "#]],
+        );
+    }
+}

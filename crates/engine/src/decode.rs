@@ -1,0 +1,1553 @@
+//! From a parsed YAML document to an [`Object`], with the errors kubectl and the API server
+//! give on the way.
+//!
+//! Two sides, as in a real cluster:
+//!
+//! 1. **kubectl** ([`request_body`]) converts the YAML to the JSON it sends, the way
+//!    sigs.k8s.io/yaml over yaml.v2 does: YAML 1.1 scalars (`0644` is 420, `yes` is `true`,
+//!    `1_000` is 1000) for plain scalars, integral floats written as integers, non-string keys
+//!    turned into strings, and object keys sorted (kubectl re-encodes a Go map, so the body's
+//!    keys are in byte order). It then checks `apiVersion` and `kind` (`error validating
+//!    "pod.yaml": error validating data: [apiVersion not set, kind not set]; ...`) and maps the
+//!    kind to a resource (`resource mapping not found for name: ... no matches for kind "Foo" in
+//!    version "example.com/v1"` + `ensure CRDs are installed first`). These are
+//!    [`DecodeError::Client`] errors: nothing reaches the server.
+//! 2. **The API server** ([`decode_body`]) decodes the body into the typed object with
+//!    `fieldValidation=Strict` (kubectl's default `--validate=strict`): every unknown field
+//!    is reported, in body order (`strict decoding error: unknown field "spec.x", unknown field
+//!    "spec.y"`); a value of the wrong JSON type stops decoding with Go's message (`json: cannot
+//!    unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`); a bad
+//!    quantity or base64 string gives the type's own message. All are 400 BadRequest
+//!    [`DecodeError::Server`] errors with `<Kind> in version "<v>" cannot be handled as a
+//!    <Kind>: ...`.
+//!
+//! Kinds with a typed variant in [`Object`] are decoded strictly; other built-in kinds (those in
+//! [`crate::object::RESOURCES`]) become [`Object::Other`] without field checks.
+//!
+//! The typed decoding runs through this module's own `serde::Deserializer` over the JSON body,
+//! which knows where it is (full path with indices for the lab; Go's struct name and
+//! field-name path for the messages) and records every field the types ignore. That is what
+//! `serde_ignored` would give, plus the location of type errors, with one deserializer type for
+//! all kinds (no per-kind closure: see the size note in `shared/reference/crates.md`).
+//!
+//! Public API: [`decode`], [`decode_document`] (also returns the request body), [`request_body`],
+//! [`decode_body`], [`DecodeError`] ([`DecodeError::command_error`] gives what kubectl prints).
+
+use crate::errors::{go_json, go_quote, CommandError, Status};
+use crate::linemap::{self, Entry, ScalarStyle, Segment};
+use crate::manifest::Document;
+use crate::object::{resource_for, Object, Unstructured};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+/// Why a document did not become an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// kubectl stopped before sending anything.
+    Client {
+        error: ClientError,
+        /// Field paths the error is about (for marking lines).
+        paths: Vec<String>,
+    },
+    /// The API server answered 400 BadRequest.
+    Server {
+        status: Box<Status>,
+        /// Unknown fields, or the field whose value has the wrong type.
+        paths: Vec<String>,
+    },
+}
+
+/// kubectl's own errors while reading a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The YAML could not become JSON (`error converting YAML to JSON: <msg>`).
+    Convert(String),
+    /// kubectl's pre-check of `apiVersion` and `kind` (`apiVersion not set`, `kind not set`,
+    /// `kind isn't string type`, `invalid object to validate`, ...).
+    Validating(Vec<String>),
+    /// The kind is not served by the cluster.
+    NoKindMatch { kind: String, version: String, name: String, namespace: String },
+    /// `kind` is an empty string.
+    MissingKind { body: String },
+}
+
+impl ClientError {
+    /// The message as kubectl builds it for a file called `source` (without `error: `).
+    pub fn message(&self, source: &str) -> String {
+        match self {
+            ClientError::Convert(msg) => format!("error parsing {source}: error converting YAML to JSON: {msg}"),
+            ClientError::Validating(problems) => format!(
+                "error validating {}: error validating data: {}; if you choose to ignore these errors, turn validation off with --validate=false",
+                go_quote(source),
+                crate::errors::aggregate(problems)
+            ),
+            ClientError::NoKindMatch { kind, version, name, namespace } => format!(
+                "resource mapping not found for name: {} namespace: {} from {}: no matches for kind {} in version {}\nensure CRDs are installed first",
+                go_quote(name),
+                go_quote(namespace),
+                go_quote(source),
+                go_quote(kind),
+                go_quote(version)
+            ),
+            ClientError::MissingKind { body } => {
+                format!("unable to decode {}: Object 'Kind' is missing in '{body}'", go_quote(source))
+            }
+        }
+    }
+}
+
+impl DecodeError {
+    pub fn is_client_side(&self) -> bool {
+        matches!(self, DecodeError::Client { .. })
+    }
+
+    pub fn paths(&self) -> &[String] {
+        match self {
+            DecodeError::Client { paths, .. } | DecodeError::Server { paths, .. } => paths,
+        }
+    }
+
+    /// The server's Status, for server-side errors.
+    pub fn status(&self) -> Option<&Status> {
+        match self {
+            DecodeError::Server { status, .. } => Some(&**status),
+            DecodeError::Client { .. } => None,
+        }
+    }
+
+    /// The error as `kubectl create/apply -f <source>` ends with it (feed it to
+    /// [`crate::errors::kubectl_stderr`]).
+    pub fn command_error(&self, source: &str) -> CommandError {
+        match self {
+            DecodeError::Client { error, .. } => CommandError::Client(error.message(source)),
+            DecodeError::Server { status, .. } => CommandError::Server(status.with_source("creating", source)),
+        }
+    }
+
+    /// What kubectl prints for this error alone, without the final newline.
+    pub fn kubectl_line(&self, source: &str) -> String {
+        let text = crate::errors::kubectl_stderr(&[self.command_error(source)]);
+        text.strip_suffix('\n').unwrap_or(&text).to_string()
+    }
+}
+
+/// A decoded document: the object and the JSON body kubectl sent for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    pub object: Object,
+    pub body: Value,
+}
+
+/// kubectl's reading and the server's decoding of one document.
+pub fn decode(doc: &Document) -> Result<Object, DecodeError> {
+    decode_document(doc).map(|d| d.object)
+}
+
+/// [`decode`], also returning the request body.
+pub fn decode_document(doc: &Document) -> Result<Decoded, DecodeError> {
+    let body = request_body(doc)?;
+    let object = decode_body(&body)?;
+    Ok(Decoded { object, body })
+}
+
+// ---------------------------------------------------------------------------------------
+// kubectl: YAML to JSON, apiVersion/kind checks, resource mapping
+// ---------------------------------------------------------------------------------------
+
+fn client(error: ClientError, paths: Vec<String>) -> DecodeError {
+    DecodeError::Client { error, paths }
+}
+
+/// The JSON kubectl sends for a document, after its client-side checks.
+pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
+    let mut conv = Converter { source: &doc.source, first_line: doc.line, entries: None };
+    let mut path = Vec::new();
+    let body = conv.convert(&doc.value, &mut path)?;
+    let Value::Object(fields) = &body else {
+        return Err(client(ClientError::Validating(vec!["invalid object to validate".into()]), vec![]));
+    };
+    let mut problems = Vec::new();
+    let mut paths = Vec::new();
+    let mut group_version = None;
+    match fields.get("apiVersion") {
+        None | Some(Value::Null) => problems.push("apiVersion not set".to_string()),
+        Some(Value::String(gv)) => match parse_group_version(gv) {
+            Ok(v) => group_version = Some(v),
+            Err(e) => problems.push(e),
+        },
+        Some(_) => problems.push("apiVersion isn't string type".to_string()),
+    }
+    if !problems.is_empty() {
+        paths.push("apiVersion".to_string());
+    }
+    match fields.get("kind") {
+        None | Some(Value::Null) => problems.push("kind not set".to_string()),
+        Some(Value::String(_)) => {}
+        Some(_) => problems.push("kind isn't string type".to_string()),
+    }
+    if problems.len() > paths.len() {
+        paths.push("kind".to_string());
+    }
+    if !problems.is_empty() {
+        return Err(client(ClientError::Validating(problems), paths));
+    }
+    let kind = fields.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let (group, version) = group_version.unwrap_or_default();
+    if kind.is_empty() {
+        return Err(client(ClientError::MissingKind { body: go_json(&body) }, vec!["kind".into()]));
+    }
+    let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+    if resource_for(&api_version, kind).is_none() {
+        let meta = fields.get("metadata");
+        let text = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str).unwrap_or_default().to_string();
+        return Err(client(
+            ClientError::NoKindMatch {
+                kind: kind.to_string(),
+                version: api_version,
+                name: text("name"),
+                namespace: text("namespace"),
+            },
+            vec!["apiVersion".into(), "kind".into()],
+        ));
+    }
+    Ok(body)
+}
+
+/// `schema.ParseGroupVersion`: `v1`, `apps/v1`; more than one `/` is an error.
+fn parse_group_version(gv: &str) -> Result<(String, String), String> {
+    if gv.is_empty() || gv == "/" {
+        return Ok((String::new(), String::new()));
+    }
+    match gv.matches('/').count() {
+        0 => Ok((String::new(), gv.to_string())),
+        1 => {
+            let (g, v) = gv.split_once('/').unwrap_or_default();
+            Ok((g.to_string(), v.to_string()))
+        }
+        _ => Err(format!("unexpected GroupVersion string: {gv}")),
+    }
+}
+
+struct Converter<'a> {
+    source: &'a str,
+    first_line: usize,
+    /// The scan of the document's text, made the first time a plain scalar is in question.
+    entries: Option<Vec<Entry>>,
+}
+
+impl Converter<'_> {
+    fn is_plain(&mut self, path: &[Segment]) -> bool {
+        let entries = self.entries.get_or_insert_with(|| linemap::scan(self.source, self.first_line));
+        linemap::scalar_style(entries, path) == Some(ScalarStyle::Plain)
+    }
+
+    fn convert(&mut self, v: &serde_yaml::Value, path: &mut Vec<Segment>) -> Result<Value, DecodeError> {
+        Ok(match v {
+            serde_yaml::Value::Null => Value::Null,
+            serde_yaml::Value::Bool(b) => Value::Bool(*b),
+            serde_yaml::Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Value::from(i)
+                } else if let Some(u) = n.as_u64() {
+                    Value::from(u)
+                } else {
+                    let f = n.as_f64().unwrap_or(0.0);
+                    json_float(f).map_err(|m| client(ClientError::Convert(m), vec![linemap::path_to_string(path)]))?
+                }
+            }
+            serde_yaml::Value::String(s) => {
+                if may_resolve_differently(s) && self.is_plain(path) {
+                    match yaml11_resolve(s) {
+                        Some(Yaml11::Bool(b)) => Value::Bool(b),
+                        Some(Yaml11::Int(i)) => Value::from(i),
+                        Some(Yaml11::Uint(u)) => Value::from(u),
+                        Some(Yaml11::Float(f)) => json_float(f)
+                            .map_err(|m| client(ClientError::Convert(m), vec![linemap::path_to_string(path)]))?,
+                        None => Value::String(s.clone()),
+                    }
+                } else {
+                    Value::String(s.clone())
+                }
+            }
+            serde_yaml::Value::Sequence(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    path.push(Segment::Index(i));
+                    let r = self.convert(item, path);
+                    path.pop();
+                    out.push(r?);
+                }
+                Value::Array(out)
+            }
+            serde_yaml::Value::Mapping(m) => {
+                let mut pairs: Vec<(String, Value)> = Vec::with_capacity(m.len());
+                for (k, val) in m {
+                    let key = match k {
+                        serde_yaml::Value::String(s) => s.clone(),
+                        serde_yaml::Value::Bool(b) => b.to_string(),
+                        serde_yaml::Value::Number(n) => match n.as_i64() {
+                            Some(i) => i.to_string(),
+                            None => match n.as_u64() {
+                                Some(u) => u.to_string(),
+                                None => go_float32_key(n.as_f64().unwrap_or(0.0)),
+                            },
+                        },
+                        other => {
+                            let kind = match other {
+                                serde_yaml::Value::Null => "<nil>",
+                                serde_yaml::Value::Sequence(_) => "[]interface {}",
+                                _ => "map[interface {}]interface {}",
+                            };
+                            return Err(client(
+                                ClientError::Convert(format!("unsupported map key of type: {kind}")),
+                                vec![linemap::path_to_string(path)],
+                            ));
+                        }
+                    };
+                    path.push(Segment::Key(key.clone()));
+                    let r = self.convert(val, path);
+                    path.pop();
+                    let r = r?;
+                    // Two keys that read the same (`1` and `"1"`): the last one wins.
+                    if let Some(slot) = pairs.iter_mut().find(|(k, _)| *k == key) {
+                        slot.1 = r;
+                    } else {
+                        pairs.push((key, r));
+                    }
+                }
+                // A Go map is encoded with its keys in byte order.
+                pairs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                Value::Object(pairs.into_iter().collect::<Map<String, Value>>())
+            }
+            serde_yaml::Value::Tagged(t) => self.convert(&t.value, path)?,
+        })
+    }
+}
+
+/// A float as Go's `json.Marshal` writes it: integral values as integers, NaN and infinities
+/// refused.
+fn json_float(f: f64) -> Result<Value, String> {
+    if f.is_nan() {
+        return Err("json: unsupported value: NaN".into());
+    }
+    if f.is_infinite() {
+        return Err(format!("json: unsupported value: {}", if f > 0.0 { "+Inf" } else { "-Inf" }));
+    }
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        return Ok(Value::from(f as i64));
+    }
+    Ok(Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null))
+}
+
+/// A float key as sigs.k8s.io/yaml writes it (`strconv.FormatFloat(f, 'g', -1, 32)`).
+fn go_float32_key(f: f64) -> String {
+    let g = f as f32;
+    if g.is_infinite() {
+        return if g > 0.0 { ".inf".into() } else { "-.inf".into() };
+    }
+    if g.is_nan() {
+        return ".nan".into();
+    }
+    format!("{g}")
+}
+
+enum Yaml11 {
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+}
+
+/// Whether yaml.v2 (YAML 1.1) might read this plain scalar as something other than the
+/// string serde_yaml (YAML 1.2) made of it.
+fn may_resolve_differently(s: &str) -> bool {
+    matches!(
+        s,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "on" | "On" | "ON" | "off" | "Off" | "OFF"
+    ) || s.as_bytes().first().is_some_and(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-')
+}
+
+/// yaml.v2's resolution of a plain scalar that serde_yaml left as a string.
+fn yaml11_resolve(s: &str) -> Option<Yaml11> {
+    match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => return Some(Yaml11::Bool(true)),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => return Some(Yaml11::Bool(false)),
+        _ => {}
+    }
+    let plain: String = s.chars().filter(|c| *c != '_').collect();
+    if let Some(i) = go_parse_int(&plain) {
+        return Some(i);
+    }
+    if is_yaml_style_float(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            return Some(Yaml11::Float(f));
+        }
+    }
+    None
+}
+
+/// `strconv.ParseInt(s, 0, 64)`, falling back to `ParseUint`.
+fn go_parse_int(s: &str) -> Option<Yaml11> {
+    let (neg, body) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (radix, digits) = if let Some(d) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        (16, d)
+    } else if let Some(d) = body.strip_prefix("0o").or_else(|| body.strip_prefix("0O")) {
+        (8, d)
+    } else if let Some(d) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        (2, d)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = u64::from_str_radix(digits, radix).ok()?;
+    if neg {
+        if magnitude <= i64::MAX as u64 + 1 {
+            return Some(Yaml11::Int((magnitude as i128).wrapping_neg() as i64));
+        }
+        None
+    } else if magnitude <= i64::MAX as u64 {
+        Some(Yaml11::Int(magnitude as i64))
+    } else {
+        Some(Yaml11::Uint(magnitude))
+    }
+}
+
+/// yaml.v2's float pattern: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn is_yaml_style_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+// ---------------------------------------------------------------------------------------
+// The API server: strict decoding into the typed object
+// ---------------------------------------------------------------------------------------
+
+/// Decodes a request body (as [`request_body`] made it) the way the API server does with
+/// `fieldValidation=Strict`.
+pub fn decode_body(body: &Value) -> Result<Object, DecodeError> {
+    let api_version = body.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    let kind = body.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let version = api_version.rsplit('/').next().unwrap_or_default();
+    let mut ctx = Ctx::default();
+    let result = decode_kind(api_version, kind, body, &mut ctx);
+    let bad_request = |msg: String, paths: Vec<String>| DecodeError::Server {
+        status: Box::new(Status::bad_request(format!(
+            "{kind} in version {} cannot be handled as a {kind}: {msg}",
+            go_quote(version)
+        ))),
+        paths,
+    };
+    match result {
+        Err(e) => {
+            let path = e.path.clone();
+            Err(bad_request(e.render(), vec![path]))
+        }
+        Ok(obj) if !ctx.unknown.is_empty() => {
+            let list: Vec<String> = ctx.unknown.iter().map(|p| format!("unknown field {}", go_quote(p))).collect();
+            drop(obj);
+            Err(bad_request(format!("strict decoding error: {}", list.join(", ")), ctx.unknown.clone()))
+        }
+        Ok(obj) => Ok(obj),
+    }
+}
+
+macro_rules! typed_kinds {
+    ($api_version:expr, $kind:expr, $body:expr, $ctx:expr, $($ty:ty),* $(,)?) => {{
+        let api_version: &str = $api_version;
+        let kind: &str = $kind;
+        $(
+            if kind == <$ty as k8s_openapi::Resource>::KIND && api_version == <$ty as k8s_openapi::Resource>::API_VERSION {
+                let v: $ty = strict::<$ty>($body, $ctx)?;
+                return Ok(Object::from(v));
+            }
+        )*
+    }};
+}
+
+fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Result<Object, DeError> {
+    use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
+    use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+    use k8s_openapi::api::batch::v1::Job;
+    use k8s_openapi::api::core::v1::{
+        ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota,
+        Secret, Service, ServiceAccount,
+    };
+    use k8s_openapi::api::discovery::v1::EndpointSlice;
+    use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+    use k8s_openapi::api::scheduling::v1::PriorityClass;
+    typed_kinds!(
+        api_version,
+        kind,
+        body,
+        ctx,
+        Pod,
+        Namespace,
+        Node,
+        Service,
+        ConfigMap,
+        Secret,
+        ServiceAccount,
+        LimitRange,
+        ResourceQuota,
+        PersistentVolumeClaim,
+        PersistentVolume,
+        Event,
+        Deployment,
+        ReplicaSet,
+        Job,
+        EndpointSlice,
+        Role,
+        ClusterRole,
+        RoleBinding,
+        ClusterRoleBinding,
+        MutatingWebhookConfiguration,
+        ValidatingWebhookConfiguration,
+        PriorityClass,
+    );
+    // A built-in kind without a typed variant: keep it unstructured (only metadata is typed).
+    let u: Unstructured = strict::<Unstructured>(body, ctx)?;
+    // A kind `Object` gained a variant for after this list was written still gets its type.
+    Ok(match Object::from_json(api_version, kind, body.clone()) {
+        Ok(obj) if !matches!(obj, Object::Other(_)) => obj,
+        _ => Object::Other(Box::new(u)),
+    })
+}
+
+fn strict<'a, T: Deserialize<'a>>(body: &'a Value, ctx: &mut Ctx) -> Result<T, DeError> {
+    T::deserialize(De { v: body, path: String::new(), go_struct: "", go_field: String::new(), ctx })
+}
+
+/// State shared by the whole decoding: the unknown fields found so far.
+#[derive(Default)]
+struct Ctx {
+    unknown: Vec<String>,
+}
+
+impl Ctx {
+    fn unknown_field(&mut self, path: &str) {
+        // sigs.k8s.io/json keeps at most 100 strict errors, without repeats.
+        if self.unknown.len() < 100 && !self.unknown.iter().any(|p| p == path) {
+            self.unknown.push(path.to_string());
+        }
+    }
+}
+
+/// A decoding error, located where it happened (boxed: it travels through every level).
+#[derive(Debug, Clone)]
+struct DeError(Box<DeErrorInner>);
+
+impl std::ops::Deref for DeError {
+    type Target = DeErrorInner;
+    fn deref(&self) -> &DeErrorInner {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for DeError {
+    fn deref_mut(&mut self) -> &mut DeErrorInner {
+        &mut self.0
+    }
+}
+
+#[derive(Debug, Clone)]
+struct DeErrorInner {
+    kind: DeErrorKind,
+    located: bool,
+    /// Full path with indices (`spec.containers[0].image`).
+    path: String,
+    /// Go's `UnmarshalTypeError` context: the struct holding the field and the field-name
+    /// path (no indices, no map keys).
+    go_struct: String,
+    go_field: String,
+    /// Go's description of the JSON value (`string`, `number 1.5`, `object`).
+    value: String,
+}
+
+#[derive(Debug, Clone)]
+enum DeErrorKind {
+    /// The value has the wrong type for the field; `expected` is serde's description.
+    Type { expected: String },
+    /// A message that stands as it is (quantities, base64, times).
+    Message(String),
+    /// Anything else serde reports.
+    Custom(String),
+}
+
+impl DeError {
+    fn message(msg: String) -> Self {
+        DeError(Box::new(DeErrorInner {
+            kind: DeErrorKind::Message(msg),
+            located: false,
+            path: String::new(),
+            go_struct: String::new(),
+            go_field: String::new(),
+            value: String::new(),
+        }))
+    }
+
+    fn render(&self) -> String {
+        match &self.kind {
+            DeErrorKind::Message(m) => m.clone(),
+            DeErrorKind::Custom(m) => format!("json: {m}"),
+            DeErrorKind::Type { expected } => {
+                let field_name = self.go_field.rsplit('.').next().unwrap_or_default();
+                let ty = go_type(expected, &self.go_struct, field_name);
+                if self.go_struct.is_empty() && self.go_field.is_empty() {
+                    format!("json: cannot unmarshal {} into Go value of type {ty}", self.value)
+                } else {
+                    format!(
+                        "json: cannot unmarshal {} into Go struct field {}.{} of type {ty}",
+                        self.value, self.go_struct, self.go_field
+                    )
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl std::error::Error for DeError {}
+
+impl de::Error for DeError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        let mut e = DeError::message(String::new());
+        e.kind = DeErrorKind::Custom(msg.to_string());
+        e
+    }
+    fn invalid_type(_unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        let mut e = DeError::message(String::new());
+        e.kind = DeErrorKind::Type { expected: exp.to_string() };
+        e
+    }
+    fn invalid_value(_unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        Self::invalid_type(_unexp, exp)
+    }
+}
+
+/// Go's name for the type serde expected, in the context of a field.
+fn go_type(expected: &str, go_struct: &str, field: &str) -> String {
+    match expected {
+        "i32" => "int32".into(),
+        "i64" => "int64".into(),
+        "u8" | "u16" | "u32" | "u64" => format!("uint{}", &expected[1..]),
+        "f32" | "f64" => "float64".into(),
+        "a string" | "a borrowed string" => "string".into(),
+        "a boolean" => "bool".into(),
+        "a base64-encoded string" => "[]uint8".into(),
+        "a sequence" => format!("[]{}", go_slice_elem(go_struct, field)),
+        "a map" => go_map_type(go_struct, field).into(),
+        "IntOrString" => "intstr.IntOrString".into(),
+        "Quantity" => "resource.Quantity".into(),
+        s if s.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !s.contains(' ') => format!("v1.{s}"),
+        other => other.to_string(),
+    }
+}
+
+fn go_slice_elem(go_struct: &str, field: &str) -> String {
+    let t = match (go_struct, field) {
+        ("PodSpec", "containers" | "initContainers") => "v1.Container",
+        ("PodSpec", "ephemeralContainers") => "v1.EphemeralContainer",
+        ("PodSpec", "volumes") => "v1.Volume",
+        ("PodSpec", "tolerations") => "v1.Toleration",
+        ("PodSpec", "imagePullSecrets") | ("ServiceAccount", "imagePullSecrets") => "v1.LocalObjectReference",
+        ("ServiceAccount", "secrets") => "v1.ObjectReference",
+        ("PodSpec", "hostAliases") => "v1.HostAlias",
+        ("PodSpec", "topologySpreadConstraints") => "v1.TopologySpreadConstraint",
+        ("PodSpec", "readinessGates") => "v1.PodReadinessGate",
+        ("PodSpec", "schedulingGates") => "v1.PodSchedulingGate",
+        ("PodSpec", "resourceClaims") => "v1.PodResourceClaim",
+        ("Container" | "EphemeralContainer", "ports") => "v1.ContainerPort",
+        ("Container" | "EphemeralContainer", "env") => "v1.EnvVar",
+        ("Container" | "EphemeralContainer", "envFrom") => "v1.EnvFromSource",
+        ("Container" | "EphemeralContainer", "volumeMounts") => "v1.VolumeMount",
+        ("Container" | "EphemeralContainer", "volumeDevices") => "v1.VolumeDevice",
+        ("Container" | "EphemeralContainer", "resizePolicy") => "v1.ContainerResizePolicy",
+        ("ServiceSpec", "ports") => "v1.ServicePort",
+        ("ServiceSpec", "ipFamilies") => "v1.IPFamily",
+        ("ObjectMeta", "ownerReferences") => "v1.OwnerReference",
+        ("ObjectMeta", "managedFields") => "v1.ManagedFieldsEntry",
+        ("LabelSelector", "matchExpressions") => "v1.LabelSelectorRequirement",
+        ("NodeSelector", "nodeSelectorTerms") => "v1.NodeSelectorTerm",
+        ("NodeSelectorTerm", "matchExpressions" | "matchFields") => "v1.NodeSelectorRequirement",
+        ("Role" | "ClusterRole", "rules") => "v1.PolicyRule",
+        ("RoleBinding" | "ClusterRoleBinding", "subjects") => "v1.Subject",
+        ("ConfigMapVolumeSource" | "SecretVolumeSource" | "ConfigMapProjection" | "SecretProjection", "items") => {
+            "v1.KeyToPath"
+        }
+        ("ProjectedVolumeSource", "sources") => "v1.VolumeProjection",
+        ("LimitRangeSpec", "limits") => "v1.LimitRangeItem",
+        ("Capabilities", _) => "v1.Capability",
+        ("HTTPGetAction", "httpHeaders") => "v1.HTTPHeader",
+        ("PersistentVolumeClaimSpec" | "PersistentVolumeSpec", "accessModes") => "v1.PersistentVolumeAccessMode",
+        ("NamespaceSpec", "finalizers") => "v1.FinalizerName",
+        ("ResourceQuotaSpec", "scopes") => "v1.ResourceQuotaScope",
+        ("NodeSpec", "taints") => "v1.Taint",
+        ("DeploymentStatus" | "ReplicaSetStatus" | "PodStatus" | "JobStatus" | "NodeStatus", "conditions") => {
+            return format!("v1.{}Condition", go_struct.trim_end_matches("Status"));
+        }
+        _ => "string",
+    };
+    t.to_string()
+}
+
+fn go_map_type(go_struct: &str, field: &str) -> &'static str {
+    match (go_struct, field) {
+        ("ResourceRequirements", "limits" | "requests")
+        | ("ResourceQuotaSpec" | "ResourceQuotaStatus", _)
+        | ("LimitRangeItem", _)
+        | ("PodSpec", "overhead")
+        | ("NodeStatus", "capacity" | "allocatable") => "v1.ResourceList",
+        ("Secret", "data") | ("ConfigMap", "binaryData") => "map[string][]uint8",
+        _ => "map[string]string",
+    }
+}
+
+/// The deserializer over the JSON body.
+struct De<'a, 'c> {
+    v: &'a Value,
+    path: String,
+    go_struct: &'static str,
+    go_field: String,
+    ctx: &'c mut Ctx,
+}
+
+/// Fills in where an error happened, unless an inner level already did.
+fn locate_at(mut e: DeError, path: &str, go_struct: &'static str, go_field: &str, v: &Value) -> DeError {
+    if !e.located {
+        e.located = true;
+        e.path = path.to_string();
+        e.go_struct = go_struct.to_string();
+        e.go_field = go_field.to_string();
+        if let DeErrorKind::Type { expected } = &e.kind {
+            e.value = value_desc(v, expected);
+        }
+    }
+    e
+}
+
+/// Go's description of a JSON value in an `UnmarshalTypeError`.
+fn value_desc(v: &Value, expected: &str) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(_) => "array".into(),
+        Value::Object(_) => "object".into(),
+        Value::Number(n) => {
+            // Into an integer type, Go quotes the literal (fractional or out of range).
+            if matches!(expected, "i32" | "i64" | "u8" | "u16" | "u32" | "u64") {
+                format!("number {n}")
+            } else {
+                "number".into()
+            }
+        }
+    }
+}
+
+impl<'a> De<'a, '_> {
+    fn locate(&self, e: DeError) -> DeError {
+        locate_at(e, &self.path, self.go_struct, &self.go_field, self.v)
+    }
+
+    fn any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let r = match self.v {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    visitor.visit_i64(i)
+                } else if let Some(u) = n.as_u64() {
+                    visitor.visit_u64(u)
+                } else {
+                    visitor.visit_f64(n.as_f64().unwrap_or(0.0))
+                }
+            }
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => {
+                return self.seq(items, visitor);
+            }
+            Value::Object(m) => {
+                return self.map(m, None, visitor);
+            }
+        };
+        r.map_err(|e| self.locate(e))
+    }
+
+    fn seq<V: Visitor<'a>>(self, items: &'a [Value], visitor: V) -> Result<V::Value, DeError> {
+        let De { v, path, go_struct, go_field, ctx } = self;
+        let mut access = SeqDe { items: items.iter(), index: 0, path: &path, go_struct, go_field: &go_field, ctx };
+        visitor.visit_seq(&mut access).map_err(|e| locate_at(e, &path, go_struct, &go_field, v))
+    }
+
+    fn map<V: Visitor<'a>>(
+        self,
+        m: &'a Map<String, Value>,
+        struct_name: Option<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        let De { v, path, go_struct, go_field, ctx } = self;
+        let mut access =
+            MapDe { iter: m.iter(), value: None, path: &path, struct_name, go_struct, go_field: &go_field, ctx };
+        visitor.visit_map(&mut access).map_err(|e| locate_at(e, &path, go_struct, &go_field, v))
+    }
+}
+
+/// Go's `CorruptInputError` offset for a string `encoding/base64.StdEncoding` refuses.
+fn go_base64_error(s: &str) -> Option<usize> {
+    let src = s.as_bytes();
+    let valid = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+    let mut si = 0;
+    loop {
+        // One quantum of up to four characters.
+        let mut j = 0;
+        while j < 4 {
+            if si == src.len() {
+                return match j {
+                    0 => None,
+                    _ => Some(si - j),
+                };
+            }
+            let c = src[si];
+            si += 1;
+            if valid(c) {
+                j += 1;
+                continue;
+            }
+            if c == b'\n' || c == b'\r' {
+                continue;
+            }
+            if c != b'=' {
+                return Some(si - 1);
+            }
+            // Padding.
+            match j {
+                0 | 1 => return Some(si - 1),
+                2 => {
+                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                        si += 1;
+                    }
+                    if si == src.len() {
+                        return Some(src.len());
+                    }
+                    if src[si] != b'=' {
+                        return Some(si - 1);
+                    }
+                    si += 1;
+                }
+                _ => {}
+            }
+            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                si += 1;
+            }
+            if si < src.len() {
+                return Some(si);
+            }
+            return None;
+        }
+    }
+}
+
+fn expecting<'de, V: Visitor<'de>>(v: &V) -> String {
+    format!("{}", v as &dyn de::Expected)
+}
+
+macro_rules! forward_zero {
+    ($($method:ident => $zero:expr),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+                if self.v.is_null() {
+                    let r = $zero(visitor);
+                    return r.map_err(|e| self.locate(e));
+                }
+                self.any(visitor)
+            }
+        )*
+    };
+}
+
+impl<'a> de::Deserializer<'a> for De<'a, '_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if expecting(&visitor) == "IntOrString" {
+            return self.int_or_string(visitor);
+        }
+        self.any(visitor)
+    }
+
+    forward_zero!(
+        deserialize_bool => |v: V| v.visit_bool(false),
+        deserialize_i8 => |v: V| v.visit_i64(0),
+        deserialize_i16 => |v: V| v.visit_i64(0),
+        deserialize_i32 => |v: V| v.visit_i64(0),
+        deserialize_i64 => |v: V| v.visit_i64(0),
+        deserialize_u8 => |v: V| v.visit_u64(0),
+        deserialize_u16 => |v: V| v.visit_u64(0),
+        deserialize_u32 => |v: V| v.visit_u64(0),
+        deserialize_u64 => |v: V| v.visit_u64(0),
+        deserialize_f32 => |v: V| v.visit_f64(0.0),
+        deserialize_f64 => |v: V| v.visit_f64(0.0),
+        deserialize_char => |v: V| v.visit_str(""),
+        deserialize_string => |v: V| v.visit_str(""),
+        deserialize_bytes => |v: V| v.visit_bytes(&[]),
+        deserialize_byte_buf => |v: V| v.visit_bytes(&[]),
+        deserialize_unit => |v: V| v.visit_unit(),
+        deserialize_identifier => |v: V| v.visit_str(""),
+    );
+
+    fn deserialize_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if let Value::String(s) = self.v {
+            if expecting(&visitor) == "a base64-encoded string" {
+                if let Some(at) = go_base64_error(s) {
+                    return Err(self.locate(DeError::message(format!("illegal base64 data at input byte {at}"))));
+                }
+                if s.contains(['\n', '\r']) {
+                    let clean: String = s.chars().filter(|c| *c != '\n' && *c != '\r').collect();
+                    return visitor.visit_string(clean).map_err(|e| self.locate(e));
+                }
+            }
+        }
+        if self.v.is_null() {
+            return visitor.visit_str("").map_err(|e| self.locate(e));
+        }
+        self.any(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.v.is_null() {
+            return visitor.visit_none().map_err(|e| self.locate(e));
+        }
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'a>>(self, _name: &'static str, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'a>>(self, name: &'static str, visitor: V) -> Result<V::Value, DeError> {
+        match (name, self.v) {
+            ("Quantity", Value::Null) => visitor.visit_str("").map_err(|e| self.locate(e)),
+            ("Quantity", v) => {
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                if let Err(msg) = crate::quantity::Quantity::parse(&text) {
+                    return Err(self.locate(DeError::message(msg)));
+                }
+                visitor.visit_string(text).map_err(|e| self.locate(e))
+            }
+            ("Time" | "MicroTime", Value::String(s)) => {
+                let s = s.clone();
+                visitor
+                    .visit_newtype_struct(De {
+                        v: self.v,
+                        path: self.path.clone(),
+                        go_struct: self.go_struct,
+                        go_field: self.go_field.clone(),
+                        ctx: self.ctx,
+                    })
+                    .map_err(|_| {
+                        let mut e = DeError::message(format!(
+                            "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse {} as \"2006\"",
+                            go_quote(&s),
+                            go_quote(&s)
+                        ));
+                        e.located = true;
+                        e
+                    })
+            }
+            ("Time" | "MicroTime", Value::Null) => visitor.visit_newtype_struct(self),
+            ("Time" | "MicroTime", v) => {
+                let desc = match v {
+                    Value::Bool(_) => "bool",
+                    Value::Number(_) => "number",
+                    Value::Array(_) => "array",
+                    _ => "object",
+                };
+                Err(self
+                    .locate(DeError::message(format!("json: cannot unmarshal {desc} into Go value of type string"))))
+            }
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Null => visitor.visit_seq(EmptySeq).map_err(|e| self.locate(e)),
+            Value::Array(items) => self.seq(items, visitor),
+            _ => self.any(visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'a>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
+            Value::Object(m) => self.map(m, None, visitor),
+            _ => self.any(visitor),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'a>>(
+        self,
+        name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
+            Value::Object(m) => self.map(m, Some(name), visitor),
+            _ => self.any(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'a>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e| self.locate(e)),
+            _ => self.any(visitor),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        // The type has no such field: strict decoding reports it and skips its value.
+        self.ctx.unknown_field(&self.path);
+        visitor.visit_unit()
+    }
+}
+
+impl<'a> De<'a, '_> {
+    /// `intstr.IntOrString`: a string, or a JSON number that fits an int32.
+    fn int_or_string<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let desc = match self.v {
+            Value::String(s) => return visitor.visit_borrowed_str(s).map_err(|e| self.locate(e)),
+            Value::Null => return visitor.visit_i64(0).map_err(|e| self.locate(e)),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) if i32::try_from(i).is_ok() => return visitor.visit_i64(i).map_err(|e| self.locate(e)),
+                _ => format!("number {n}"),
+            },
+            Value::Bool(_) => "bool".into(),
+            Value::Array(_) => "array".into(),
+            Value::Object(_) => "object".into(),
+        };
+        Err(self.locate(DeError::message(format!("json: cannot unmarshal {desc} into Go value of type int32"))))
+    }
+}
+
+struct EmptySeq;
+
+impl<'de> SeqAccess<'de> for EmptySeq {
+    type Error = DeError;
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, _seed: T) -> Result<Option<T::Value>, DeError> {
+        Ok(None)
+    }
+}
+
+struct EmptyMap;
+
+impl<'de> MapAccess<'de> for EmptyMap {
+    type Error = DeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, _seed: K) -> Result<Option<K::Value>, DeError> {
+        Ok(None)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, _seed: V) -> Result<V::Value, DeError> {
+        Err(de::Error::custom("no value"))
+    }
+}
+
+struct SeqDe<'a, 'p, 'c> {
+    items: std::slice::Iter<'a, Value>,
+    index: usize,
+    path: &'p str,
+    go_struct: &'static str,
+    go_field: &'p str,
+    ctx: &'c mut Ctx,
+}
+
+impl<'a> SeqAccess<'a> for SeqDe<'a, '_, '_> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, DeError> {
+        let Some(v) = self.items.next() else { return Ok(None) };
+        let path = format!("{}[{}]", self.path, self.index);
+        self.index += 1;
+        seed.deserialize(De { v, path, go_struct: self.go_struct, go_field: self.go_field.to_string(), ctx: self.ctx })
+            .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+struct MapDe<'a, 'p, 'c> {
+    iter: serde_json::map::Iter<'a>,
+    value: Option<(&'a String, &'a Value)>,
+    path: &'p str,
+    /// Set when the map is a struct: its fields extend Go's field path.
+    struct_name: Option<&'static str>,
+    go_struct: &'static str,
+    go_field: &'p str,
+    ctx: &'c mut Ctx,
+}
+
+impl<'a> MapAccess<'a> for MapDe<'a, '_, '_> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+        let Some((k, v)) = self.iter.next() else { return Ok(None) };
+        self.value = Some((k, v));
+        let key: de::value::BorrowedStrDeserializer<'a, DeError> = de::value::BorrowedStrDeserializer::new(k);
+        seed.deserialize(key).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let Some((k, v)) = self.value.take() else { return Err(de::Error::custom("value without a key")) };
+        let path = if self.path.is_empty() { k.clone() } else { format!("{}.{k}", self.path) };
+        let (go_struct, go_field) = match self.struct_name {
+            Some(name) => {
+                let f = if self.go_field.is_empty() { k.clone() } else { format!("{}.{k}", self.go_field) };
+                (name, f)
+            }
+            None => (self.go_struct, self.go_field.to_string()),
+        };
+        seed.deserialize(De { v, path, go_struct, go_field, ctx: self.ctx })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::parse_manifest;
+    use expect_test::{expect, Expect};
+
+    /// Decodes every document of `input` and shows the body kubectl sends (compact, Go-style)
+    /// or what kubectl prints, with the paths involved.
+    fn check(input: &str, expect: Expect) {
+        let parsed = parse_manifest(input);
+        let mut out = String::new();
+        for doc in &parsed.documents {
+            match decode_document(doc) {
+                Ok(d) => out += &format!("ok {} {:?}\n  body {}\n", d.object.kind(), d.object.name(), go_json(&d.body)),
+                Err(e) => {
+                    let side = if e.is_client_side() { "client" } else { "server" };
+                    out += &format!("{side} {:?}\n  {}\n", e.paths(), e.kubectl_line("pod.yaml").replace('\n', "\n  "));
+                }
+            }
+        }
+        if let Some(e) = &parsed.error {
+            out += &format!("yaml {}\n", e.kubectl_line("pod.yaml"));
+        }
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn a_valid_pod_and_its_body() {
+        check(
+            "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels: {tier: front, app: web}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.29
+    ports:
+    - containerPort: 80
+    resources:
+      limits: {cpu: 1, memory: 128Mi}
+",
+            expect![[r#"
+                ok Pod "web"
+                  body {"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"app":"web","tier":"front"},"name":"web"},"spec":{"containers":[{"image":"nginx:1.29","name":"web","ports":[{"containerPort":80}],"resources":{"limits":{"cpu":1,"memory":"128Mi"}}}]}}
+            "#]],
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_all_listed_in_body_order() {
+        check(
+            "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  lables: {app: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    imagePullPolicyy: Always
+    resources:
+      limitz: {cpu: 1}
+  restartPolicyy: Never
+  apiVersion: v1
+",
+            expect![[r#"
+                server ["metadata.lables", "spec.apiVersion", "spec.containers[0].imagePullPolicyy", "spec.containers[0].resources.limitz", "spec.restartPolicyy"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "metadata.lables", unknown field "spec.apiVersion", unknown field "spec.containers[0].imagePullPolicyy", unknown field "spec.containers[0].resources.limitz", unknown field "spec.restartPolicyy"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn wrong_types() {
+        check(
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: three
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels:
+    version: 1.5
+spec:
+  containers: [{name: web, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    ports:
+    - containerPort: \"80\"
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: nginx
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    ports: [{containerPort: 1.5}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    env:
+    - name: DEBUG
+      value: true
+",
+            expect![[r#"
+                server ["spec.replicas"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32
+                server ["metadata.labels.version"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string
+                server ["spec.containers[0].ports[0].containerPort"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32
+                server ["spec.containers"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container
+                server ["spec.containers[0].ports[0].containerPort"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 1.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32
+                server ["spec.containers[0].env[0].value"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.value of type string
+            "#]],
+        );
+    }
+
+    #[test]
+    fn type_specific_messages() {
+        check(
+            "\
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      limits: {cpu: one}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s}
+data:
+  password: hello
+---
+apiVersion: v1
+kind: Service
+metadata: {name: s}
+spec:
+  ports:
+  - port: 80
+    targetPort: true
+",
+            expect![[r#"
+                server ["spec.containers[0].resources.limits.cpu"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
+                server ["data.password"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 4
+                server ["spec.ports[0].targetPort"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go value of type int32
+            "#]],
+        );
+    }
+
+    #[test]
+    fn yaml_1_1_scalars_like_kubectl() {
+        // Plain `yes` is a boolean and plain 0644 is octal (420) for kubectl's yaml.v2;
+        // quoted, they stay strings.
+        check(
+            "\
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    env:
+    - name: A
+      value: yes
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: b
+  annotations:
+    quoted: \"yes\"
+spec:
+  terminationGracePeriodSeconds: 1_0
+  containers:
+  - name: web
+    image: nginx
+  volumes:
+  - name: c
+    configMap:
+      name: c
+      defaultMode: 0644
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: c}
+spec:
+  containers: [{name: web, image: nginx}]
+  volumes:
+  - name: d
+    secret:
+      secretName: d
+      defaultMode: '0644'
+",
+            expect![[r#"
+                server ["spec.containers[0].env[0].value"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field EnvVar.spec.containers.env.value of type string
+                ok Pod "b"
+                  body {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{"quoted":"yes"},"name":"b"},"spec":{"containers":[{"image":"nginx","name":"web"}],"terminationGracePeriodSeconds":10,"volumes":[{"configMap":{"defaultMode":420,"name":"c"},"name":"c"}]}}
+                server ["spec.volumes[0].secret.defaultMode"]
+                  Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field SecretVolumeSource.spec.volumes.secret.defaultMode of type int32
+            "#]],
+        );
+    }
+
+    #[test]
+    fn kubectl_client_side_errors() {
+        check(
+            "\
+metadata: {name: x}
+---
+kind: Pod
+apiVersion: 1
+metadata: {name: x}
+---
+apiVersion: example.com/v1
+kind: Foo
+metadata: {name: foo, namespace: dev}
+---
+apiVersion: apps/v1beta2
+kind: Deployment
+metadata: {name: nginx}
+---
+apiVersion: a/b/c
+kind: Pod
+---
+- just
+- a list
+---
+apiVersion: v1
+kind: \"\"
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: x}
+spec:
+  n: .inf
+",
+            expect![[r#"
+                client ["apiVersion", "kind"]
+                  error: error validating "pod.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false
+                client ["apiVersion"]
+                  error: error validating "pod.yaml": error validating data: apiVersion isn't string type; if you choose to ignore these errors, turn validation off with --validate=false
+                client ["apiVersion", "kind"]
+                  error: resource mapping not found for name: "foo" namespace: "dev" from "pod.yaml": no matches for kind "Foo" in version "example.com/v1"
+                  ensure CRDs are installed first
+                client ["apiVersion", "kind"]
+                  error: resource mapping not found for name: "nginx" namespace: "" from "pod.yaml": no matches for kind "Deployment" in version "apps/v1beta2"
+                  ensure CRDs are installed first
+                client ["apiVersion"]
+                  error: error validating "pod.yaml": error validating data: unexpected GroupVersion string: a/b/c; if you choose to ignore these errors, turn validation off with --validate=false
+                client []
+                  error: error validating "pod.yaml": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false
+                client ["kind"]
+                  error: unable to decode "pod.yaml": Object 'Kind' is missing in '{"apiVersion":"v1","kind":""}'
+                client ["spec.n"]
+                  error: error parsing pod.yaml: error converting YAML to JSON: json: unsupported value: +Inf
+            "#]],
+        );
+    }
+
+    #[test]
+    fn kinds_without_a_type_are_kept_unstructured() {
+        check(
+            "\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec: {replicas: 1, anything: goes}
+",
+            expect![[r#"
+                ok StatefulSet "db"
+                  body {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},"spec":{"anything":"goes","replicas":1}}
+            "#]],
+        );
+    }
+
+    #[test]
+    fn nulls_and_integral_floats_like_go() {
+        check(
+            "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  creationTimestamp: null
+spec:
+  replicas: 2.0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        args: ~
+",
+            expect![[r#"
+                ok Deployment "web"
+                  body {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":null,"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":null,"image":"nginx","name":"web"}]}}}}
+            "#]],
+        );
+    }
+
+    #[test]
+    fn go_base64_offsets() {
+        let cases = ["aGVsbG8=", "hello", "hello world", "abc", "ab==", "a===", "aGVsbG8=x", "aGVs\nbG8=", ""];
+        let out: Vec<String> = cases.iter().map(|c| format!("{c:?}: {:?}", go_base64_error(c))).collect();
+        expect![[r#"
+            "aGVsbG8=": None
+            "hello": Some(4)
+            "hello world": Some(5)
+            "abc": Some(0)
+            "ab==": None
+            "a===": Some(1)
+            "aGVsbG8=x": Some(8)
+            "aGVs\nbG8=": None
+            "": None"#]]
+        .assert_eq(&out.join("\n"));
+    }
+}

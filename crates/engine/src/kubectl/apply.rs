@@ -1,0 +1,584 @@
+//! `kubectl apply -f FILE` (client-side apply), per document of the file, in order:
+//!
+//! 1. The object's namespace is the file's `metadata.namespace`, or kubectl's context namespace
+//!    for namespaced kinds (the object sent carries it); cluster-scoped objects have none.
+//! 2. kubectl adds the `kubectl.kubernetes.io/last-applied-configuration` annotation: the
+//!    object as in the file (with the namespace kubectl set, and an empty `annotations` map
+//!    where the file had none), as compact JSON with keys sorted and a final newline, as Go's
+//!    `json.Marshal` of an unstructured object writes it. The request body is the object with
+//!    that annotation, keys sorted the same way.
+//! 3. `GET <object path>`: a 404 means "create": `POST <collection path>
+//!    ?fieldManager=kubectl-client-side-apply&fieldValidation=Strict`, printing
+//!    `<kind>[.<group>]/<name> created`. Any other failure of the GET is reported as `error when
+//!    retrieving current configuration of: ...` (a user without `get` is stopped here, before
+//!    the create).
+//! 4. When the object exists, kubectl computes a three-way patch between the last applied
+//!    configuration (from the live object's annotation), the file and the live object
+//!    ([`crate::apiserver::strategic::three_way`], a simplified strategic merge): nothing to do
+//!    prints `<kind>/<name> unchanged` without a request; otherwise `PATCH` with
+//!    `application/strategic-merge-patch+json` prints `<kind>/<name> configured`. A live object
+//!    without the annotation gets kubectl's warning that it will be patched in.
+//!
+//! Responses' `Warning:` headers are printed on standard error as they arrive (`Warning:
+//! <text>`). Errors are collected and printed at the end, client-side errors (unreadable
+//! documents, unknown kinds) first, then the server's in document order; kubectl goes on after
+//! an error and exits 1 at the end. A 401 is different: kubectl would already have failed at
+//! API discovery, before sending any object, so the lab stops at the first 401 and prints only
+//! `error: You must be logged in to the server (Unauthorized)` (the trace shows the refused
+//! request as the object's GET, since discovery is not modelled).
+//!
+//! kubectl's round trips take [`ROUND_TRIP_MS`] of logical time; documents are processed one
+//! after the other.
+
+use super::client::{read_file, ClientDocument, ClientObject};
+use crate::apiserver::{self, kind_for_output, strategic, ApiRequest, ApiResponse, Caller, Verb};
+use crate::errors::{apply_get_verb, kubectl_stderr, CommandError, Status, StatusReason};
+use crate::object::Object;
+use crate::sim::{Actor, Core, Target, Task};
+use crate::store::WatchEvent;
+use crate::trace::{Detail, ObjectRef, Phase, StepStatus};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The annotation client-side apply keeps the last applied configuration in.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Logical time between a response and kubectl's next request.
+pub const ROUND_TRIP_MS: u64 = 4;
+
+/// What happened to one document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    Created,
+    Configured,
+    Unchanged,
+    /// Refused by the server or by kubectl itself.
+    Failed,
+    /// Never sent (kubectl stopped before it).
+    Skipped,
+}
+
+/// One document of the file and its outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DocumentResult {
+    /// Position among the file's documents, from 0.
+    pub index: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectRef>,
+    pub operation: Operation,
+    /// What kubectl prints for this document (`pod/web created`, or its error text).
+    pub outcome: String,
+    pub accepted: bool,
+    /// The HTTP status of the last request for this document (0 when none was sent).
+    pub code: u16,
+    /// The ids of the requests sent for this document (steps carry them).
+    pub request_ids: Vec<u32>,
+    /// The Status reason when the server refused it (`Forbidden`, `Invalid`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// How kubectl is invoked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApplyOptions {
+    /// The file name as given to `-f`.
+    pub file: String,
+    pub manifest: String,
+    /// kubectl's credentials and `--as`/`--as-group`.
+    pub caller: Caller,
+    /// The context namespace.
+    pub namespace: String,
+}
+
+/// One line of kubectl's output, with when it was printed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutputLine {
+    pub time_ms: u64,
+    pub stderr: bool,
+    pub text: String,
+}
+
+enum Pending {
+    Client(String),
+    Ready(ClientObject),
+}
+
+/// The `kubectl apply` actor.
+pub struct KubectlApply {
+    opts: ApplyOptions,
+    docs: Vec<(ClientDocument, Pending)>,
+    stream_error: Option<String>,
+    pub results: Vec<DocumentResult>,
+    /// Lines printed as they happened (successes on stdout, warnings on stderr).
+    pub lines: Vec<OutputLine>,
+    /// Errors in the order kubectl prints them at the end.
+    client_errors: Vec<(usize, CommandError)>,
+    server_errors: Vec<(usize, CommandError)>,
+    unauthorized: bool,
+    /// The modified configuration (body) of the document being applied.
+    current_body: Option<Value>,
+}
+
+fn sort_keys(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let mut out = Map::new();
+            for k in keys {
+                out.insert(k.clone(), sort_keys(&m[k]));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sort_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The object kubectl sends for `obj` in `namespace`: namespace set, last-applied annotation
+/// added, keys sorted.
+pub fn modified_configuration(obj: &ClientObject, namespace: Option<&str>) -> Value {
+    let mut v = obj.body.clone();
+    if let (Some(ns), Some(m)) = (namespace, v.get_mut("metadata").and_then(Value::as_object_mut)) {
+        m.insert("namespace".into(), Value::String(ns.to_string()));
+    }
+    // The annotation's value is the object without the annotation itself.
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        let ann = m.entry("annotations").or_insert_with(|| Value::Object(Map::new()));
+        if let Some(a) = ann.as_object_mut() {
+            a.remove(LAST_APPLIED);
+        } else {
+            *ann = Value::Object(Map::new());
+        }
+    }
+    let sorted = sort_keys(&v);
+    let text = format!("{}\n", crate::errors::go_json(&sorted));
+    if let Some(a) = v.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut) {
+        a.insert(LAST_APPLIED.into(), Value::String(text));
+    }
+    sort_keys(&v)
+}
+
+impl KubectlApply {
+    pub fn new(opts: ApplyOptions) -> KubectlApply {
+        let file = read_file(&opts.manifest, &opts.file);
+        let docs = file
+            .documents
+            .into_iter()
+            .map(|d| {
+                let pending = match &d.object {
+                    Ok(o) => Pending::Ready(o.clone()),
+                    Err(e) => Pending::Client(e.clone()),
+                };
+                (d, pending)
+            })
+            .collect();
+        KubectlApply {
+            opts,
+            docs,
+            stream_error: file.stream_error,
+            results: vec![],
+            lines: vec![],
+            client_errors: vec![],
+            server_errors: vec![],
+            unauthorized: false,
+            current_body: None,
+        }
+    }
+
+    /// Reads the file (kubectl maps every document before it sends anything: documents it
+    /// cannot read or map become client-side errors right away) and queues the first request.
+    pub fn start(&mut self, core: &mut Core) {
+        for i in 0..self.docs.len() {
+            if let Pending::Client(e) = &self.docs[i].1 {
+                let e = e.clone();
+                self.client_error(core, i, e);
+            }
+        }
+        if let Some(e) = self.stream_error.clone() {
+            core.record(
+                crate::sim::StepBuilder::new(
+                    Phase::Request,
+                    crate::trace::Component::Kubectl,
+                    crate::trace::Component::Kubectl,
+                    format!("kubectl stops reading {}: {}", self.opts.file, first_line(&e)),
+                    Detail::Note { text: e },
+                )
+                .status(StepStatus::Failed),
+            );
+        }
+        self.next(core, 0, 0);
+    }
+
+    /// The number of documents kubectl read.
+    pub fn document_count(&self) -> usize {
+        self.docs.len()
+    }
+
+    fn print(&mut self, core: &Core, stderr: bool, text: String) {
+        self.lines.push(OutputLine { time_ms: core.now, stderr, text });
+    }
+
+    fn namespace_for(&self, obj: &ClientObject) -> Option<String> {
+        if obj.resource.namespaced {
+            Some(obj.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| self.opts.namespace.clone()))
+        } else {
+            None
+        }
+    }
+
+    fn object_ref(&self, obj: &ClientObject) -> ObjectRef {
+        ObjectRef { kind: obj.resource.kind.to_string(), namespace: self.namespace_for(obj), name: obj.name.clone() }
+    }
+
+    fn request(&self, verb: Verb, obj: &ClientObject, body: Option<Value>) -> ApiRequest {
+        ApiRequest {
+            caller: self.opts.caller.clone(),
+            verb,
+            resource: obj.resource,
+            namespace: self.namespace_for(obj),
+            name: Some(obj.name.clone()),
+            subresource: None,
+            body,
+            verbose: true,
+            file: Some(self.opts.file.clone()),
+        }
+    }
+
+    /// Queues the next document kubectl can send, from `index` on.
+    fn next(&self, core: &mut Core, index: usize, delay: u64) {
+        if self.unauthorized {
+            return;
+        }
+        if let Some(i) = (index..self.docs.len()).find(|&i| matches!(self.docs[i].1, Pending::Ready(_))) {
+            core.after(delay, Task::new(Target::Kubectl, format!("doc/{i}/get")));
+        }
+    }
+
+    /// Sets what kubectl prints on the response step of a request.
+    fn annotate_response(core: &mut Core, request_id: u32, text: &str) {
+        if let Some(step) = core.steps.iter_mut().rev().find(|s| s.request_id == Some(request_id)) {
+            if let Detail::Response(r) = &mut step.detail {
+                r.kubectl = text.to_string();
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &mut self,
+        index: usize,
+        object: Option<ObjectRef>,
+        operation: Operation,
+        outcome: String,
+        code: u16,
+        ids: Vec<u32>,
+        reason: Option<StatusReason>,
+    ) {
+        let line = self.docs.get(index).map(|(d, _)| d.line).unwrap_or(1);
+        let accepted = matches!(operation, Operation::Created | Operation::Configured | Operation::Unchanged);
+        self.results.push(DocumentResult {
+            index,
+            line,
+            object,
+            operation,
+            outcome,
+            accepted,
+            code,
+            request_ids: ids,
+            reason: reason.map(|r| r.as_str().to_string()).filter(|r| !r.is_empty()),
+        });
+    }
+
+    fn server_error(
+        &mut self,
+        core: &mut Core,
+        index: usize,
+        obj: &ClientObject,
+        verb_text: &str,
+        resp: &ApiResponse,
+        ids: Vec<u32>,
+    ) {
+        let Some(status) = resp.error.clone() else { return };
+        if status.reason == StatusReason::Unauthorized {
+            self.unauthorized = true;
+            let text = "error: You must be logged in to the server (Unauthorized)".to_string();
+            Self::annotate_response(core, resp.request_id, &text);
+            self.result(
+                index,
+                Some(self.object_ref(obj)),
+                Operation::Failed,
+                text,
+                resp.code,
+                ids,
+                Some(status.reason),
+            );
+            return;
+        }
+        let wrapped: Status = status.with_source(verb_text, &self.opts.file);
+        let single = kubectl_stderr(&[CommandError::Server(wrapped.clone())]);
+        Self::annotate_response(core, resp.request_id, single.trim_end());
+        self.server_errors.push((index, CommandError::Server(wrapped)));
+        self.result(
+            index,
+            Some(self.object_ref(obj)),
+            Operation::Failed,
+            String::new(),
+            resp.code,
+            ids,
+            Some(status.reason),
+        );
+    }
+
+    fn warnings(&mut self, core: &Core, resp: &ApiResponse) {
+        for w in &resp.warnings {
+            self.lines.push(OutputLine { time_ms: core.now, stderr: true, text: format!("Warning: {w}") });
+        }
+    }
+
+    fn client_error(&mut self, core: &mut Core, index: usize, text: String) {
+        let (doc, _) = &self.docs[index];
+        let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
+        let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
+        core.record(
+            crate::sim::StepBuilder::new(
+                Phase::Request,
+                crate::trace::Component::Kubectl,
+                crate::trace::Component::Kubectl,
+                summary,
+                Detail::Note { text: text.clone() },
+            )
+            .object(object.clone())
+            .status(StepStatus::Failed),
+        );
+        self.client_errors.push((index, CommandError::Client(text)));
+        self.result(index, object, Operation::Failed, String::new(), 0, vec![], None);
+    }
+
+    fn run_get(&mut self, core: &mut Core, index: usize) {
+        let obj = match &self.docs[index].1 {
+            Pending::Client(_) => return,
+            Pending::Ready(o) => o.clone(),
+        };
+        let ns = self.namespace_for(&obj);
+        if obj.name.is_empty() {
+            let verb = apply_get_verb(obj.resource, "", ns.as_deref().unwrap_or(""));
+            let text = format!("error when {verb} \"{}\": resource name may not be empty", self.opts.file);
+            self.client_error(core, index, text);
+            self.next(core, index + 1, 0);
+            return;
+        }
+        self.current_body = Some(modified_configuration(&obj, ns.as_deref()));
+        let resp = apiserver::handle(core, self.request(Verb::Get, &obj, None));
+        let ids = vec![resp.request_id];
+        if resp.ok() {
+            self.patch_or_unchanged(core, index, &obj, resp, ids);
+        } else if resp.is_not_found() {
+            Self::annotate_response(core, resp.request_id, "");
+            core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/create/{}", resp.request_id)));
+        } else {
+            let verb = apply_get_verb(obj.resource, &obj.name, ns.as_deref().unwrap_or(""));
+            self.server_error(core, index, &obj, &verb, &resp, ids);
+            self.next(core, index + 1, ROUND_TRIP_MS);
+        }
+    }
+
+    fn run_create(&mut self, core: &mut Core, index: usize, get_id: u32) {
+        let Pending::Ready(obj) = &self.docs[index].1 else { return };
+        let obj = obj.clone();
+        let body = self.current_body.clone();
+        let resp = apiserver::handle(core, self.request(Verb::Create, &obj, body));
+        let ids = vec![get_id, resp.request_id];
+        self.warnings(core, &resp);
+        if resp.ok() {
+            let text = format!(
+                "{}/{} created",
+                kind_for_output(obj.resource),
+                resp.object.as_ref().map(Object::name).unwrap_or(&obj.name)
+            );
+            Self::annotate_response(core, resp.request_id, &text);
+            self.print(core, false, text.clone());
+            let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
+            self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
+        } else {
+            self.server_error(core, index, &obj, "creating", &resp, ids);
+        }
+        self.next(core, index + 1, ROUND_TRIP_MS);
+    }
+
+    fn patch_or_unchanged(
+        &mut self,
+        core: &mut Core,
+        index: usize,
+        obj: &ClientObject,
+        live: ApiResponse,
+        ids: Vec<u32>,
+    ) {
+        let Some(live_obj) = live.object.clone() else { return };
+        let current = live_obj.to_json();
+        let original: Option<Value> = current
+            .pointer(&format!("/metadata/annotations/{}", LAST_APPLIED.replace('/', "~1")))
+            .and_then(Value::as_str)
+            .and_then(|s| serde_json::from_str(s).ok());
+        let modified = self.current_body.clone().unwrap_or(Value::Null);
+        let name = format!("{}/{}", kind_for_output(obj.resource), obj.name);
+        if original.is_none() {
+            let text = format!(
+                "Warning: resource {}/{} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
+                obj.resource.plural, obj.name
+            );
+            self.print(core, true, text);
+        }
+        let patch = strategic::three_way(original.as_ref(), &modified, &current);
+        if patch.as_object().is_some_and(Map::is_empty) {
+            let text = format!("{name} unchanged");
+            Self::annotate_response(core, live.request_id, &text);
+            self.print(core, false, text.clone());
+            self.result(
+                index,
+                Some(crate::sim::object_ref(&live_obj)),
+                Operation::Unchanged,
+                text,
+                live.code,
+                ids,
+                None,
+            );
+            self.next(core, index + 1, ROUND_TRIP_MS);
+            return;
+        }
+        Self::annotate_response(core, live.request_id, "");
+        let _ = self.current_body.replace(sort_keys(&patch));
+        core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", live.request_id)));
+    }
+
+    fn run_patch(&mut self, core: &mut Core, index: usize, get_id: u32) {
+        let Pending::Ready(obj) = &self.docs[index].1 else { return };
+        let obj = obj.clone();
+        let patch = self.current_body.clone();
+        let resp = apiserver::handle(core, self.request(Verb::Patch, &obj, patch.clone()));
+        let ids = vec![get_id, resp.request_id];
+        self.warnings(core, &resp);
+        if resp.ok() {
+            let text = format!("{}/{} configured", kind_for_output(obj.resource), obj.name);
+            Self::annotate_response(core, resp.request_id, &text);
+            self.print(core, false, text.clone());
+            let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
+            self.result(index, Some(oref), Operation::Configured, text, resp.code, ids, None);
+        } else {
+            let ns = self.namespace_for(&obj);
+            let get_verb = apply_get_verb(obj.resource, &obj.name, ns.as_deref().unwrap_or(""));
+            let info = get_verb
+                .strip_prefix("retrieving current configuration of:\n")
+                .and_then(|s| s.strip_suffix("\nfrom server for:"))
+                .unwrap_or("")
+                .to_string();
+            let patch_text = patch.as_ref().map(crate::errors::go_json).unwrap_or_default();
+            let verb = format!("applying patch:\n{patch_text}\nto:\n{info}\nfor:");
+            self.server_error(core, index, &obj, &verb, &resp, ids);
+        }
+        self.next(core, index + 1, ROUND_TRIP_MS);
+    }
+
+    /// Everything kubectl printed, and its exit code. Call after the run.
+    pub fn finish(&mut self) -> (String, String, String, i32) {
+        // Documents never reached (after a 401) are skipped.
+        let done: Vec<usize> = self.results.iter().map(|r| r.index).collect();
+        for i in 0..self.docs.len() {
+            if !done.contains(&i) {
+                let object = self.docs[i].0.name.clone().map(|name| ObjectRef {
+                    kind: self.docs[i].0.kind.clone(),
+                    namespace: None,
+                    name,
+                });
+                self.result(i, object, Operation::Skipped, String::new(), 0, vec![], None);
+            }
+        }
+        self.results.sort_by_key(|r| r.index);
+        let mut errors: Vec<(usize, CommandError)> = Vec::new();
+        errors.extend(self.client_errors.iter().cloned());
+        if let Some(e) = &self.stream_error {
+            errors.push((usize::MAX, CommandError::Client(e.clone())));
+        }
+        errors.extend(self.server_errors.iter().cloned());
+        let mut stdout = String::new();
+        let mut stderr = String::new();
+        let mut merged = String::new();
+        for l in &self.lines {
+            let s = format!("{}\n", l.text);
+            if l.stderr {
+                stderr.push_str(&s);
+            } else {
+                stdout.push_str(&s);
+            }
+            merged.push_str(&s);
+        }
+        let mut exit = 0;
+        if self.unauthorized {
+            let s = "error: You must be logged in to the server (Unauthorized)\n";
+            stderr.push_str(s);
+            merged.push_str(s);
+            exit = 1;
+        } else if !errors.is_empty() {
+            let list: Vec<CommandError> = errors.iter().map(|(_, e)| e.clone()).collect();
+            let text = kubectl_stderr(&list);
+            stderr.push_str(&text);
+            merged.push_str(&text);
+            exit = 1;
+            // Each failed document's outcome is its line(s) of that output.
+            for (i, e) in &errors {
+                let own = if list.len() == 1 { text.trim_end().to_string() } else { standard_line(e) };
+                if let Some(r) = self.results.iter_mut().find(|r| r.index == *i && r.outcome.is_empty()) {
+                    r.outcome = own;
+                }
+            }
+        } else if self.docs.is_empty() {
+            let s = "error: no objects passed to apply\n";
+            stderr.push_str(s);
+            merged.push_str(s);
+            exit = 1;
+        }
+        if self.results.iter().any(|r| !r.accepted) {
+            exit = 1;
+        }
+        (stdout, stderr, merged, exit)
+    }
+}
+
+/// How kubectl prints one error among several (one line each, `StandardErrorMessage`).
+fn standard_line(e: &CommandError) -> String {
+    // kubectl_stderr renders a list of two or more errors one per line, in that form.
+    let pair = [e.clone(), CommandError::Client(String::new())];
+    let text = kubectl_stderr(&pair);
+    let n = text.lines().count().saturating_sub(1);
+    text.lines().take(n).collect::<Vec<_>>().join("\n")
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+impl Actor for KubectlApply {
+    fn handles(&self, target: &Target) -> bool {
+        *target == Target::Kubectl
+    }
+
+    fn observe(&mut self, _core: &mut Core, _event: &WatchEvent<Object>) {}
+
+    fn run(&mut self, core: &mut Core, task: &Task) {
+        let parts: Vec<&str> = task.key.split('/').collect();
+        let index = parts.get(1).and_then(|s| s.parse::<usize>().ok()).unwrap_or(usize::MAX);
+        if index >= self.docs.len() || self.unauthorized {
+            return;
+        }
+        let prior = parts.get(3).and_then(|s| s.parse::<u32>().ok()).unwrap_or(0);
+        match parts.get(2).copied() {
+            Some("get") => self.run_get(core, index),
+            Some("create") => self.run_create(core, index, prior),
+            Some("patch") => self.run_patch(core, index, prior),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The one entry point of the engine: [`run`] plays `kubectl apply -f FILE` against a cluster
+//! and returns the [`Run`] — the trace, kubectl's output, each document's outcome and the
+//! etcd model with its full history — that the web app, the CLI, the tests and the benchmarks
+//! render.
+//!
+//! A run: a fresh [`Core`] seeded with `seed`; the starting state loaded from the cluster YAML
+//! ([`crate::cluster::load`], the built-in kind cluster when `None`); kubectl's work queued at
+//! time 0 as the kubeconfig user (the settings' `currentUser`, or `user`), impersonating
+//! `identity` when given (`--as`/`--as-group`); then [`run_loop`] with the actors until the
+//! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
+//! at any step ([`Run::store`], [`Run::revision_at`]).
+//!
+//! `Run` serialises to JSON with stable field names (`docs/trace-format.md`); the `Core` is not
+//! part of the JSON.
+
+use crate::apiserver::{Caller, Credential};
+use crate::cluster::{self, ClusterError, LabSettings};
+use crate::kubectl::apply::OutputLine;
+use crate::kubectl::{ApplyOptions, DocumentResult, KubectlApply};
+use crate::object::Object;
+use crate::sim::{run_loop, Actor, Core};
+use crate::store::Store;
+use crate::trace::{Step, UserInfo};
+use serde::{Deserialize, Serialize};
+
+/// How long a run may last by default (logical ms): five minutes of cluster time.
+pub const DEFAULT_LIMIT_MS: u64 = 300_000;
+
+/// Whom kubectl impersonates (`--as USER --as-group GROUP...`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub user: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+}
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabInput {
+    /// The learner's file.
+    pub manifest: String,
+    /// Its name as kubectl is given it (`-f pod.yaml`), for kubectl's messages.
+    pub file_name: String,
+    /// The starting cluster as YAML (see [`crate::cluster`]); the built-in kind cluster when
+    /// `None`.
+    pub cluster: Option<String>,
+    /// The kubeconfig user kubectl uses (`--user`); the settings' `currentUser` when `None`.
+    pub user: Option<String>,
+    /// `--as`/`--as-group`.
+    pub identity: Option<Identity>,
+    pub seed: u64,
+    /// When to stop if the cluster has not settled (logical ms).
+    pub limit_ms: u64,
+}
+
+impl LabInput {
+    /// A run of `manifest` (named `file_name`) on the default cluster as its admin, seed 1.
+    pub fn new(manifest: impl Into<String>, file_name: impl Into<String>) -> LabInput {
+        LabInput {
+            manifest: manifest.into(),
+            file_name: file_name.into(),
+            cluster: None,
+            user: None,
+            identity: None,
+            seed: 1,
+            limit_ms: DEFAULT_LIMIT_MS,
+        }
+    }
+}
+
+/// Why a run could not start (the lab's inputs, not the learner's manifest, are wrong).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum LabError {
+    /// The cluster file is broken.
+    Cluster(ClusterError),
+    /// `user` names no user of the cluster's settings.
+    UnknownUser { user: String, known: Vec<String> },
+}
+
+impl std::fmt::Display for LabError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LabError::Cluster(e) => write!(f, "the cluster is invalid: {e}"),
+            LabError::UnknownUser { user, known } => {
+                write!(f, "user \"{user}\" is not in the cluster's settings (known: {})", known.join(", "))
+            }
+        }
+    }
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// The Kubernetes release the engine plays (`v1.37`).
+    pub kubernetes_version: &'static str,
+    pub seed: u64,
+    pub file_name: String,
+    /// The kubeconfig user kubectl acted as.
+    pub user: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impersonate: Option<Identity>,
+    /// kubectl's context namespace.
+    pub namespace: String,
+    /// The etcd revision when the learner pressed apply (after the starting state).
+    pub setup_revision: u64,
+    pub steps: Vec<Step>,
+    pub documents: Vec<DocumentResult>,
+    /// kubectl's standard output and error, and both as a terminal shows them.
+    pub stdout: String,
+    pub stderr: String,
+    pub kubectl_output: String,
+    /// kubectl's output line by line, with the logical time each line was printed.
+    pub output_lines: Vec<OutputLine>,
+    pub exit_code: i32,
+    /// The logical time the run ended.
+    pub end_ms: u64,
+    pub final_revision: u64,
+    #[serde(skip)]
+    core: Core,
+}
+
+impl Run {
+    /// The etcd model with its full history.
+    pub fn store(&self) -> &Store<Object> {
+        &self.core.store
+    }
+
+    /// The final simulation state.
+    pub fn core(&self) -> &Core {
+        &self.core
+    }
+
+    /// The etcd revision right after step `step` (the last revision for an out-of-range step).
+    pub fn revision_at(&self, step: usize) -> u64 {
+        self.steps.get(step).map(|s| s.revision).unwrap_or(self.final_revision)
+    }
+
+    /// Whether every document was accepted.
+    pub fn all_accepted(&self) -> bool {
+        self.exit_code == 0
+    }
+
+    /// The run as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// The credential of a kubeconfig user.
+pub fn credential_of(settings: &LabSettings, user: &str) -> Option<Credential> {
+    let u = settings.user(user)?;
+    Some(if u.revoked {
+        let what = if u.client_certificate.is_some() { "client certificate" } else { "bearer token" };
+        Credential::Invalid { what: what.into() }
+    } else if let Some(c) = &u.client_certificate {
+        Credential::ClientCertificate {
+            common_name: c.common_name.clone().unwrap_or_else(|| u.name.clone()),
+            organizations: c.organizations.clone(),
+        }
+    } else if let Some(t) = &u.token {
+        Credential::BearerToken(t.clone())
+    } else if let Some(sa) = &u.service_account {
+        Credential::ServiceAccount { namespace: sa.namespace.clone(), name: sa.name.clone() }
+    } else {
+        Credential::Anonymous
+    })
+}
+
+/// Runs the lab (see the module docs).
+pub fn run(input: &LabInput) -> Result<Run, LabError> {
+    let mut core = Core::new(input.seed);
+    let settings = cluster::load(&mut core, input.cluster.as_deref()).map_err(LabError::Cluster)?;
+    let setup_revision = core.store.revision();
+    let user = input.user.clone().or_else(|| settings.current_user.clone()).unwrap_or_default();
+    let credential = credential_of(&settings, &user).ok_or_else(|| LabError::UnknownUser {
+        user: user.clone(),
+        known: settings.users.iter().map(|u| u.name.clone()).collect(),
+    })?;
+    let mut caller = Caller::kubectl(credential);
+    caller.impersonate =
+        input.identity.as_ref().map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+    let namespace = settings.context_namespace().to_string();
+    let mut kubectl = KubectlApply::new(ApplyOptions {
+        file: input.file_name.clone(),
+        manifest: input.manifest.clone(),
+        caller,
+        namespace: namespace.clone(),
+    });
+    kubectl.start(&mut core);
+    {
+        // The actors of the cluster. kubectl is the only one on this branch; the lead adds the
+        // components here as their branches land, in this order:
+        //   controllers (kube-controller-manager), scheduler, kubelets (one per Node).
+        let mut actors: Vec<&mut dyn Actor> = vec![&mut kubectl];
+        run_loop(&mut core, &mut actors, input.limit_ms);
+    }
+    let (stdout, stderr, kubectl_output, exit_code) = kubectl.finish();
+    Ok(Run {
+        kubernetes_version: crate::KUBERNETES_VERSION,
+        seed: input.seed,
+        file_name: input.file_name.clone(),
+        user,
+        impersonate: input.identity.clone(),
+        namespace,
+        setup_revision,
+        steps: core.steps.clone(),
+        documents: kubectl.results.clone(),
+        stdout,
+        stderr,
+        kubectl_output,
+        output_lines: kubectl.lines.clone(),
+        exit_code,
+        end_ms: core.now,
+        final_revision: core.store.revision(),
+        core,
+    })
+}
+
+#[cfg(test)]
+mod tests;

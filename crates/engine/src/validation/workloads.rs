@@ -1,0 +1,257 @@
+//! Deployments, ReplicaSets and Jobs (kubernetes `pkg/apis/apps/validation`,
+//! `pkg/apis/batch/validation`).
+
+use super::meta;
+use super::names;
+use super::pod::validate_pod_template_spec;
+use crate::errors::FieldError;
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use serde_json::json;
+
+type Errs = Vec<FieldError>;
+
+fn nonnegative(v: i64, p: &str, errs: &mut Errs) {
+    if v < 0 {
+        errs.push(FieldError::invalid(p, v, "must be greater than or equal to 0"));
+    }
+}
+
+fn template_labels(t: &PodTemplateSpec) -> serde_json::Value {
+    json!(t.metadata.as_ref().and_then(|m| m.labels.clone()).unwrap_or_default())
+}
+
+/// The selector checks shared by Deployments and ReplicaSets, then the template.
+///
+/// k8s-openapi makes `spec.selector` a plain struct, so an absent selector and `selector: {}`
+/// both arrive empty; they are treated as absent (upstream's nil selector), the common case.
+fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, errs: &mut Errs) {
+    let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+    if meta::selector_is_empty(selector) {
+        errs.push(FieldError::required("spec.selector", ""));
+        // A nil selector converts to one that matches nothing.
+        errs.push(FieldError::invalid(
+            "spec.template.metadata.labels",
+            template_labels(template),
+            "`selector` does not match template `labels`",
+        ));
+    } else {
+        meta::label_selector(selector, "spec.selector", errs);
+        if !meta::selector_convertible(selector) {
+            errs.push(FieldError::invalid(
+                "spec.selector",
+                serde_json::to_value(selector).unwrap_or_default(),
+                "invalid label selector",
+            ));
+            return;
+        }
+        if !meta::selector_matches(selector, labels) {
+            errs.push(FieldError::invalid(
+                "spec.template.metadata.labels",
+                template_labels(template),
+                "`selector` does not match template `labels`",
+            ));
+        }
+    }
+    validate_pod_template_spec(template, "spec.template", errs);
+    let spec = template.spec.as_ref();
+    let restart = spec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
+    if restart != "Always" {
+        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
+    }
+    if spec.and_then(|s| s.active_deadline_seconds).is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            "activeDeadlineSeconds in ReplicaSet is not Supported",
+        ));
+    }
+}
+
+fn int_or_percent(v: &IntOrString, p: &str, errs: &mut Errs) {
+    match v {
+        IntOrString::String(s) => {
+            for m in names::percent(s) {
+                errs.push(FieldError::invalid(p, s.as_str(), m));
+            }
+        }
+        IntOrString::Int(i) => nonnegative(*i as i64, p, errs),
+    }
+}
+
+fn int_or_percent_value(v: &IntOrString) -> i64 {
+    match v {
+        IntOrString::Int(i) => *i as i64,
+        IntOrString::String(s) => {
+            if names::percent(s).is_empty() {
+                s[..s.len() - 1].parse().unwrap_or(0)
+            } else {
+                0
+            }
+        }
+    }
+}
+
+fn int_or_string_json(v: &IntOrString) -> serde_json::Value {
+    match v {
+        IntOrString::Int(i) => json!(i),
+        IntOrString::String(s) => json!(s),
+    }
+}
+
+/// `ValidateDeployment`.
+pub fn deployment(d: &Deployment, errs: &mut Errs) {
+    meta::object_meta(&d.metadata, true, names::name_is_dns_subdomain, errs);
+    let spec = &d.spec;
+    nonnegative(spec.replicas.unwrap_or(0) as i64, "spec.replicas", errs);
+    selector_and_template(&spec.selector, &spec.template, errs);
+    let strategy = spec.strategy.clone().unwrap_or_default();
+    match strategy.type_.as_deref().unwrap_or_default() {
+        "Recreate" => {
+            if strategy.rolling_update.is_some() {
+                errs.push(FieldError::forbidden(
+                    "spec.strategy.rollingUpdate",
+                    "may not be specified when strategy `type` is 'Recreate'",
+                ));
+            }
+        }
+        "RollingUpdate" => match &strategy.rolling_update {
+            None => errs
+                .push(FieldError::required("spec.strategy.rollingUpdate", "this should be defaulted and never be nil")),
+            Some(ru) => {
+                let zero = IntOrString::Int(0);
+                let mu = ru.max_unavailable.as_ref().unwrap_or(&zero);
+                let ms = ru.max_surge.as_ref().unwrap_or(&zero);
+                int_or_percent(mu, "spec.strategy.rollingUpdate.maxUnavailable", errs);
+                int_or_percent(ms, "spec.strategy.rollingUpdate.maxSurge", errs);
+                if int_or_percent_value(mu) == 0 && int_or_percent_value(ms) == 0 {
+                    errs.push(FieldError::invalid(
+                        "spec.strategy.rollingUpdate.maxUnavailable",
+                        int_or_string_json(mu),
+                        "may not be 0 when `maxSurge` is 0",
+                    ));
+                }
+                if let IntOrString::String(s) = mu {
+                    if names::percent(s).is_empty() && int_or_percent_value(mu) > 100 {
+                        errs.push(FieldError::invalid(
+                            "spec.strategy.rollingUpdate.maxUnavailable",
+                            s.as_str(),
+                            "must not be greater than 100%",
+                        ));
+                    }
+                }
+            }
+        },
+        _ => errs.push(FieldError::not_supported(
+            "spec.strategy",
+            serde_json::to_value(&strategy).unwrap_or_default(),
+            &["Recreate", "RollingUpdate"],
+        )),
+    }
+    nonnegative(spec.min_ready_seconds.unwrap_or(0) as i64, "spec.minReadySeconds", errs);
+    if let Some(r) = spec.revision_history_limit {
+        nonnegative(r as i64, "spec.revisionHistoryLimit", errs);
+    }
+    if let Some(pd) = spec.progress_deadline_seconds {
+        nonnegative(pd as i64, "spec.progressDeadlineSeconds", errs);
+        if pd <= spec.min_ready_seconds.unwrap_or(0) {
+            errs.push(FieldError::invalid("spec.progressDeadlineSeconds", pd, "must be greater than minReadySeconds"));
+        }
+    }
+}
+
+/// `ValidateReplicaSet`.
+pub fn replica_set(rs: &ReplicaSet, errs: &mut Errs) {
+    meta::object_meta(&rs.metadata, true, names::name_is_dns_subdomain, errs);
+    let spec = &rs.spec;
+    nonnegative(spec.replicas.unwrap_or(0) as i64, "spec.replicas", errs);
+    nonnegative(spec.min_ready_seconds.unwrap_or(0) as i64, "spec.minReadySeconds", errs);
+    let empty = PodTemplateSpec::default();
+    selector_and_template(&spec.selector, spec.template.as_ref().unwrap_or(&empty), errs);
+}
+
+/// `ValidateJob` for a create. The registry generates the selector (from the UID) before
+/// validation unless `manualSelector` is true; without one, `spec.selector` is required.
+pub fn job(j: &Job, errs: &mut Errs) {
+    meta::object_meta(&j.metadata, true, names::name_is_dns_subdomain, errs);
+    let empty = Default::default();
+    let spec = j.spec.as_ref().unwrap_or(&empty);
+    for (field, v) in [
+        ("parallelism", spec.parallelism.map(i64::from)),
+        ("completions", spec.completions.map(i64::from)),
+        ("activeDeadlineSeconds", spec.active_deadline_seconds),
+        ("backoffLimit", spec.backoff_limit.map(i64::from)),
+        ("ttlSecondsAfterFinished", spec.ttl_seconds_after_finished.map(i64::from)),
+        ("backoffLimitPerIndex", spec.backoff_limit_per_index.map(i64::from)),
+        ("maxFailedIndexes", spec.max_failed_indexes.map(i64::from)),
+    ] {
+        if let Some(v) = v {
+            nonnegative(v, &format!("spec.{field}"), errs);
+        }
+    }
+    if spec.max_failed_indexes.is_some() && spec.backoff_limit_per_index.is_none() {
+        errs.push(FieldError::required("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified"));
+    }
+    let mode = spec.completion_mode.clone();
+    if let Some(m) = mode.as_deref() {
+        if m != "NonIndexed" && m != "Indexed" {
+            errs.push(FieldError::not_supported("spec.completionMode", m, &["NonIndexed", "Indexed"]));
+        }
+        if m == "Indexed" && spec.completions.is_none() {
+            errs.push(FieldError::required("spec.completions", "when completion mode is Indexed"));
+        }
+    }
+    if mode.as_deref().is_none_or(|m| m == "NonIndexed") {
+        if let Some(b) = spec.backoff_limit_per_index {
+            errs.push(FieldError::invalid("spec.backoffLimitPerIndex", b, "requires indexed completion mode"));
+        }
+        if let Some(m) = spec.max_failed_indexes {
+            errs.push(FieldError::invalid("spec.maxFailedIndexes", m, "requires indexed completion mode"));
+        }
+    }
+    if let Some(rp) = spec.pod_replacement_policy.as_deref() {
+        if spec.pod_failure_policy.is_some() {
+            if rp != "Failed" {
+                errs.push(FieldError::not_supported("spec.podReplacementPolicy", rp, &["Failed"]));
+            }
+        } else if !matches!(rp, "Failed" | "TerminatingOrFailed") {
+            errs.push(FieldError::not_supported("spec.podReplacementPolicy", rp, &["Failed", "TerminatingOrFailed"]));
+        }
+    }
+    validate_pod_template_spec(&spec.template, "spec.template", errs);
+    let restart = spec.template.spec.as_ref().and_then(|s| s.restart_policy.clone()).unwrap_or_default();
+    if restart == "Always" || restart.is_empty() {
+        errs.push(FieldError::required("spec.template.spec.restartPolicy", "valid values: \"OnFailure\", \"Never\""));
+    } else if restart != "OnFailure" && restart != "Never" {
+        errs.push(FieldError::not_supported(
+            "spec.template.spec.restartPolicy",
+            restart.as_str(),
+            &["OnFailure", "Never"],
+        ));
+    } else if spec.pod_failure_policy.is_some() && restart != "Never" {
+        errs.push(FieldError::invalid(
+            "spec.template.spec.restartPolicy",
+            restart.as_str(),
+            "only \"Never\" is supported when podFailurePolicy is specified",
+        ));
+    }
+    match &spec.selector {
+        None => errs.push(FieldError::required("spec.selector", "")),
+        Some(sel) => meta::label_selector(sel, "spec.selector", errs),
+    }
+    // A nil selector converts to one that matches nothing.
+    let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+    let mismatch = match &spec.selector {
+        None => true,
+        Some(sel) => meta::selector_convertible(sel) && !meta::selector_matches(sel, labels),
+    };
+    if mismatch {
+        errs.push(FieldError::invalid(
+            "spec.template.metadata.labels",
+            labels.map(|l| json!(l)).unwrap_or(serde_json::Value::Null),
+            "`selector` does not match template `labels`",
+        ));
+    }
+}
