@@ -247,7 +247,7 @@ mod tests {
             crate::starters::by_id("forbidden").unwrap().yaml,
             "rbac-alice",
             expect![[r#"
-                Error line 7, column 3: Forbidden: pods is forbidden: User "alice" cannot create resource "pods" in API group "" in the namespace "dev"
+                Error line 7, column 3: Forbidden: User "alice" cannot create resource "pods" in API group "" in the namespace "dev"
             "#]],
         );
     }

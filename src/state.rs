@@ -319,7 +319,7 @@ mod tests {
                 phase: Authorization,
                 component: ApiServer,
                 summary: "forbidden: alice may not create pods in namespace dev",
-                message: "pods is forbidden: User \"alice\" cannot create resource \"pods\" in API group \"\" in the namespace \"dev\"",
+                message: "User \"alice\" cannot create resource \"pods\" in API group \"\" in the namespace \"dev\"",
             }
         "#]]
         .assert_debug_eq(&f);

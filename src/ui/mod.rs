@@ -101,6 +101,8 @@ pub struct Lab {
     pub pending: RwSignal<bool>,
     /// The previous visit stopped during a run: the lab waits for the learner.
     pub interrupted: RwSignal<bool>,
+    /// How many runs finished (the page exposes it as `data-runs`, for tests).
+    pub runs: RwSignal<u32>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     player: StoredValue<Option<Interval>, LocalStorage>,
 }
@@ -119,6 +121,7 @@ impl Lab {
             pane: RwSignal::new(Pane::Apply),
             pending: RwSignal::new(false),
             interrupted: RwSignal::new(interrupted),
+            runs: RwSignal::new(0),
             timer: StoredValue::new_local(None),
             player: StoredValue::new_local(None),
         }
@@ -186,6 +189,7 @@ impl Lab {
         self.pending.set(false);
         self.step.set(0);
         self.outcome.set(outcome);
+        self.runs.update(|n| *n += 1);
     }
 
     /// The number of steps of the run shown.
@@ -315,7 +319,7 @@ pub fn App() -> impl IntoView {
                 {move || theme.get().label()}
             </button>
         </header>
-        <main class="lab">
+        <main class="lab" data-runs=move || lab.runs.get().to_string()>
             <div class="col-input">
                 <editor::Editor />
                 <cluster::ClusterPanel />

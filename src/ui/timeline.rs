@@ -171,7 +171,7 @@ pub fn Timeline() -> impl IntoView {
             <div id="live" class="sr-only" aria-live="polite" aria-atomic="true">
                 {announcement}
             </div>
-            <div class="steps-scroll" node_ref=list tabindex="0" aria-label="Steps by phase">
+            <div class="steps-scroll" node_ref=list tabindex="0" role="region" aria-label="Steps by phase">
                 <ol class="phases" id="phases">
                     {move || {
                         let Some(run) = lab.run() else { return ().into_any() };
