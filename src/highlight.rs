@@ -261,7 +261,9 @@ fn scalar_tok(s: &str) -> Tok {
         let t = s.strip_prefix(['-', '+']).unwrap_or(s);
         !t.is_empty()
             && (t.bytes().all(|b| b.is_ascii_digit())
-                || t.parse::<f64>().is_ok() && t.bytes().any(|b| b.is_ascii_digit()) && !t.contains(char::is_alphabetic)
+                || t.parse::<f64>().is_ok()
+                    && t.bytes().any(|b| b.is_ascii_digit())
+                    && !t.contains(char::is_alphabetic)
                 || t.starts_with("0x") && t.len() > 2 && t[2..].bytes().all(|b| b.is_ascii_hexdigit())
                 || t.starts_with("0o") && t.len() > 2 && t[2..].bytes().all(|b| (b'0'..=b'7').contains(&b)))
     };

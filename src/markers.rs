@@ -167,14 +167,9 @@ fn document_markers(doc: &Document, failed: Option<&Step>) -> Vec<Marker> {
             }
         }
         Some(Detail::Response(r)) => vec![at(doc, "kind", Severity::Error, &r.status_text, r.kubectl.clone(), step)],
-        Some(Detail::Etcd(e)) => vec![at(
-            doc,
-            "metadata.name",
-            Severity::Error,
-            "Not stored",
-            e.error.clone().unwrap_or_default(),
-            step,
-        )],
+        Some(Detail::Etcd(e)) => {
+            vec![at(doc, "metadata.name", Severity::Error, "Not stored", e.error.clone().unwrap_or_default(), step)]
+        }
         Some(other) => {
             let text = failed.map(|s| s.summary.clone()).unwrap_or_default();
             let _ = other;

@@ -79,7 +79,8 @@ pub fn nodes_at(store: &Store<Object>, revision: u64) -> Vec<NodeSummary> {
         .map(|node| {
             let name = node.metadata.name.clone().unwrap_or_default();
             let status = node.status.as_ref();
-            let alloc = |r: &str| status.and_then(|s| s.allocatable.as_ref()).and_then(|m| m.get(r)).map(|q| q.0.as_str());
+            let alloc =
+                |r: &str| status.and_then(|s| s.allocatable.as_ref()).and_then(|m| m.get(r)).map(|q| q.0.as_str());
             let cap = |r: &str| status.and_then(|s| s.capacity.as_ref()).and_then(|m| m.get(r)).map(|q| q.0.clone());
             let on_node: Vec<_> = pods
                 .iter()

@@ -30,8 +30,8 @@ pub fn lab_input(manifest: &str, settings: &Settings) -> LabInput {
     input.cluster = Some(settings.cluster.clone());
     input.user = Some(settings.user.trim().to_string()).filter(|u| !u.is_empty());
     let as_user = settings.as_user.trim();
-    input.identity =
-        (!as_user.is_empty()).then(|| Identity { user: as_user.to_string(), groups: parse_groups(&settings.as_groups) });
+    input.identity = (!as_user.is_empty())
+        .then(|| Identity { user: as_user.to_string(), groups: parse_groups(&settings.as_groups) });
     input.limit_ms = DEFAULT_LIMIT_MS;
     input
 }
@@ -339,8 +339,10 @@ mod tests {
     #[test]
     fn announcements_and_arrows() {
         let r = starter_run("pod");
-        expect![[r#"Step 1 of 12, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"#]]
-            .assert_eq(&announce(r.step(0).unwrap(), r.len()));
+        expect![[
+            r#"Step 1 of 12, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"#
+        ]]
+        .assert_eq(&announce(r.step(0).unwrap(), r.len()));
         expect![[r#"kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)"#]]
             .assert_eq(&arrow_text(r.step(1).unwrap()));
     }

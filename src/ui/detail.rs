@@ -223,11 +223,8 @@ fn authentication_view(a: &AuthenticationDetail) -> impl IntoView {
 
 fn authorization_view(a: &AuthorizationDetail) -> impl IntoView {
     let at = &a.attributes;
-    let resource = if at.subresource.is_empty() {
-        at.resource.clone()
-    } else {
-        format!("{}/{}", at.resource, at.subresource)
-    };
+    let resource =
+        if at.subresource.is_empty() { at.resource.clone() } else { format!("{}/{}", at.resource, at.subresource) };
     let group = if at.api_group.is_empty() { "\"\" (core)".to_string() } else { at.api_group.clone() };
     view! {
         <h3 class="sub">"Authorization"</h3>

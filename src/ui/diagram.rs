@@ -16,9 +16,8 @@ pub fn Diagram() -> impl IntoView {
         let step = run.step(lab.step.get())?.clone();
         Some(step)
     });
-    let description = move || {
-        current.with(|s| s.as_ref().map(arrow_text).unwrap_or_else(|| "No step to show yet.".to_string()))
-    };
+    let description =
+        move || current.with(|s| s.as_ref().map(arrow_text).unwrap_or_else(|| "No step to show yet.".to_string()));
     view! {
         <section class="panel diagram" aria-labelledby="diagram-title">
             <h2 id="diagram-title" class="panel-title">

@@ -110,9 +110,14 @@ pub struct Lab {
 impl Lab {
     fn new() -> Lab {
         let interrupted = storage::get(storage::RUNNING_KEY).is_some();
-        let starter = starters::default_starter();
+        let manifest = storage::load_manifest().unwrap_or_else(|| {
+            // Saved at once, so that even a crash before the first edit keeps it.
+            let text = starters::default_starter().yaml.to_string();
+            storage::save_manifest(&text);
+            text
+        });
         Lab {
-            manifest: RwSignal::new(storage::load_manifest().unwrap_or_else(|| starter.yaml.to_string())),
+            manifest: RwSignal::new(manifest),
             settings: RwSignal::new(storage::load_settings()),
             outcome: RwSignal::new(Outcome::Idle),
             step: RwSignal::new(0),

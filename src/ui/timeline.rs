@@ -40,9 +40,8 @@ pub fn Timeline() -> impl IntoView {
         }
     });
 
-    let announcement = move || {
-        lab.run().and_then(|r| r.step(lab.step.get()).map(|s| announce(s, r.len()))).unwrap_or_default()
-    };
+    let announcement =
+        move || lab.run().and_then(|r| r.step(lab.step.get()).map(|s| announce(s, r.len()))).unwrap_or_default();
 
     view! {
         <section class="panel timeline" aria-labelledby="timeline-title">
@@ -67,20 +66,18 @@ pub fn Timeline() -> impl IntoView {
                     type="button"
                     id="first"
                     title="First step"
-                    aria-label="First step"
                     disabled=at_start
                     on:click=move |_| {
                         lab.stop();
                         lab.go(0);
                     }
                 >
-                    "⏮"
+                    "« First"
                 </button>
                 <button
                     type="button"
                     id="back"
                     title="Previous step (←)"
-                    aria-label="Previous step"
                     disabled=at_start
                     on:click=move |_| {
                         lab.stop();
@@ -99,13 +96,12 @@ pub fn Timeline() -> impl IntoView {
                         if lab.playing.get_untracked() { lab.stop() } else { lab.play() }
                     }
                 >
-                    {move || if lab.playing.get() { "⏸ Pause" } else { "▶ Play" }}
+                    {move || if lab.playing.get() { "■ Pause" } else { "▶ Play" }}
                 </button>
                 <button
                     type="button"
                     id="forward"
                     title="Next step (→)"
-                    aria-label="Next step"
                     disabled=at_end
                     on:click=move |_| {
                         lab.stop();
@@ -118,14 +114,13 @@ pub fn Timeline() -> impl IntoView {
                     type="button"
                     id="last"
                     title="Last step"
-                    aria-label="Last step"
                     disabled=at_end
                     on:click=move |_| {
                         lab.stop();
                         lab.go(usize::MAX);
                     }
                 >
-                    "⏭"
+                    "Last »"
                 </button>
                 <label class="speed">
                     "Speed "
