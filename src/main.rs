@@ -1,4 +1,4 @@
 fn main() {
-    console_error_panic_hook::set_once();
+    podlab::install_panic_hook();
     leptos::mount::mount_to_body(podlab::App);
 }

@@ -1,5 +1,6 @@
 // Shared pieces of the end-to-end tests: the release build served from dist/, Debian's
-// Chromium driven by playwright-core (no browser download), screenshots, page-error capture.
+// Chromium driven by playwright-core (no browser download), screenshots, page-error capture,
+// axe-core, and the lab's own waits (a run finished, a step shown).
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,29 +51,82 @@ export async function start() {
 
 /**
  * Opens the app in a new browser context (its own localStorage) and records every page
- * error, console error and failed request in `page.problems`.
+ * error, console error and failed request in `page.problems`. `storage` pre-fills
+ * localStorage before the app starts; `hash` is appended to the URL.
  */
-export async function openApp(env, { colorScheme = 'light' } = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1200, height: 760 }, colorScheme });
+export async function openApp(
+  env,
+  { colorScheme = 'light', viewport = { width: 1280, height: 900 }, storage = null, hash = '', wait = true } = {},
+) {
+  const context = await env.browser.newContext({ viewport, colorScheme });
+  if (storage) {
+    await context.addInitScript((entries) => {
+      if (!sessionStorage.getItem('podlab.e2e.seeded')) {
+        for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+        sessionStorage.setItem('podlab.e2e.seeded', '1');
+      }
+    }, storage);
+  }
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && page.problems.push(`console error: ${m.text()}`));
   page.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && page.problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  await page.goto(env.url);
-  await waitForApp(page);
+  await page.goto(env.url + hash);
+  if (wait) await waitForRun(page, 0);
   return page;
 }
 
-/** Waits until the WebAssembly app has mounted and rendered the engine's result. */
-export async function waitForApp(page) {
-  await page.waitForSelector('#documents', { timeout: 15_000 });
-  await page.waitForSelector('#doc-count');
+/** The number of runs the page has finished (`data-runs` on <main>). */
+export async function runs(page) {
+  return Number((await page.getAttribute('main.lab', 'data-runs')) ?? '0');
 }
 
-export function screenshot(page, name) {
-  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+/**
+ * Waits until the page has finished more than `after` runs and (unless `timeline` is false,
+ * for runs that cannot start) rendered the timeline.
+ */
+export async function waitForRun(page, after, { timeline = true } = {}) {
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('main.lab')?.dataset.runs ?? 0) > n,
+    after,
+    { timeout: 20_000 },
+  );
+  if (timeline) await page.waitForSelector('#phases > li');
+}
+
+/** Picks a starter from the menu and waits for its run. */
+export async function pickStarter(page, id) {
+  const before = await runs(page);
+  await page.selectOption('#starter', id);
+  await waitForRun(page, before);
+}
+
+/** Replaces the manifest and waits for the engine's run of it. */
+export async function typeManifest(page, text) {
+  const before = await runs(page);
+  await page.fill('#manifest', text);
+  await waitForRun(page, before);
+}
+
+/** Goes to the last step and waits until it is shown. */
+export async function stepToEnd(page) {
+  if (await page.isEnabled('#last')) await page.click('#last');
+  await page.waitForFunction(() => {
+    const m = /Step (\d+) of (\d+)/.exec(document.querySelector('#position')?.textContent ?? '');
+    return m && m[1] === m[2];
+  });
+}
+
+/** Shows a kubectl pane and returns its text. */
+export async function pane(page, label) {
+  await page.getByRole('tab', { name: label, exact: true }).click();
+  return (await page.textContent('#pane-body')) ?? '';
+}
+
+export function screenshot(page, name, options = {}) {
+  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }
 
 /** The text of every element matching `selector`, trimmed. */
@@ -80,10 +134,19 @@ export function texts(page, selector) {
   return page.locator(selector).allTextContents().then((all) => all.map((t) => t.trim()));
 }
 
-/** Runs axe-core on the page; resolves to its violations. */
+/** Runs axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on the page; resolves to its violations. */
 export async function axeViolations(page) {
   const require = createRequire(import.meta.url);
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  if (!(await page.evaluate(() => Boolean(window.axe)))) {
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  }
+  const result = await page.evaluate(() =>
+    window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      resultTypes: ['violations'],
+    }),
+  );
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }

@@ -1,0 +1,368 @@
+//! The lab's state as plain Rust, kept out of the components: turning the learner's inputs
+//! into the engine's [`LabInput`], keeping the [`Run`] with what the page derives from it once
+//! (phases, markers, where it broke), and the timeline's navigation. Everything about
+//! Kubernetes comes from the run; this module only indexes and words it.
+
+use crate::markers::{markers, Marker};
+use crate::storage::Settings;
+use podlab_engine::kubectl::apply::OutputLine;
+use podlab_engine::lab::{self, Identity, LabInput, Run, DEFAULT_LIMIT_MS};
+use podlab_engine::trace::{Component, Detail, Phase, Step, StepStatus};
+use podlab_engine::views::{self, RevisionClock, Views};
+use std::sync::Arc;
+
+/// How long the editor waits after the last keystroke before it runs the engine.
+pub const DEBOUNCE_MS: u32 = 350;
+
+/// Playback speeds: label and milliseconds per step.
+pub const SPEEDS: [(&str, u32); 4] = [("0.5×", 1600), ("1×", 800), ("2×", 400), ("4×", 150)];
+/// The speed a first visit plays at (index into [`SPEEDS`]).
+pub const DEFAULT_SPEED: usize = 1;
+
+/// `--as-group` values from a text field: separated by commas or spaces.
+pub fn parse_groups(text: &str) -> Vec<String> {
+    text.split([',', ' ', '\n', '\t']).map(str::trim).filter(|g| !g.is_empty()).map(str::to_string).collect()
+}
+
+/// The engine's input for a manifest and the lab settings.
+pub fn lab_input(manifest: &str, settings: &Settings) -> LabInput {
+    let mut input = LabInput::new(manifest, if settings.file.is_empty() { "pod.yaml" } else { &settings.file });
+    input.cluster = Some(settings.cluster.clone());
+    input.user = Some(settings.user.trim().to_string()).filter(|u| !u.is_empty());
+    let as_user = settings.as_user.trim();
+    input.identity = (!as_user.is_empty())
+        .then(|| Identity { user: as_user.to_string(), groups: parse_groups(&settings.as_groups) });
+    input.limit_ms = DEFAULT_LIMIT_MS;
+    input
+}
+
+/// The steps of one phase, in trace order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseGroup {
+    pub phase: Phase,
+    pub steps: Vec<usize>,
+}
+
+/// All fifteen phases in order, each with the indexes of its steps (possibly none).
+pub fn group_by_phase(steps: &[Step]) -> Vec<PhaseGroup> {
+    Phase::ALL
+        .into_iter()
+        .map(|phase| PhaseGroup { phase, steps: steps.iter().filter(|s| s.phase == phase).map(|s| s.index).collect() })
+        .collect()
+}
+
+/// Where a run broke: its first failed step, in the words of the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub step: usize,
+    pub phase: Phase,
+    pub component: Component,
+    pub summary: String,
+    /// The message the component gave (the Forbidden text, the validation errors, ...).
+    pub message: String,
+}
+
+/// The first failed step of the run, if any.
+pub fn failure(run: &Run) -> Option<Failure> {
+    let step = run.steps.iter().find(|s| s.status == StepStatus::Failed)?;
+    Some(Failure {
+        step: step.index,
+        phase: step.phase,
+        component: step.from,
+        summary: step.summary.clone(),
+        message: step_message(step),
+    })
+}
+
+/// The most telling message of a step: the text the component reported.
+pub fn step_message(step: &Step) -> String {
+    let text = match &step.detail {
+        Detail::Note { text } => text.clone(),
+        Detail::Authorization(a) => a.message.clone(),
+        Detail::Authentication(a) => a.explanation.clone(),
+        Detail::Admission(a) => a.message.clone().unwrap_or_else(|| a.explanation.clone()),
+        Detail::Validation(v) => v
+            .errors
+            .iter()
+            .map(|e| if e.field.is_empty() { e.message.clone() } else { format!("{}: {}", e.field, e.message) })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Detail::Response(r) if !r.kubectl.is_empty() => r.kubectl.clone(),
+        Detail::Etcd(e) => e.error.clone().unwrap_or_default(),
+        Detail::Schedule(s) => s.message.clone().unwrap_or_default(),
+        Detail::Event(e) => e.message.clone(),
+        Detail::ApiCall(a) => a.error.clone().unwrap_or_else(|| a.authorization.clone()),
+        Detail::Work(w) => w.explanation.clone(),
+        _ => String::new(),
+    };
+    if text.trim().is_empty() {
+        step.summary.clone()
+    } else {
+        text
+    }
+}
+
+/// A component as the diagram and the announcements name it (with its node).
+pub fn component_name(c: Component, node: Option<&str>) -> String {
+    match (c, node) {
+        (Component::Kubelet | Component::Runtime | Component::Cni, Some(n)) => format!("{} ({n})", c.title()),
+        _ => c.title().to_string(),
+    }
+}
+
+/// `kube-scheduler → kube-apiserver: <summary>`, or `kube-apiserver: <summary>` for work
+/// inside one component: the text alternative of the diagram.
+pub fn arrow_text(step: &Step) -> String {
+    let node = step.node.as_deref();
+    if step.from == step.to {
+        format!("{}: {}", component_name(step.from, node), step.summary)
+    } else {
+        format!("{} → {}: {}", component_name(step.from, node), component_name(step.to, node), step.summary)
+    }
+}
+
+/// What the live region says when a step is shown.
+pub fn announce(step: &Step, total: usize) -> String {
+    let status = match step.status {
+        StepStatus::Ok => "",
+        StepStatus::Warning => " (warning)",
+        StepStatus::Failed => " (failed)",
+    };
+    format!("Step {} of {total}, {}{status}: {}", step.index + 1, step.phase.title(), arrow_text(step))
+}
+
+/// `0.004 s` for a logical time in milliseconds.
+pub fn time_label(ms: u64) -> String {
+    format!("{}.{:03} s", ms / 1000, ms % 1000)
+}
+
+/// Everything the page derives from one run, computed once per run.
+#[derive(Debug)]
+pub struct LabRun {
+    pub run: Run,
+    /// The manifest text this run is of (markers refer to its lines).
+    pub manifest: String,
+    pub clock: RevisionClock,
+    pub phases: Vec<PhaseGroup>,
+    /// The namespace the kubectl panes show: the first applied object's, else kubectl's.
+    pub namespace: String,
+    pub markers: Vec<Marker>,
+    pub failure: Option<Failure>,
+    /// The kubeconfig users the cluster defines, and the one kubectl uses by default.
+    pub users: Vec<String>,
+    pub current_user: Option<String>,
+}
+
+impl LabRun {
+    /// Runs the engine; `Err` is the engine's [`lab::LabError`] (a broken cluster, an
+    /// unknown user) as text.
+    pub fn start(input: &LabInput) -> Result<LabRun, String> {
+        let run = lab::run(input).map_err(|e| e.to_string())?;
+        Ok(LabRun::from_run(run, input.manifest.clone()))
+    }
+
+    pub fn from_run(run: Run, manifest: String) -> LabRun {
+        let clock = RevisionClock::from_steps(&run.steps);
+        let phases = group_by_phase(&run.steps);
+        let namespace = run
+            .documents
+            .iter()
+            .filter_map(|d| d.object.as_ref()?.namespace.clone())
+            .next()
+            .unwrap_or_else(|| run.namespace.clone());
+        let markers = markers(&manifest, Some(&run));
+        let failure = failure(&run);
+        let settings = podlab_engine::cluster::settings(run.store());
+        LabRun {
+            users: settings.users.iter().map(|u| u.name.clone()).collect(),
+            current_user: settings.current_user.clone(),
+            clock,
+            phases,
+            namespace,
+            markers,
+            failure,
+            manifest,
+            run,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.run.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.run.steps.is_empty()
+    }
+
+    pub fn step(&self, i: usize) -> Option<&Step> {
+        self.run.steps.get(i)
+    }
+
+    /// The index of the last step (0 for a run without steps).
+    pub fn last(&self) -> usize {
+        self.len().saturating_sub(1)
+    }
+
+    /// The first step of `phase`, if the run reached it.
+    pub fn first_of(&self, phase: Phase) -> Option<usize> {
+        self.phases.iter().find(|g| g.phase == phase).and_then(|g| g.steps.first().copied())
+    }
+
+    /// Every kubectl pane at step `i`: the store at that step's revision, seen at its time.
+    pub fn views_at(&self, i: usize) -> Views {
+        let (revision, now) = match self.step(i) {
+            Some(s) => (s.revision, s.time_ms),
+            None => (self.run.setup_revision, 0),
+        };
+        views::at(self.run.store(), revision, now, &self.namespace, self.run.setup_revision, &self.clock)
+    }
+
+    /// kubectl's output lines printed by the time step `i` is shown. A line is printed with the
+    /// last step at or before its time (the response it reports, or the end of the run).
+    pub fn printed_lines(&self, i: usize) -> Vec<&OutputLine> {
+        self.run
+            .output_lines
+            .iter()
+            .filter(|line| {
+                let printing = self.run.steps.iter().rposition(|s| s.time_ms <= line.time_ms).unwrap_or(0);
+                printing <= i
+            })
+            .collect()
+    }
+
+    /// Whether the run has finished printing (the last step is shown).
+    pub fn finished_at(&self, i: usize) -> bool {
+        i >= self.last()
+    }
+}
+
+/// A run shared between the page's signals (compared by identity: a new run is a new value).
+#[derive(Clone, Debug)]
+pub struct Shared(pub Arc<LabRun>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for Shared {
+    type Target = LabRun;
+    fn deref(&self) -> &LabRun {
+        &self.0
+    }
+}
+
+/// What the page has to show.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Outcome {
+    /// Nothing ran yet (first load, or a run was interrupted by a crash).
+    #[default]
+    Idle,
+    Ran(Shared),
+    /// The lab could not start: the engine's message.
+    LabError(String),
+}
+
+impl Outcome {
+    pub fn run(&self) -> Option<&Shared> {
+        match self {
+            Outcome::Ran(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// The step after `i`, within a run of `len` steps.
+pub fn next_step(i: usize, len: usize) -> usize {
+    (i + 1).min(len.saturating_sub(1))
+}
+
+pub fn prev_step(i: usize) -> usize {
+    i.saturating_sub(1)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::starters::by_id;
+    use expect_test::expect;
+
+    fn starter_run(id: &str) -> LabRun {
+        let s = by_id(id).unwrap();
+        let settings = Settings {
+            preset: s.preset.into(),
+            cluster: podlab_engine::cluster::preset(s.preset).unwrap().into(),
+            file: s.file.into(),
+            ..Settings::default()
+        };
+        LabRun::start(&lab_input(s.yaml, &settings)).unwrap()
+    }
+
+    #[test]
+    fn groups_cover_every_phase_in_order() {
+        let r = starter_run("pod");
+        assert_eq!(r.phases.len(), 15);
+        assert_eq!(r.phases.iter().map(|g| g.phase).collect::<Vec<_>>(), Phase::ALL.to_vec());
+        let total: usize = r.phases.iter().map(|g| g.steps.len()).sum();
+        assert_eq!(total, r.len());
+        assert_eq!(r.first_of(Phase::Request), Some(0));
+    }
+
+    #[test]
+    fn forbidden_run_says_where_it_broke() {
+        let r = starter_run("forbidden");
+        let f = r.failure.clone().unwrap();
+        expect![[r#"
+            Failure {
+                step: 7,
+                phase: Authorization,
+                component: ApiServer,
+                summary: "forbidden: alice may not create pods in namespace dev",
+                message: "User \"alice\" cannot create resource \"pods\" in API group \"\" in the namespace \"dev\"",
+            }
+        "#]]
+        .assert_debug_eq(&f);
+        assert_eq!(r.namespace, "dev");
+        assert_eq!(r.users, ["kubernetes-admin", "alice", "bob"]);
+        assert_eq!(r.current_user.as_deref(), Some("alice"));
+    }
+
+    #[test]
+    fn output_lines_appear_with_their_response() {
+        let r = starter_run("pod");
+        let last = r.last();
+        assert!(r.printed_lines(last - 1).is_empty(), "not printed before the response");
+        assert_eq!(r.printed_lines(last).iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), ["pod/web created"]);
+    }
+
+    #[test]
+    fn announcements_and_arrows() {
+        let r = starter_run("pod");
+        expect![[
+            r#"Step 1 of 12, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"#
+        ]]
+        .assert_eq(&announce(r.step(0).unwrap(), r.len()));
+        expect![[r#"kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)"#]]
+            .assert_eq(&arrow_text(r.step(1).unwrap()));
+    }
+
+    #[test]
+    fn views_follow_the_step() {
+        let r = starter_run("pod");
+        assert_eq!(r.views_at(0).get_pods, "No resources found in default namespace.\n");
+        assert!(r.views_at(r.last()).get_pods.starts_with("NAME "));
+    }
+
+    #[test]
+    fn inputs() {
+        assert_eq!(parse_groups(" dev, ops  qa,"), ["dev", "ops", "qa"]);
+        let s = Settings { as_user: "alice".into(), as_groups: "developers".into(), ..Settings::default() };
+        let input = lab_input("x", &s);
+        assert_eq!(input.identity, Some(Identity { user: "alice".into(), groups: vec!["developers".into()] }));
+        assert_eq!(input.user, None);
+        assert_eq!(next_step(3, 4), 3);
+        assert_eq!(next_step(0, 0), 0);
+        assert_eq!(prev_step(0), 0);
+    }
+}

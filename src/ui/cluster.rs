@@ -1,0 +1,227 @@
+//! The cluster panel: the starting cluster (an engine preset, editable as YAML), whom kubectl
+//! acts as (`--user`, `--as`, `--as-group`), and the nodes at the current step.
+
+use super::Lab;
+use crate::nodes::{nodes_at, NodeSummary, Usage};
+use leptos::prelude::*;
+use podlab_engine::cluster::{preset, PRESETS};
+
+fn preset_title(name: &str) -> &'static str {
+    match name {
+        "kind" => "kind: 3 nodes, you are cluster admin",
+        "restricted-namespace" => "restricted-namespace: Pod Security \"restricted\" enforced",
+        "rbac-alice" => "rbac-alice: you are alice, who may only read Pods in dev",
+        "tight-resources" => "tight-resources: small workers, a LimitRange and a quota",
+        _ => "",
+    }
+}
+
+#[component]
+pub fn ClusterPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let nodes = Memo::new(move |_| {
+        let run = lab.run()?;
+        let i = lab.step.get();
+        let revision = run.step(i).map(|s| s.revision).unwrap_or(run.run.setup_revision);
+        Some(nodes_at(run.run.store(), revision))
+    });
+    let users = move || lab.run().map(|r| (r.users.clone(), r.current_user.clone())).unwrap_or_default();
+
+    view! {
+        <section class="panel cluster" aria-labelledby="cluster-title">
+            <h2 id="cluster-title" class="panel-title">
+                "Cluster and identity"
+            </h2>
+            <div class="field">
+                <label for="preset">"Starting cluster"</label>
+                <select
+                    id="preset"
+                    prop:value=move || lab.settings.with(|s| s.preset.clone())
+                    on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        if let Some(yaml) = preset(&name) {
+                            lab.update_settings(|s| {
+                                s.preset = name.clone();
+                                s.cluster = yaml.to_string();
+                                s.user.clear();
+                            });
+                        }
+                    }
+                >
+                    {PRESETS
+                        .iter()
+                        .map(|(name, _)| view! { <option value=*name>{preset_title(name)}</option> })
+                        .collect_view()}
+                    <option value="custom" disabled=true>
+                        "custom (edited below)"
+                    </option>
+                </select>
+            </div>
+            <details class="cluster-yaml">
+                <summary>"Cluster YAML (editable)"</summary>
+                <p id="cluster-hint" class="hint">
+                    "Nodes, namespaces, RBAC and the lab's LabSettings (users, the default user and namespace). "
+                    "A document naming an existing object is merged into it."
+                </p>
+                <label for="cluster-text" class="sr-only">
+                    "Cluster YAML"
+                </label>
+                <textarea
+                    id="cluster-text"
+                    spellcheck="false"
+                    wrap="off"
+                    aria-describedby="cluster-hint"
+                    prop:value=move || lab.settings.with(|s| s.cluster.clone())
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        lab.update_settings(|s| {
+                            s.cluster = text;
+                            s.preset = "custom".into();
+                        });
+                    }
+                ></textarea>
+            </details>
+            <fieldset class="identity">
+                <legend>"Who runs kubectl"</legend>
+                <div class="field">
+                    <label for="user">"kubeconfig user (--user)"</label>
+                    <select
+                        id="user"
+                        prop:value=move || lab.settings.with(|s| s.user.clone())
+                        on:change=move |ev| {
+                            let u = event_target_value(&ev);
+                            lab.update_settings(|s| s.user = u);
+                        }
+                    >
+                        {move || {
+                            let (list, current) = users();
+                            let chosen = lab.settings.with_untracked(|s| s.user.clone());
+                            let default_label = match current {
+                                Some(c) => format!("{c} (the cluster's default)"),
+                                None => "the cluster's default".to_string(),
+                            };
+                            let mut opts = vec![
+                                view! {
+                                    <option value="" selected=chosen.is_empty()>
+                                        {default_label}
+                                    </option>
+                                }
+                                    .into_any(),
+                            ];
+                            for u in list {
+                                let sel = u == chosen;
+                                opts.push(view! { <option value=u.clone() selected=sel>{u.clone()}</option> }.into_any());
+                            }
+                            opts.collect_view()
+                        }}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="as-user">"Impersonate user (--as)"</label>
+                    <input
+                        id="as-user"
+                        type="text"
+                        autocomplete="off"
+                        spellcheck="false"
+                        placeholder="nobody"
+                        prop:value=move || lab.settings.with(|s| s.as_user.clone())
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            lab.update_settings(|s| s.as_user = v);
+                        }
+                    />
+                </div>
+                <div class="field">
+                    <label for="as-groups">"Impersonate groups (--as-group, comma-separated)"</label>
+                    <input
+                        id="as-groups"
+                        type="text"
+                        autocomplete="off"
+                        spellcheck="false"
+                        prop:value=move || lab.settings.with(|s| s.as_groups.clone())
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            lab.update_settings(|s| s.as_groups = v);
+                        }
+                    />
+                </div>
+                <p class="hint" id="identity-line">
+                    {move || {
+                        let s = lab.settings.get();
+                        let mut cmd = format!("kubectl apply -f {}", s.file);
+                        if !s.user.is_empty() {
+                            cmd += &format!(" --user {}", s.user);
+                        }
+                        if !s.as_user.trim().is_empty() {
+                            cmd += &format!(" --as {}", s.as_user.trim());
+                            for g in crate::state::parse_groups(&s.as_groups) {
+                                cmd += &format!(" --as-group {g}");
+                            }
+                        }
+                        cmd
+                    }}
+                </p>
+            </fieldset>
+            <h3 class="sub" id="nodes-title">
+                "Nodes at this step"
+            </h3>
+            <ul class="nodes" aria-labelledby="nodes-title">
+                {move || {
+                    nodes
+                        .get()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(node_view)
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+    }
+}
+
+fn bar(label: &'static str, u: Usage) -> impl IntoView {
+    let pct = u.percent();
+    let text = format!("{label}: {} of {} requested ({pct}%)", u.used_text, u.allocatable_text);
+    view! {
+        <div class="usage">
+            <span class="usage-label">{text.clone()}</span>
+            <span class="bar" aria-hidden="true">
+                <span class="fill" class:full={pct >= 90} style:width=format!("{pct}%")></span>
+            </span>
+        </div>
+    }
+}
+
+fn node_view(n: NodeSummary) -> impl IntoView {
+    let roles = if n.roles.is_empty() { "worker".to_string() } else { n.roles.join(", ") };
+    let capacity = n.capacity.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(" · ");
+    let labels = n.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
+    let label_count = format!("{} labels", labels.len());
+    view! {
+        <li class="node" data-node=n.name.clone()>
+            <p class="node-head">
+                <strong>{n.name.clone()}</strong>
+                " "
+                <span class="muted">{roles}</span>
+                " "
+                <span class={if n.ready == "True" { "badge ok" } else { "badge warn" }}>
+                    {if n.ready == "True" { "Ready".to_string() } else { format!("Ready={}", n.ready) }}
+                </span>
+            </p>
+            <p class="node-cap">"Capacity: " {capacity}</p>
+            {bar("CPU", n.cpu)}
+            {bar("Memory", n.memory)}
+            {bar("Pods", n.pod_count)}
+            {(!n.taints.is_empty())
+                .then(|| view! { <p class="taints">"Taints: " <code>{n.taints.join(", ")}</code></p> })}
+            <p class="node-pods">
+                "Pods: "
+                {if n.pods.is_empty() { "none".to_string() } else { n.pods.join(", ") }}
+            </p>
+            <details>
+                <summary>{label_count}</summary>
+                <ul class="plain labels">{labels.into_iter().map(|l| view! { <li><code>{l}</code></li> }).collect_view()}</ul>
+            </details>
+        </li>
+    }
+}

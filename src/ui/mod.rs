@@ -1,0 +1,505 @@
+//! The components of the lab page. They read the lab's signals ([`Lab`]) and render; the
+//! logic lives in the plain modules (`state`, `markers`, `nodes`, `diagram`, ...).
+
+mod cluster;
+mod detail;
+mod diagram;
+mod editor;
+mod explain;
+mod panes;
+mod timeline;
+
+use crate::starters;
+use crate::state::{lab_input, LabRun, Outcome, Shared, DEBOUNCE_MS, DEFAULT_SPEED};
+use crate::storage::{self, Settings};
+use gloo_timers::callback::{Interval, Timeout};
+use leptos::prelude::*;
+use podlab_engine::KUBERNETES_VERSION;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The page's theme choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follow the system (`prefers-color-scheme`).
+    System,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    fn from_storage() -> Theme {
+        match storage::get(storage::THEME_KEY).as_deref() {
+            Some("light") => Theme::Light,
+            Some("dark") => Theme::Dark,
+            _ => Theme::System,
+        }
+    }
+
+    fn next(self) -> Theme {
+        match self {
+            Theme::System => Theme::Light,
+            Theme::Light => Theme::Dark,
+            Theme::Dark => Theme::System,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Theme::System => "Theme: system",
+            Theme::Light => "Theme: light",
+            Theme::Dark => "Theme: dark",
+        }
+    }
+
+    /// Sets `data-theme` on `<html>` (the stylesheet reads it) and remembers the choice.
+    fn apply(self) {
+        let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {
+            return;
+        };
+        match self {
+            Theme::System => {
+                let _ = root.remove_attribute("data-theme");
+                storage::remove(storage::THEME_KEY);
+            }
+            Theme::Light => {
+                let _ = root.set_attribute("data-theme", "light");
+                storage::set(storage::THEME_KEY, "light");
+            }
+            Theme::Dark => {
+                let _ = root.set_attribute("data-theme", "dark");
+                storage::set(storage::THEME_KEY, "dark");
+            }
+        }
+    }
+}
+
+/// Which kubectl pane is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Apply,
+    Watch,
+    Wide,
+    Describe,
+    Events,
+    Workloads,
+}
+
+/// The lab's signals, shared by every component (all `Copy`).
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub manifest: RwSignal<String>,
+    pub settings: RwSignal<Settings>,
+    pub outcome: RwSignal<Outcome>,
+    /// The index of the step shown.
+    pub step: RwSignal<usize>,
+    pub playing: RwSignal<bool>,
+    /// Index into [`crate::state::SPEEDS`].
+    pub speed: RwSignal<usize>,
+    pub pane: RwSignal<Pane>,
+    /// A run is scheduled (the learner is typing).
+    pub pending: RwSignal<bool>,
+    /// The previous visit stopped during a run: the lab waits for the learner.
+    pub interrupted: RwSignal<bool>,
+    /// How many runs finished (the page exposes it as `data-runs`, for tests).
+    pub runs: RwSignal<u32>,
+    timer: StoredValue<Option<Timeout>, LocalStorage>,
+    player: StoredValue<Option<Interval>, LocalStorage>,
+}
+
+impl Lab {
+    fn new() -> Lab {
+        let interrupted = storage::get(storage::RUNNING_KEY).is_some();
+        let manifest = storage::load_manifest().unwrap_or_else(|| {
+            // Saved at once, so that even a crash before the first edit keeps it.
+            let text = starters::default_starter().yaml.to_string();
+            storage::save_manifest(&text);
+            text
+        });
+        Lab {
+            manifest: RwSignal::new(manifest),
+            settings: RwSignal::new(storage::load_settings()),
+            outcome: RwSignal::new(Outcome::Idle),
+            step: RwSignal::new(0),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(DEFAULT_SPEED),
+            pane: RwSignal::new(Pane::Apply),
+            pending: RwSignal::new(false),
+            interrupted: RwSignal::new(interrupted),
+            runs: RwSignal::new(0),
+            timer: StoredValue::new_local(None),
+            player: StoredValue::new_local(None),
+        }
+    }
+
+    /// The run shown, if there is one.
+    pub fn run(&self) -> Option<Shared> {
+        self.outcome.with(|o| o.run().cloned())
+    }
+
+    /// The manifest changed: save it at once, run the engine a moment later.
+    pub fn edit(&self, text: String) {
+        storage::save_manifest(&text);
+        self.manifest.set(text);
+        self.schedule(DEBOUNCE_MS);
+    }
+
+    /// Changes the settings (saved at once) and schedules a run.
+    pub fn update_settings(&self, f: impl FnOnce(&mut Settings)) {
+        self.settings.update(f);
+        self.settings.with_untracked(storage::save_settings);
+        self.schedule(DEBOUNCE_MS);
+    }
+
+    /// Loads a starter: its manifest, file name and the cluster preset it is written for.
+    pub fn load_starter(&self, id: &str) {
+        let Some(s) = starters::by_id(id) else { return };
+        storage::save_manifest(s.yaml);
+        self.manifest.set(s.yaml.to_string());
+        self.settings.update(|st| {
+            st.starter = s.id.to_string();
+            st.file = s.file.to_string();
+            st.preset = s.preset.to_string();
+            st.cluster = podlab_engine::cluster::preset(s.preset).unwrap_or_default().to_string();
+            st.user.clear();
+            st.as_user.clear();
+            st.as_groups.clear();
+        });
+        self.settings.with_untracked(storage::save_settings);
+        self.schedule(0);
+    }
+
+    /// Runs the engine after `delay_ms`, replacing a run scheduled earlier.
+    pub fn schedule(&self, delay_ms: u32) {
+        let lab = *self;
+        self.pending.set(true);
+        let timeout = Timeout::new(delay_ms, move || lab.run_now());
+        // Dropping the previous timeout cancels it.
+        self.timer.set_value(Some(timeout));
+    }
+
+    /// Runs the engine on the current inputs and shows the new run from its first step.
+    pub fn run_now(&self) {
+        self.timer.set_value(None);
+        let input = lab_input(&self.manifest.get_untracked(), &self.settings.get_untracked());
+        // If the page dies during the run, the next visit does not start it again by itself.
+        storage::set(storage::RUNNING_KEY, "1");
+        let outcome = match LabRun::start(&input) {
+            Ok(run) => Outcome::Ran(Shared(Arc::new(run))),
+            Err(e) => Outcome::LabError(e),
+        };
+        storage::remove(storage::RUNNING_KEY);
+        self.stop();
+        self.interrupted.set(false);
+        self.pending.set(false);
+        self.step.set(0);
+        self.outcome.set(outcome);
+        self.runs.update(|n| *n += 1);
+    }
+
+    /// The number of steps of the run shown.
+    pub fn len(&self) -> usize {
+        self.outcome.with(|o| o.run().map(|r| r.len()).unwrap_or(0))
+    }
+
+    /// Shows step `i` (clamped to the run).
+    pub fn go(&self, i: usize) {
+        let len = self.len();
+        self.step.set(i.min(len.saturating_sub(1)));
+    }
+
+    pub fn forward(&self) {
+        self.go(self.step.get_untracked() + 1);
+    }
+
+    pub fn back(&self) {
+        self.go(self.step.get_untracked().saturating_sub(1));
+    }
+
+    pub fn play(&self) {
+        let len = self.len();
+        if len == 0 {
+            return;
+        }
+        if self.step.get_untracked() + 1 >= len {
+            self.step.set(0);
+        }
+        self.playing.set(true);
+        self.restart_player();
+    }
+
+    pub fn stop(&self) {
+        self.playing.set(false);
+        self.player.set_value(None);
+    }
+
+    fn restart_player(&self) {
+        if !self.playing.get_untracked() {
+            return;
+        }
+        let lab = *self;
+        let ms = crate::state::SPEEDS[self.speed.get_untracked().min(crate::state::SPEEDS.len() - 1)].1;
+        let interval = Interval::new(ms, move || {
+            let len = lab.len();
+            let next = lab.step.get_untracked() + 1;
+            if next >= len {
+                lab.stop();
+            } else {
+                lab.step.set(next);
+                if next + 1 >= len {
+                    lab.stop();
+                }
+            }
+        });
+        self.player.set_value(Some(interval));
+    }
+
+    pub fn set_speed(&self, i: usize) {
+        self.speed.set(i);
+        self.restart_player();
+    }
+}
+
+fn is_text_entry(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
+    let tag = el.tag_name().to_ascii_lowercase();
+    tag == "textarea" || tag == "input" || tag == "select" || el.closest("[role=tablist]").ok().flatten().is_some()
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let lab = Lab::new();
+    provide_context(lab);
+    let theme = RwSignal::new(Theme::from_storage());
+    theme.get_untracked().apply();
+
+    // Arrow keys step through the run, unless the learner is typing (or in the tab list,
+    // whose arrow keys switch panes).
+    let keys = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() || is_text_entry(ev.target()) {
+            return;
+        }
+        match ev.key().as_str() {
+            "ArrowRight" => {
+                ev.prevent_default();
+                lab.stop();
+                lab.forward();
+            }
+            "ArrowLeft" => {
+                ev.prevent_default();
+                lab.stop();
+                lab.back();
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    // The first run: at once, unless the previous visit died during a run.
+    if !lab.interrupted.get_untracked() {
+        lab.schedule(0);
+    }
+    if web_sys::window().and_then(|w| w.location().hash().ok()).as_deref() == Some("#podlab-panic-test") {
+        // The recovery message's own test: a deliberate panic after the page has mounted.
+        Timeout::new(50, || panic!("podlab panic test (#podlab-panic-test)")).forget();
+    }
+
+    view! {
+        <a class="skip" href="#timeline-title">"Skip to the timeline"</a>
+        <header class="topbar">
+            <h1 class="brand">"podlab"</h1>
+            <p class="tagline">"what a cluster does with your manifest, step by step"</p>
+            <p class="version" title="The Kubernetes release whose behaviour podlab models">
+                "Kubernetes " {KUBERNETES_VERSION}
+            </p>
+            <button
+                type="button"
+                class="theme"
+                on:click=move |_| {
+                    let t = theme.get_untracked().next();
+                    t.apply();
+                    theme.set(t);
+                }
+            >
+                {move || theme.get().label()}
+            </button>
+        </header>
+        <main class="lab" data-runs=move || lab.runs.get().to_string()>
+            <div class="col-input">
+                <editor::Editor />
+                <cluster::ClusterPanel />
+            </div>
+            <div class="col-run">
+                <RunStatus />
+                <timeline::Timeline />
+                <diagram::Diagram />
+                <detail::StepDetail />
+                <panes::Panes />
+                <explain::Explanations />
+            </div>
+        </main>
+        <footer class="foot">
+            "Everything runs in your browser: the podlab engine, compiled to WebAssembly, plays a Kubernetes "
+            {KUBERNETES_VERSION} " cluster."
+        </footer>
+    }
+}
+
+/// The run's outcome in a few words: kubectl's exit, where it broke, or why it did not run.
+#[component]
+fn RunStatus() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <section class="panel status" aria-labelledby="status-title">
+            <h2 id="status-title" class="panel-title">
+                "Outcome"
+            </h2>
+            {move || {
+                if lab.interrupted.get() {
+                    return view! {
+                        <div class="notice" role="status">
+                            <p>
+                                "The lab stopped during the last run. Your text is kept; change it, or run it again."
+                            </p>
+                            <button type="button" on:click=move |_| lab.run_now()>
+                                "Run again"
+                            </button>
+                        </div>
+                    }
+                        .into_any();
+                }
+                match lab.outcome.get() {
+                    Outcome::Idle => view! { <p class="muted">"Running…"</p> }.into_any(),
+                    Outcome::LabError(e) => {
+                        view! {
+                            <div class="failure" id="lab-error">
+                                <p>
+                                    <strong>"The lab cannot start: "</strong>
+                                    {e}
+                                </p>
+                                <p class="muted">
+                                    "This is about the cluster or the identity in the Cluster panel, not your manifest."
+                                </p>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                    Outcome::Ran(run) => outcome_view(lab, run).into_any(),
+                }
+            }}
+        </section>
+    }
+}
+
+fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
+    let exit = run.run.exit_code;
+    let accepted: Vec<String> =
+        run.run.documents.iter().filter(|d| d.accepted).map(|d| d.outcome.clone()).filter(|o| !o.is_empty()).collect();
+    let failure = run.failure.clone();
+    let summary = format!(
+        "{} steps, {} of cluster time · kubectl exited with {exit}",
+        run.len(),
+        crate::state::time_label(run.run.end_ms)
+    );
+    view! {
+        <p class="run-summary" id="run-summary">
+            {summary}
+        </p>
+        {(!accepted.is_empty())
+            .then(|| {
+                view! {
+                    <ul class="accepted">
+                        {accepted.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}
+                    </ul>
+                }
+            })}
+        {failure
+            .map(|f| {
+                let text = crate::explain::phase_text(f.phase);
+                let href = format!("#explain-{}", f.phase.id());
+                view! {
+                    <div class="failure" id="failure">
+                        <h3>"Where it broke"</h3>
+                        <p>
+                            "Step " {f.step + 1} ", " <strong>{f.phase.title()}</strong> " ("
+                            {f.component.title()} "): " {f.summary.clone()}
+                        </p>
+                        <pre class="message">{f.message.clone()}</pre>
+                        <p>
+                            <strong>"How to fix it: "</strong>
+                            {text.fix}
+                        </p>
+                        <p class="actions">
+                            <button type="button" on:click=move |_| lab.go(f.step)>
+                                "Show this step"
+                            </button>
+                            <a href=href>"About " {f.phase.title()}</a>
+                        </p>
+                    </div>
+                }
+            })}
+    }
+}
+
+/// Replaces the page with a recovery message after a panic (the app cannot go on). The
+/// learner's manifest is in localStorage already; it is also shown here to copy.
+pub fn show_recovery(message: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(body) = doc.body() else { return };
+    let text = storage::load_manifest().unwrap_or_default();
+    let div = match doc.create_element("div") {
+        Ok(d) => d,
+        Err(_) => return,
+    };
+    div.set_id("recovery");
+    let _ = div.set_attribute("role", "alert");
+    let _ = div.set_attribute("class", "recovery");
+    let heading = doc.create_element("h2").ok();
+    let p1 = doc.create_element("p").ok();
+    let p2 = doc.create_element("p").ok();
+    let link = doc.create_element("a").ok();
+    let area = doc.create_element("textarea").ok();
+    let label = doc.create_element("label").ok();
+    let details = doc.create_element("p").ok();
+    if let Some(h) = &heading {
+        h.set_text_content(Some("Something went wrong in podlab"));
+        let _ = div.append_child(h);
+    }
+    if let Some(p) = &p1 {
+        p.set_text_content(Some(
+            "The lab stopped. Your manifest is saved in this browser: reload the page to get it back. \
+             The lab will not run it again by itself, so you can change it first.",
+        ));
+        let _ = div.append_child(p);
+    }
+    if let (Some(p), Some(a)) = (&p2, &link) {
+        a.set_text_content(Some("Reload podlab"));
+        let _ = a.set_attribute("href", "./");
+        let _ = p.append_child(a);
+        let _ = div.append_child(p);
+    }
+    if let (Some(l), Some(a)) = (&label, &area) {
+        l.set_text_content(Some("Your manifest"));
+        let _ = l.set_attribute("for", "recovery-text");
+        a.set_id("recovery-text");
+        let _ = a.set_attribute("readonly", "");
+        let _ = a.set_attribute("rows", "10");
+        a.set_text_content(Some(&text));
+        let _ = div.append_child(l);
+        let _ = div.append_child(a);
+    }
+    if let Some(p) = &details {
+        let _ = p.set_attribute("class", "muted");
+        p.set_text_content(Some(&format!("Details for a bug report: {message}")));
+        let _ = div.append_child(p);
+    }
+    // Hide the dead app, show the message first.
+    if let Ok(children) = doc.query_selector_all("body > :not(script)") {
+        for i in 0..children.length() {
+            if let Some(el) = children.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = el.set_attribute("hidden", "");
+            }
+        }
+    }
+    let _ = body.prepend_with_node_1(&div);
+}
