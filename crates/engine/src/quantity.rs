@@ -132,20 +132,24 @@ impl Quantity {
             }
             _ => return Err(PARSE_ERROR.to_string()),
         };
-        exp10 += mul_exp10 + 3; // thousandths
+        exp10 = exp10.saturating_add(mul_exp10).saturating_add(3); // thousandths
         if digits.len() > 30 {
             return Err("quantity is too great".to_string());
         }
         let mut value: i128 =
             if digits.is_empty() { 0 } else { digits.parse().map_err(|_| PARSE_ERROR.to_string())? };
         value = value.checked_mul(mul_num).ok_or_else(|| "quantity is too great".to_string())?;
-        if exp10 >= 0 {
+        if value != 0 && exp10 > 45 {
+            return Err("quantity is too great".to_string());
+        }
+        // Zero stays zero whatever the exponent (and a huge exponent must not loop).
+        if value != 0 && exp10 >= 0 {
             for _ in 0..exp10 {
                 value = value.checked_mul(10).ok_or_else(|| "quantity is too great".to_string())?;
             }
-        } else {
+        } else if value != 0 {
             let mut div: i128 = 1;
-            for _ in 0..(-exp10).min(38) {
+            for _ in 0..exp10.saturating_neg().min(38) {
                 div = div.saturating_mul(10);
             }
             // Round up (towards positive infinity for positive values), as MilliValue does.
@@ -253,6 +257,10 @@ mod tests {
             ("1e3", "1e3"),
             ("0", "0"),
             ("1u", "1m"),
+            ("0e2000000000", "0"),
+            ("1e2000000000", "error: quantity is too great"),
+            ("1e2147483647", "error: quantity is too great"),
+            ("1e-2147483648", "1m"),
             (
                 "abc",
                 "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
