@@ -625,6 +625,6 @@ fn api_call_view(a: &ApiCallDetail) -> impl IntoView {
             ],
         )}
         {list("Warnings", a.warnings.clone())}
-        {a.etcd.as_ref().map(|e| etcd_view(e))}
+        {a.etcd.as_ref().map(etcd_view)}
     }
 }
