@@ -447,6 +447,8 @@ pub fn show_recovery(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(body) = doc.body() else { return };
     let text = storage::load_manifest().unwrap_or_default();
+    // The next visit waits for the learner instead of running the same input again.
+    storage::set(storage::RUNNING_KEY, "1");
     let div = match doc.create_element("div") {
         Ok(d) => d,
         Err(_) => return,
