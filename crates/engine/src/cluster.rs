@@ -20,8 +20,10 @@
 //! 2. the file's objects, in order. `LabSettings.extends: <preset>` loads a preset first. A
 //!    document naming an object that already exists (from the base, the extended preset or an
 //!    earlier document) is merged into it as a JSON merge patch, so a preset can resize a node
-//!    with a few lines;
-//! 3. the settings, at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
+//!    with a few lines. Every namespace then has its `default` ServiceAccount and
+//!    `kube-root-ca.crt` ConfigMap, as the controllers would have given it;
+//! 3. the settings ([`base_settings`]: the user `kubernetes-admin` in `system:masters`, kubectl's
+//!    default; then the file's `LabSettings`), at the key [`SETTINGS_KEY`] outside `/registry/` (no view of etcd shows it:
 //!    it is configuration of the lab, as kube-apiserver's flags and files are configuration of a
 //!    real cluster).
 //!
@@ -49,6 +51,7 @@ use crate::sim::Core;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The API version and kind of the lab's settings document.
 pub const SETTINGS_API_VERSION: &str = "podlab.dev/v1alpha1";
@@ -117,76 +120,21 @@ pub struct LabUser {
     pub revoked: bool,
 }
 
-/// How a simulated admission webhook server answers. Parsed here and handed to the admission
-/// chain (the `admission` module implements the behaviour); fields it does not know are kept in
-/// `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookBehaviour {
-    /// The webhook's name as in its Mutating/ValidatingWebhookConfiguration
-    /// (`pod-policy.example.com`).
-    pub name: String,
-    /// Whether the server allows the request (default true).
-    #[serde(default = "yes")]
-    pub allowed: bool,
-    /// The denial message (`status.message` of the AdmissionReview response).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// The denial code (`status.code`), default 403.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<u16>,
-    /// A JSON Patch (RFC 6902) a mutating webhook returns.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub patch: Option<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-    /// How long the server takes to answer, in ms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency_ms: Option<u64>,
-    /// The call fails without an answer (`connection refused`, `context deadline exceeded`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// A fault injected on a node (for the kubelet, runtime and CNI models); fields they define
-/// beyond these are kept in `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeFault {
-    pub node: String,
-    /// What fails, e.g. `NotReady`, `DiskPressure`, `CniFailure`, `RuntimeDown`.
-    pub fault: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// When the fault starts (logical ms); from the start when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_ms: Option<u64>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// An image as the simulated registry serves it (for the kubelet's image pulls); fields the
-/// kubelet model defines beyond these are kept in `extra`.
+/// An image of the lab's own in the simulated registry (for the kubelet's image pulls, its
+/// `Registry::add`); fields the kubelet model defines beyond these are kept in `extra`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryImage {
-    /// The image reference as pods name it (`nginx:1.29`).
+    /// The image reference as pods name it (`registry.example.com/shop/api:1.4`).
     pub image: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// Pulls fail with this error (e.g. `not found`, `unauthorized`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pull_error: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entrypoint: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cmd: Vec<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// The lab's own settings document.
@@ -214,10 +162,18 @@ pub struct LabSettings {
     /// kube-apiserver `--anonymous-auth` (kubeadm leaves it on: true when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anonymous_auth: Option<bool>,
+    /// The simulated servers behind the cluster's admission webhooks, one entry per webhook
+    /// (read by [`crate::admission::SimulatedWebhook::from_value`]: `name` plus either the
+    /// generic fields `allowed`, `message`, `code`, `patch`, `warnings`, `latencyMs`, `error`, or
+    /// one ready-made behaviour such as `injectSidecar`, `denyImages`, `addLabels`, `deny`,
+    /// `down`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub webhooks: Vec<WebhookBehaviour>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub faults: Vec<NodeFault>,
+    pub webhooks: Vec<Value>,
+    /// Faults of each node's kubelet, runtime and CNI plugin, by node name, as the kubelet
+    /// model reads them (its `NodeFaults`: `notReadyAt`, `cni`, `diskPressure`,
+    /// `registryDown`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_faults: BTreeMap<String, Value>,
     /// Images the simulated registry serves, beyond the kubelet model's own catalogue.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub registry: Vec<RegistryImage>,
@@ -257,7 +213,7 @@ impl LabSettings {
             self.anonymous_auth = later.anonymous_auth;
         }
         self.webhooks.extend(later.webhooks);
-        self.faults.extend(later.faults);
+        self.node_faults.extend(later.node_faults);
         self.registry.extend(later.registry);
     }
 }
@@ -373,6 +329,23 @@ pub fn base_objects() -> Vec<Value> {
         "description": "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."
     }));
     out
+}
+
+/// The settings every cluster starts from: the kubeadm admin user (a client certificate in
+/// `system:masters`), whom kubectl acts as unless the file says otherwise.
+pub fn base_settings() -> LabSettings {
+    LabSettings {
+        users: vec![LabUser {
+            name: "kubernetes-admin".into(),
+            client_certificate: Some(ClientCertificate {
+                common_name: Some("kubernetes-admin".into()),
+                organizations: vec!["system:masters".into()],
+            }),
+            ..LabUser::default()
+        }],
+        current_user: Some("kubernetes-admin".into()),
+        ..LabSettings::default()
+    }
 }
 
 /// One document to load, with where it came from.
@@ -502,11 +475,22 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
     Ok(())
 }
 
+/// Stores a typed object of the starting state directly (the bootstrap policy).
+fn put_object(core: &mut Core, mut obj: Object) {
+    let Some(resource) = obj.resource() else { return };
+    let uid = core.rng.uuid();
+    let meta = obj.meta_mut();
+    meta.uid = Some(uid);
+    meta.creation_timestamp = Some(apiserver::timestamp(core.now));
+    let key = resource.etcd_key(obj.namespace(), obj.name());
+    core.store.create(&key, obj).ok();
+}
+
 /// Loads the starting state into `core` (see the module docs): the base objects, then the
 /// cluster file (the default cluster when `None`), then the settings. Returns the settings.
 pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
     let mut docs = Vec::new();
-    let mut settings = LabSettings::default();
+    let mut settings = base_settings();
     let (source, text) = match cluster {
         Some(t) => ("cluster file", t),
         None => ("preset kind", DEFAULT_CLUSTER),
@@ -516,10 +500,29 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
         put(core, "base", None, v)?;
     }
     for o in bootstrap::bootstrap_objects() {
-        put(core, "bootstrap policy", None, o.to_json())?;
+        put_object(core, o);
     }
     for d in docs {
         put(core, &d.source, d.line, d.value)?;
+    }
+    // Namespaces of the file have what the serviceaccount and root-ca-cert-publisher
+    // controllers gave them long ago.
+    let namespaces: Vec<String> =
+        core.store.list("/registry/namespaces/").into_iter().map(|(_, o, _)| o.name().to_string()).collect();
+    for ns in namespaces {
+        if core.store.get(&format!("/registry/serviceaccounts/{ns}/default")).is_none() {
+            let sa =
+                json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}});
+            put(core, "base", None, sa)?;
+        }
+        if core.store.get(&format!("/registry/configmaps/{ns}/kube-root-ca.crt")).is_none() {
+            put(core, "base", None, cm_with_ca(&ns))?;
+        }
+    }
+    for w in &settings.webhooks {
+        if let Err(e) = crate::admission::SimulatedWebhook::from_value(w) {
+            return Err(ClusterError { source: source.to_string(), line: None, message: format!("webhooks: {e}") });
+        }
     }
     if let Some(u) = &settings.current_user {
         if settings.user(u).is_none() {
@@ -615,8 +618,9 @@ mod tests {
         check(
             preset("rbac-alice"),
             expect![[r#"
-                revision 152; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
+                revision 154; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
                 /registry/configmaps/default/kube-root-ca.crt ConfigMap
+                /registry/configmaps/dev/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
@@ -634,6 +638,7 @@ mod tests {
                 /registry/rolebindings/dev/alice-reads-pods RoleBinding
                 /registry/rolebindings/dev/ops-edit RoleBinding
                 /registry/serviceaccounts/default/default ServiceAccount
+                /registry/serviceaccounts/dev/default ServiceAccount
                 /registry/serviceaccounts/kube-node-lease/default ServiceAccount
                 /registry/serviceaccounts/kube-public/default ServiceAccount
                 /registry/services/specs/default/kubernetes Service
@@ -646,6 +651,41 @@ mod tests {
         assert_eq!(status["allocatable"]["cpu"], "900m");
         assert_eq!(status["allocatable"]["pods"], "110");
         assert_eq!(status["capacity"]["memory"], "2Gi");
+    }
+
+    #[test]
+    fn settings_for_other_components_are_kept() {
+        let file = "apiVersion: podlab.dev/v1alpha1
+kind: LabSettings
+extends: kind
+nodeFaults:
+  kind-worker: {notReadyAt: 60000, cni: pluginMissing}
+registry:
+- {image: registry.example.com/shop/api:1.4, sizeBytes: 23000000, entrypoint: [/app]}
+webhooks:
+- {name: pod-policy.example.com, allowed: false, message: no latest tags}
+";
+        let mut core = Core::new(1);
+        load(&mut core, Some(file)).unwrap();
+        let s = settings(&core.store);
+        let out = format!(
+            "{}\n{}\n{}\n",
+            serde_json::to_string(&s.node_faults).unwrap(),
+            serde_json::to_string(&s.registry).unwrap(),
+            serde_json::to_string(&s.webhooks).unwrap()
+        );
+        expect![[r#"
+            {"kind-worker":{"notReadyAt":60000,"cni":"pluginMissing"}}
+            [{"image":"registry.example.com/shop/api:1.4","sizeBytes":23000000,"entrypoint":["/app"]}]
+            [{"name":"pod-policy.example.com","allowed":false,"message":"no latest tags"}]
+        "#]]
+        .assert_eq(&out);
+        check(
+            Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nwebhooks:\n- {allowed: false}\n"),
+            expect![[r#"
+                error: cluster file: webhooks: a webhook server needs the webhook's name
+            "#]],
+        );
     }
 
     #[test]
@@ -665,8 +705,8 @@ mod tests {
         check(
             Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nuserz: []\n"),
             expect![[r#"
-            error: cluster file: line 1: unknown field `userz`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `faults`, `registry`
-        "#]],
+                error: cluster file: line 1: unknown field `userz`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `nodeFaults`, `registry`
+            "#]],
         );
         check(
             Some("apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\ncurrentUser: zed\n"),

@@ -37,6 +37,7 @@ use crate::errors::{go_json, go_quote, CommandError, Status};
 use crate::linemap::{self, Entry, ScalarStyle, Segment};
 use crate::manifest::Document;
 use crate::object::{resource_for, Object, Unstructured};
+use crate::quantity::Quantity;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Number, Value};
@@ -152,6 +153,34 @@ pub fn decode_document(doc: &Document) -> Result<Decoded, DecodeError> {
     Ok(Decoded { object, body })
 }
 
+/// `kubectl apply`'s own refusals for an object without a name, before any request: a
+/// `generateName` (`from web-: cannot use generate name with apply`) or no name at all (the GET
+/// of the current configuration fails with `resource name may not be empty`). Returns the
+/// message without `error: `; `obj` should carry the namespace kubectl uses.
+pub fn apply_client_check(obj: &Object, source: &str) -> Option<String> {
+    if !obj.name().is_empty() {
+        return None;
+    }
+    if let Some(g) = obj.meta().generate_name.as_deref().filter(|g| !g.is_empty()) {
+        return Some(format!("from {g}: cannot use generate name with apply"));
+    }
+    let api_version = obj.api_version();
+    let (group, version) = match api_version.split_once('/') {
+        Some((g, v)) => (g.to_string(), v.to_string()),
+        None => (String::new(), api_version.clone()),
+    };
+    let plural =
+        obj.resource().map(|r| r.plural.to_string()).unwrap_or_else(|| format!("{}s", obj.kind().to_lowercase()));
+    let verb = format!(
+        "retrieving current configuration of:\nResource: {}, GroupVersionKind: {}\nName: {}, Namespace: {}\nfrom server for:",
+        go_quote(&format!("{group}/{version}, Resource={plural}")),
+        go_quote(&format!("{group}/{version}, Kind={}", obj.kind())),
+        go_quote(""),
+        go_quote(obj.namespace().unwrap_or_default())
+    );
+    Some(format!("error when {verb} {}: resource name may not be empty", go_quote(source)))
+}
+
 // ---------------------------------------------------------------------------------------
 // kubectl: YAML to JSON, apiVersion/kind checks, resource mapping
 // ---------------------------------------------------------------------------------------
@@ -162,7 +191,7 @@ fn client(error: ClientError, paths: Vec<String>) -> DecodeError {
 
 /// The JSON kubectl sends for a document, after its client-side checks.
 pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
-    let mut conv = Converter { source: &doc.source, first_line: doc.line, entries: None };
+    let mut conv = Converter { source: &doc.source, first_line: doc.line, plain: None };
     let mut path = Vec::new();
     let body = conv.convert(&doc.value, &mut path)?;
     let Value::Object(fields) = &body else {
@@ -199,7 +228,7 @@ pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
         return Err(client(ClientError::MissingKind { body: go_json(&body) }, vec!["kind".into()]));
     }
     let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
-    if resource_for(&api_version, kind).is_none() {
+    if resource_for(&api_version, kind).is_none() && !ALSO_SERVED.contains(&(api_version.as_str(), kind)) {
         let meta = fields.get("metadata");
         let text = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str).unwrap_or_default().to_string();
         return Err(client(
@@ -214,6 +243,10 @@ pub fn request_body(doc: &Document) -> Result<Value, DecodeError> {
     }
     Ok(body)
 }
+
+/// Group-versions a v1.37 API server still serves for a kind, besides the one in
+/// [`crate::object::RESOURCES`] (which lists one version per kind).
+const ALSO_SERVED: &[(&str, &str)] = &[("autoscaling/v1", "HorizontalPodAutoscaler")];
 
 /// `schema.ParseGroupVersion`: `v1`, `apps/v1`; more than one `/` is an error.
 fn parse_group_version(gv: &str) -> Result<(String, String), String> {
@@ -233,14 +266,22 @@ fn parse_group_version(gv: &str) -> Result<(String, String), String> {
 struct Converter<'a> {
     source: &'a str,
     first_line: usize,
-    /// The scan of the document's text, made the first time a plain scalar is in question.
-    entries: Option<Vec<Entry>>,
+    /// The paths of plain scalars in the document's text, found the first time one is in
+    /// question.
+    plain: Option<std::collections::HashSet<String>>,
 }
 
 impl Converter<'_> {
     fn is_plain(&mut self, path: &[Segment]) -> bool {
-        let entries = self.entries.get_or_insert_with(|| linemap::scan(self.source, self.first_line));
-        linemap::scalar_style(entries, path) == Some(ScalarStyle::Plain)
+        let plain = self.plain.get_or_insert_with(|| {
+            let entries: Vec<Entry> = linemap::scan(self.source, self.first_line);
+            entries
+                .iter()
+                .filter(|e| e.value.is_some_and(|v| v.0 == ScalarStyle::Plain))
+                .map(|e| linemap::path_to_string(&e.path))
+                .collect()
+        });
+        plain.contains(&linemap::path_to_string(path))
     }
 
     fn convert(&mut self, v: &serde_yaml::Value, path: &mut Vec<Segment>) -> Result<Value, DecodeError> {
@@ -282,7 +323,9 @@ impl Converter<'_> {
                 Value::Array(out)
             }
             serde_yaml::Value::Mapping(m) => {
-                let mut pairs: Vec<(String, Value)> = Vec::with_capacity(m.len());
+                // A Go map: two keys that read the same (`1` and `"1"`) keep the last value, and the
+                // encoding lists keys in byte order.
+                let mut pairs: std::collections::BTreeMap<String, Value> = std::collections::BTreeMap::new();
                 for (k, val) in m {
                     let key = match k {
                         serde_yaml::Value::String(s) => s.clone(),
@@ -310,15 +353,8 @@ impl Converter<'_> {
                     let r = self.convert(val, path);
                     path.pop();
                     let r = r?;
-                    // Two keys that read the same (`1` and `"1"`): the last one wins.
-                    if let Some(slot) = pairs.iter_mut().find(|(k, _)| *k == key) {
-                        slot.1 = r;
-                    } else {
-                        pairs.push((key, r));
-                    }
+                    pairs.insert(key, r);
                 }
-                // A Go map is encoded with its keys in byte order.
-                pairs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 Value::Object(pairs.into_iter().collect::<Map<String, Value>>())
             }
             serde_yaml::Value::Tagged(t) => self.convert(&t.value, path)?,
@@ -465,6 +501,21 @@ fn is_yaml_style_float(s: &str) -> bool {
 // ---------------------------------------------------------------------------------------
 // The API server: strict decoding into the typed object
 // ---------------------------------------------------------------------------------------
+
+/// [`Quantity::parse`], guarded against a zero mantissa with a huge exponent (`0e2000000000`),
+/// which that parser would multiply out one power of ten at a time.
+pub fn parse_quantity(text: &str) -> Result<Quantity, String> {
+    let t = text.trim();
+    if let Some(i) = t.find(['e', 'E']) {
+        let mantissa = &t[..i];
+        let zero =
+            !mantissa.is_empty() && mantissa.trim_start_matches(['+', '-']).bytes().all(|c| c == b'0' || c == b'.');
+        if zero && t[i + 1..].trim_start_matches(['+', '-']).bytes().all(|c| c.is_ascii_digit()) && t.len() > i + 1 {
+            return Quantity::parse("0");
+        }
+    }
+    Quantity::parse(t)
+}
 
 /// Decodes a request body (as [`request_body`] made it) the way the API server does with
 /// `fieldValidation=Strict`.
@@ -981,7 +1032,7 @@ impl<'a> de::Deserializer<'a> for De<'a, '_> {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                if let Err(msg) = crate::quantity::Quantity::parse(&text) {
+                if let Err(msg) = parse_quantity(&text) {
                     return Err(self.locate(DeError::message(msg)));
                 }
                 visitor.visit_string(text).map_err(|e| self.locate(e))
@@ -1532,6 +1583,28 @@ spec:
                   body {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":null,"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"args":null,"image":"nginx","name":"web"}]}}}}
             "#]],
         );
+    }
+
+    #[test]
+    fn apply_refuses_objects_without_a_name() {
+        let parsed = parse_manifest(
+            "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: default}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\n",
+        );
+        let mut out = String::new();
+        for doc in &parsed.documents {
+            let obj = decode(doc).unwrap();
+            let msg = apply_client_check(&obj, "pod.yaml").map(|m| format!("error: {m}")).unwrap_or("-".into());
+            out += &format!("{msg}\n");
+        }
+        expect![[r#"
+            error: from web-: cannot use generate name with apply
+            error: error when retrieving current configuration of:
+            Resource: "/v1, Resource=pods", GroupVersionKind: "/v1, Kind=Pod"
+            Name: "", Namespace: "default"
+            from server for: "pod.yaml": resource name may not be empty
+            -
+        "#]]
+        .assert_eq(&out);
     }
 
     #[test]

@@ -659,7 +659,7 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
 /// The canonical text of a quantity (what the API server stores), or the text itself if it
 /// does not parse (validation reports that).
 fn canonical(q: &KQuantity) -> KQuantity {
-    match crate::quantity::Quantity::parse(&q.0) {
+    match crate::decode::parse_quantity(&q.0) {
         Ok(parsed) => KQuantity(parsed.to_string()),
         Err(_) => q.clone(),
     }

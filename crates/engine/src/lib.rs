@@ -5,6 +5,7 @@
 //! clock the caller advances, randomness is seeded, and the one output is a [`trace`] that
 //! the web lab, the `podlab` CLI and the benchmarks all consume. See ARCHITECTURE.md.
 
+pub mod admission;
 pub mod apiserver;
 pub mod cluster;
 pub mod decode;

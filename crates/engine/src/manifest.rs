@@ -178,6 +178,22 @@ fn serde_error(e: &serde_yaml::Error, text: &str, chunk_first_line: usize) -> Ya
     } else {
         None
     };
+    // serde_yaml's own limits, said plainly (kubectl's yaml.v2 refuses alias bombs as
+    // "excessive aliasing"; the lab's reader also stops at 128 levels of nesting).
+    let message = match message.as_str() {
+        "repetition limit exceeded" => {
+            return YamlError {
+                message: "the document expands its aliases too many times (an alias bomb); refused".into(),
+                line,
+                column,
+                kubectl: "error converting YAML to JSON: yaml: document contains excessive aliasing".into(),
+            };
+        }
+        "recursion limit exceeded" => {
+            "recursion limit exceeded: the document nests deeper than the 128 levels the lab reads".to_string()
+        }
+        _ => message,
+    };
     let kubectl = match yaml_line {
         Some(n) => format!("error converting YAML to JSON: yaml: line {n}: {message}"),
         None => format!("error converting YAML to JSON: yaml: {message}"),
@@ -306,6 +322,39 @@ impl<'de> Visitor<'de> for Lenient<'_> {
     }
 }
 
+/// Flow collections (`[`, `{`) nested deeper than this are refused before parsing: libyaml
+/// tokenises the whole document first and slows down quadratically with the flow depth, while
+/// serde_yaml would refuse anything past 128 levels anyway.
+const MAX_FLOW_DEPTH: usize = 1000;
+
+/// The 1-based line and column where the flow nesting of `text` passes [`MAX_FLOW_DEPTH`]
+/// (quoted scalars are skipped; a rough count is enough for such a high bound).
+fn flow_depth_exceeded(text: &str) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut col) = (0usize, 1usize, 0usize);
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        col += 1;
+        match (quote, c) {
+            (_, '\n') => {
+                line += 1;
+                col = 0;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some((line, col));
+                }
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Splits and parses a multi-document YAML file. Parsing stops at the first syntax error
 /// (serde_yaml would otherwise report the same error forever) or at a malformed `---` line.
 pub fn parse_manifest(text: &str) -> ParsedManifest {
@@ -313,6 +362,16 @@ pub fn parse_manifest(text: &str) -> ParsedManifest {
     let mut out = ParsedManifest::default();
     for chunk in &chunks {
         let chunk_text = &text[chunk.start..chunk.end];
+        if let Some((line, column)) = flow_depth_exceeded(chunk_text) {
+            let message = "recursion limit exceeded: the document nests deeper than the 128 levels the lab reads";
+            out.error = Some(YamlError {
+                message: message.into(),
+                line: Some(line + chunk.first_line - 1),
+                column: Some(column),
+                kubectl: format!("error converting YAML to JSON: yaml: {message}"),
+            });
+            return out;
+        }
         let de = serde_yaml::Deserializer::from_str(chunk_text);
         let mut duplicates = Vec::new();
         // A chunk holds one document, except when a `...` end marker splits it further.

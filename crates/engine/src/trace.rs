@@ -338,6 +338,56 @@ pub struct AdmissionDetail {
     pub warnings: Vec<String>,
     /// Audit or object annotations the plugin added.
     pub annotations: Vec<(String, String)>,
+    /// The webhooks called (MutatingAdmissionWebhook / ValidatingAdmissionWebhook only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub webhook_calls: Vec<WebhookCall>,
+}
+
+impl AdmissionDetail {
+    /// An empty detail for `plugin`; fill in the rest field by field.
+    pub fn new(plugin: &str, stage: AdmissionStage, verdict: AdmissionVerdict) -> AdmissionDetail {
+        AdmissionDetail {
+            plugin: plugin.to_string(),
+            stage,
+            verdict,
+            changes: vec![],
+            explanation: String::new(),
+            message: None,
+            warnings: vec![],
+            annotations: vec![],
+            webhook_calls: vec![],
+        }
+    }
+}
+
+/// One call of an admission webhook: which webhook, where, what was sent and answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebhookCall {
+    /// The `MutatingWebhookConfiguration` / `ValidatingWebhookConfiguration` name.
+    pub configuration: String,
+    /// The webhook's name inside it (`sidecar-injector.example.com`).
+    pub webhook: String,
+    /// The URL the API server posts to, with its `?timeout=` parameter.
+    pub url: String,
+    /// 0 for the first mutating pass, 1 for a reinvocation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub round: u32,
+    /// The AdmissionReview sent, as JSON.
+    pub request: String,
+    /// The AdmissionReview received, as JSON (`None` when the call failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// The decoded JSONPatch, when the webhook returned one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+    /// What happened, in plain words (`allowed`, `denied: ...`, `failed: ...`).
+    pub outcome: String,
+    /// Simulated round-trip time.
+    pub latency_ms: u64,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One field error, as the API server reports it in `details.causes`.

@@ -1,8 +1,8 @@
 //! Where the request pipeline calls the modules other branches own: strict decoding,
 //! defaulting and validation (`decode`, `defaults`, `validation`) and the admission chain
-//! (`admission`). Each function here is the single call site of its stage; a function marked
-//! INTERIM is a minimal stand-in until its module lands.
+//! (`admission`). Each function here is the single call site of its stage.
 
+use crate::admission;
 use crate::errors::{FieldError, GroupKind, Status};
 use crate::object::{Object, ResourceInfo};
 use crate::sim::Core;
@@ -25,6 +25,8 @@ pub struct AdmissionResult {
     /// The Status the client gets when a plugin said no.
     pub rejection: Option<Status>,
     pub warnings: Vec<String>,
+    /// New `status.used` of the ResourceQuotas the object was charged to.
+    pub quota_updates: Vec<admission::QuotaStatusUpdate>,
 }
 
 /// Strict decoding of a request body into the object of `resource` (fieldValidation=Strict;
@@ -68,30 +70,102 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
     GroupKind::from(resource)
 }
 
-/// The mutating admission pass. INTERIM: no plugins.
-#[allow(clippy::too_many_arguments)]
-pub fn admit_mutating(
-    _core: &mut Core,
-    _op: Operation,
-    _resource: &'static ResourceInfo,
-    _subresource: &str,
-    _user: &UserInfo,
-    _obj: &mut Object,
-    _old: Option<&Object>,
-) -> AdmissionResult {
-    AdmissionResult::default()
+/// Whether the cluster has any webhook configuration (then the simulated servers are read).
+fn has_webhooks(core: &Core) -> bool {
+    !core.store.list("/registry/mutatingwebhookconfigurations/").is_empty()
+        || !core.store.list("/registry/validatingwebhookconfigurations/").is_empty()
 }
 
-/// The validating admission pass. INTERIM: no plugins.
+/// The simulated webhook servers of the lab settings.
+fn webhook_servers(core: &Core) -> Vec<admission::SimulatedWebhook> {
+    if !has_webhooks(core) {
+        return Vec::new();
+    }
+    crate::cluster::settings(&core.store)
+        .webhooks
+        .iter()
+        .filter_map(|w| admission::SimulatedWebhook::from_value(w).ok())
+        .collect()
+}
+
+fn attributes(
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &Object,
+    old: Option<&Object>,
+) -> Option<admission::Attributes> {
+    let operation = match op {
+        Operation::Create => admission::Operation::Create,
+        Operation::Update => admission::Operation::Update,
+        Operation::Delete => admission::Operation::Delete,
+    };
+    let mut attrs = admission::Attributes::for_object(operation, obj, user.clone())?;
+    attrs.resource = resource;
+    attrs.subresource = subresource.to_string();
+    if !name.is_empty() {
+        attrs.name = name.to_string();
+    }
+    if let Some(o) = old {
+        attrs = attrs.with_old(o.clone());
+    }
+    Some(attrs)
+}
+
+fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
+    AdmissionResult {
+        details: pass.details,
+        rejection: pass.rejection.map(|r| r.to_status()),
+        warnings: pass.warnings,
+        quota_updates: pass.quota_updates,
+    }
+}
+
+/// The mutating admission pass of the lab's chain ([`admission::Chain::lab`]): the plugins
+/// that implement it, in upstream's order, with the simulated webhook servers of the settings;
+/// objects a webhook patched are defaulted again.
+#[allow(clippy::too_many_arguments)]
+pub fn admit_mutating(
+    core: &mut Core,
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &mut Object,
+    old: Option<&Object>,
+) -> AdmissionResult {
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+        return AdmissionResult::default();
+    };
+    let servers = webhook_servers(core);
+    let redefault = |o: &mut Object| {
+        crate::defaults::apply_defaults(o);
+    };
+    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
+        .with_webhook_servers(&servers)
+        .with_defaulter(&redefault);
+    outcome(admission::Chain::lab().run_mutating(&ctx, &attrs, obj))
+}
+
+/// The validating admission pass of the lab's chain.
 #[allow(clippy::too_many_arguments)]
 pub fn admit_validating(
-    _core: &mut Core,
-    _op: Operation,
-    _resource: &'static ResourceInfo,
-    _subresource: &str,
-    _user: &UserInfo,
-    _obj: &Object,
-    _old: Option<&Object>,
+    core: &mut Core,
+    op: Operation,
+    resource: &'static ResourceInfo,
+    subresource: &str,
+    name: &str,
+    user: &UserInfo,
+    obj: &Object,
+    old: Option<&Object>,
 ) -> AdmissionResult {
-    AdmissionResult::default()
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+        return AdmissionResult::default();
+    };
+    let servers = webhook_servers(core);
+    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng).with_webhook_servers(&servers);
+    outcome(admission::Chain::lab().run_validating(&ctx, &attrs, obj))
 }

@@ -39,6 +39,11 @@
 //! Pod where upstream answers a `Status` of success), and `finalize` for Namespaces.
 //!
 //! Patches (Verb::Patch) are strategic merge patches, simplified as [`strategic`] documents.
+//!
+//! Not modelled: `metadata.managedFields` (field managers are not tracked), dry-run, watch
+//! and list pagination, and update-specific validation (immutable fields such as most of a
+//! Pod's spec): an update is validated as the object it produces ([`hooks::validate`]).
+//! Requests of kinds the lab has no type for are stored as given after the generic steps.
 //! Deletion is graceful for Pods bound to a node (deletionTimestamp + grace period, the kubelet
 //! deletes with grace 0), waits for `metadata.finalizers` (and a Namespace's
 //! `spec.finalizers`), and is otherwise immediate; an update that removes the last finalizer of
@@ -242,8 +247,6 @@ pub struct ApiResponse {
     pub error: Option<Status>,
     /// `Warning:` headers for the client.
     pub warnings: Vec<String>,
-    /// The request id its steps carry.
-    pub request_id: u32,
 }
 
 impl ApiResponse {
@@ -273,11 +276,41 @@ impl ApiResponse {
     }
 
     fn success(code: u16, object: Option<Object>) -> ApiResponse {
-        ApiResponse { code, object, error: None, warnings: vec![], request_id: 0 }
+        ApiResponse { code, object, error: None, warnings: vec![] }
     }
 
     fn failure(status: Status) -> ApiResponse {
-        ApiResponse { code: status.code, object: None, error: Some(status), warnings: vec![], request_id: 0 }
+        ApiResponse { code: status.code, object: None, error: Some(status), warnings: vec![] }
+    }
+}
+
+/// `resp.error.reason == "AlreadyExists"`: callers may compare a Status reason with its name.
+impl PartialEq<&str> for StatusReason {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl From<&str> for StatusReason {
+    fn from(reason: &str) -> StatusReason {
+        match reason {
+            "NotFound" => StatusReason::NotFound,
+            "AlreadyExists" => StatusReason::AlreadyExists,
+            "Conflict" => StatusReason::Conflict,
+            "Forbidden" => StatusReason::Forbidden,
+            "Invalid" => StatusReason::Invalid,
+            "BadRequest" => StatusReason::BadRequest,
+            "Unauthorized" => StatusReason::Unauthorized,
+            "InternalError" => StatusReason::InternalError,
+            "MethodNotAllowed" => StatusReason::MethodNotAllowed,
+            _ => StatusReason::Unknown,
+        }
+    }
+}
+
+impl PartialEq<str> for StatusReason {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
     }
 }
 
@@ -350,6 +383,16 @@ impl<'a> Req<'a> {
 
     fn caller(&self) -> Component {
         self.req.caller.component
+    }
+
+    /// The stored object as YAML for an Etcd step; the components' summary steps leave it out
+    /// (their requests are many, and the object is in the store's history anyway).
+    fn value_yaml(&self, obj: &Object) -> String {
+        if self.verbose {
+            obj.to_yaml()
+        } else {
+            String::new()
+        }
     }
 
     /// Records a pipeline step (verbose requests only).
@@ -508,7 +551,6 @@ impl<'a> Req<'a> {
 
     /// Ends the request: the Response step (verbose) or the summary step, and the response.
     fn finish(self, core: &mut Core, mut resp: ApiResponse) -> ApiResponse {
-        resp.request_id = self.rid;
         let mut warnings = self.warnings.clone();
         warnings.append(&mut resp.warnings);
         resp.warnings = warnings;
@@ -748,29 +790,31 @@ fn do_get(core: &mut Core, r: &mut Req) -> ApiResponse {
     let name = req.name.clone().unwrap_or_default();
     let key = key_of(req.resource, req.namespace.as_deref(), &name);
     let found = core.store.get(&key).map(|(o, rev)| (o.clone(), rev));
-    let (summary, detail) = match &found {
-        Some((o, rev)) => (
-            format!("reads {key} (revision {rev})"),
-            EtcdDetail {
-                operation: EtcdOperation::Get,
-                key: key.clone(),
-                revision: *rev,
-                value: with_resource_version(o.clone(), *rev).to_yaml(),
-                error: None,
-            },
-        ),
-        None => (
-            format!("reads {key}: not found"),
-            EtcdDetail {
-                operation: EtcdOperation::Get,
-                key: key.clone(),
-                revision: core.store.revision(),
-                value: String::new(),
-                error: Some("key not found".into()),
-            },
-        ),
-    };
-    r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
+    if r.verbose {
+        let (summary, detail) = match &found {
+            Some((o, rev)) => (
+                format!("reads {key} (revision {rev})"),
+                EtcdDetail {
+                    operation: EtcdOperation::Get,
+                    key: key.clone(),
+                    revision: *rev,
+                    value: with_resource_version(o.clone(), *rev).to_yaml(),
+                    error: None,
+                },
+            ),
+            None => (
+                format!("reads {key}: not found"),
+                EtcdDetail {
+                    operation: EtcdOperation::Get,
+                    key: key.clone(),
+                    revision: core.store.revision(),
+                    value: String::new(),
+                    error: Some("key not found".into()),
+                },
+            ),
+        };
+        r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
+    }
     match found {
         Some((o, rev)) => ApiResponse::success(200, Some(with_resource_version(o, rev))),
         None => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
@@ -891,16 +935,53 @@ fn admission(
 ) -> Result<(), Status> {
     let req = r.req;
     let sub = req.subresource.clone().unwrap_or_default();
+    let name =
+        if op == Operation::Create && sub.is_empty() { String::new() } else { req.name.clone().unwrap_or_default() };
     let result = if mutating {
-        hooks::admit_mutating(core, op, req.resource, &sub, user, obj, old)
+        hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old)
     } else {
-        hooks::admit_validating(core, op, req.resource, &sub, user, obj, old)
+        hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old)
     };
     r.warnings.extend(result.warnings.iter().cloned());
     r.admission_steps(core, &result.details);
-    match result.rejection {
-        Some(s) => Err(s),
-        None => Ok(()),
+    if let Some(s) = result.rejection {
+        return Err(s);
+    }
+    write_quota_usage(core, r, &result.quota_updates);
+    Ok(())
+}
+
+/// The ResourceQuota admission plugin charges the object to the namespace's quotas by
+/// writing their `status.used` before the object itself is written (as upstream's quota
+/// evaluator does).
+fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::QuotaStatusUpdate]) {
+    for u in updates {
+        let key = format!("/registry/resourcequotas/{}/{}", u.namespace, u.name);
+        let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else { continue };
+        let mut v = old.to_json();
+        v["status"]["hard"] = json!(u.hard);
+        v["status"]["used"] = json!(u.used);
+        let Ok(new) = Object::from_json("v1", "ResourceQuota", v) else { continue };
+        if let Ok(new_rev) = core.store.update(&key, new.clone(), Some(rev)) {
+            core.note_write();
+            let stored = with_resource_version(new, new_rev);
+            let detail = EtcdDetail {
+                operation: EtcdOperation::Update,
+                key: key.clone(),
+                revision: new_rev,
+                value: r.value_yaml(&stored),
+                error: None,
+            };
+            r.step(
+                core,
+                Phase::ValidatingAdmission,
+                Component::ApiServer,
+                Component::Etcd,
+                format!("ResourceQuota: charges {}/{} (status.used)", u.namespace, u.name),
+                Detail::Etcd(detail),
+                StepStatus::Ok,
+            );
+        }
     }
 }
 
@@ -1043,7 +1124,7 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Create,
                     key,
                     revision: rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1133,10 +1214,16 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         Ok(p) => p,
         Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
     };
-    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut pod, Some(&old)) {
+    // Admission sees the Binding (pods/binding CREATE), not the pod.
+    let mut binding = match req.body.clone().map(|b| Object::from_json("v1", "Binding", b)) {
+        Some(Ok(b)) => b,
+        _ => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
+    };
+    binding.meta_mut().namespace = req.namespace.clone();
+    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut binding, None) {
         return ApiResponse::failure(s);
     }
-    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut pod, Some(&old)) {
+    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut binding, None) {
         return ApiResponse::failure(s);
     }
     pod.meta_mut().resource_version = None;
@@ -1151,7 +1238,7 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1285,7 +1372,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,
@@ -1405,7 +1492,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: stored.to_yaml(),
+                    value: r.value_yaml(&stored),
                     error: None,
                 },
                 true,

@@ -124,7 +124,7 @@ fn create_then_create_again_conflicts() {
             400 BadRequest: the namespace of the provided object does not match the namespace sent on the request
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 400 Bad Request
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            201 /metadata/name="web-jg4fv"
+            201 /metadata/name="web-zfv9h"
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             422 Invalid: ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required
@@ -571,4 +571,55 @@ fn rbac_rules() {
         allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
         deny: User "system:node:" cannot get resource "pods" in API group "" in the namespace "default": unknown node for user "system:node:"
     "#]].assert_eq(&out);
+}
+
+#[test]
+fn registry_strategies_on_create() {
+    check(
+        |core, out| {
+            let a = admin();
+            let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi"},
+                "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "pi", "image": "perl:5.34"}]}}}});
+            show(
+                core,
+                out,
+                req(&a, Verb::Create, "batch/v1", "Job", Some("default"), None, None, Some(job)),
+                &["/metadata/generation", "/spec/selector", "/spec/template/metadata/labels", "/status"],
+            );
+            let svc = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+                "spec": {"type": "NodePort", "selector": {"app": "web"}, "ports": [{"port": 80, "targetPort": 8080}]}});
+            show(
+                core,
+                out,
+                req(&a, Verb::Create, "v1", "Service", Some("default"), None, None, Some(svc)),
+                &["/spec/clusterIP", "/spec/clusterIPs", "/spec/ipFamilies", "/spec/ports/0/nodePort", "/status"],
+            );
+            let ds = json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+                "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": {"metadata": {"labels": {"app": "agent"}},
+                "spec": {"containers": [{"name": "a", "image": "busybox"}]}}}, "status": {"numberReady": 5}});
+            show(
+                core,
+                out,
+                req(&a, Verb::Create, "apps/v1", "DaemonSet", Some("default"), None, None, Some(ds)),
+                &["/metadata/generation", "/metadata/annotations", "/status"],
+            );
+            let gated = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "gated"},
+                "spec": {"schedulingGates": [{"name": "example.com/wait"}], "containers": [{"name": "c", "image": "nginx"}]}});
+            show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(gated)), &["/status"]);
+        },
+        expect![[r#"
+            201 /metadata/generation=1 /spec/selector={"matchLabels":{"batch.kubernetes.io/controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a"}} /spec/template/metadata/labels={"batch.kubernetes.io/controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a","batch.kubernetes.io/job-name":"pi","controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a","job-name":"pi"} /status=-
+              [etcd] kubectl POST /apis/batch/v1/namespaces/default/jobs → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /spec/clusterIP="10.96.84.192" /spec/clusterIPs=["10.96.84.192"] /spec/ipFamilies=["IPv4"] /spec/ports/0/nodePort=31682 /status={"loadBalancer":{}}
+              [etcd] kubectl POST /api/v1/namespaces/default/services → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /metadata/generation=1 /metadata/annotations={"deprecated.daemonset.template.generation":"1"} /status=-
+              [etcd] kubectl POST /apis/apps/v1/namespaces/default/daemonsets → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+            201 /status={"conditions":[{"message":"Scheduling is blocked due to non-empty scheduling gates","reason":"SchedulingGated","status":"False","type":"PodScheduled"}],"phase":"Pending","qosClass":"BestEffort"}
+              [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        "#]],
+    );
 }

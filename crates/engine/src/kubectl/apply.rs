@@ -195,7 +195,7 @@ impl KubectlApply {
         for i in 0..self.docs.len() {
             if let Pending::Client(e) = &self.docs[i].1 {
                 let e = e.clone();
-                self.client_error(core, i, e);
+                self.client_error(core, i, e, false);
             }
         }
         if let Some(e) = self.stream_error.clone() {
@@ -258,6 +258,11 @@ impl KubectlApply {
         }
     }
 
+    /// The id of the request `handle` just served (its steps are the last ones recorded).
+    fn last_request_id(core: &Core) -> u32 {
+        core.steps.iter().rev().find_map(|s| s.request_id).unwrap_or(0)
+    }
+
     /// Sets what kubectl prints on the response step of a request.
     fn annotate_response(core: &mut Core, request_id: u32, text: &str) {
         if let Some(step) = core.steps.iter_mut().rev().find(|s| s.request_id == Some(request_id)) {
@@ -303,10 +308,11 @@ impl KubectlApply {
         ids: Vec<u32>,
     ) {
         let Some(status) = resp.error.clone() else { return };
+        let rid = ids.last().copied().unwrap_or(0);
         if status.reason == StatusReason::Unauthorized {
             self.unauthorized = true;
             let text = "error: You must be logged in to the server (Unauthorized)".to_string();
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.result(
                 index,
                 Some(self.object_ref(obj)),
@@ -320,7 +326,7 @@ impl KubectlApply {
         }
         let wrapped: Status = status.with_source(verb_text, &self.opts.file);
         let single = kubectl_stderr(&[CommandError::Server(wrapped.clone())]);
-        Self::annotate_response(core, resp.request_id, single.trim_end());
+        Self::annotate_response(core, rid, single.trim_end());
         self.server_errors.push((index, CommandError::Server(wrapped)));
         self.result(
             index,
@@ -339,7 +345,10 @@ impl KubectlApply {
         }
     }
 
-    fn client_error(&mut self, core: &mut Core, index: usize, text: String) {
+    /// A document kubectl refuses itself: while reading the file (`in_loop == false`; these
+    /// errors are printed first) or in the apply loop (printed in document order with the
+    /// server's).
+    fn client_error(&mut self, core: &mut Core, index: usize, text: String, in_loop: bool) {
         let (doc, _) = &self.docs[index];
         let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
         let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
@@ -354,7 +363,11 @@ impl KubectlApply {
             .object(object.clone())
             .status(StepStatus::Failed),
         );
-        self.client_errors.push((index, CommandError::Client(text)));
+        if in_loop {
+            self.server_errors.push((index, CommandError::Client(text)));
+        } else {
+            self.client_errors.push((index, CommandError::Client(text)));
+        }
         self.result(index, object, Operation::Failed, String::new(), 0, vec![], None);
     }
 
@@ -365,20 +378,32 @@ impl KubectlApply {
         };
         let ns = self.namespace_for(&obj);
         if obj.name.is_empty() {
-            let verb = apply_get_verb(obj.resource, "", ns.as_deref().unwrap_or(""));
-            let text = format!("error when {verb} \"{}\": resource name may not be empty", self.opts.file);
-            self.client_error(core, index, text);
+            // kubectl apply's own refusal (generateName, or no name at all), in the apply loop.
+            let mut body = obj.body.clone();
+            if let (Some(n), Some(b)) = (&ns, body.as_object_mut()) {
+                let meta = b.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert("namespace".into(), Value::String(n.clone()));
+                }
+            }
+            let api_version = obj.resource.api_version();
+            let text = Object::from_json(&api_version, obj.resource.kind, body)
+                .ok()
+                .and_then(|o| crate::decode::apply_client_check(&o, &self.opts.file))
+                .unwrap_or_else(|| "resource name may not be empty".to_string());
+            self.client_error(core, index, text, true);
             self.next(core, index + 1, 0);
             return;
         }
         self.current_body = Some(modified_configuration(&obj, ns.as_deref()));
         let resp = apiserver::handle(core, self.request(Verb::Get, &obj, None));
-        let ids = vec![resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![rid];
         if resp.ok() {
             self.patch_or_unchanged(core, index, &obj, resp, ids);
         } else if resp.is_not_found() {
-            Self::annotate_response(core, resp.request_id, "");
-            core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/create/{}", resp.request_id)));
+            Self::annotate_response(core, rid, "");
+            core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/create/{}", rid)));
         } else {
             let verb = apply_get_verb(obj.resource, &obj.name, ns.as_deref().unwrap_or(""));
             self.server_error(core, index, &obj, &verb, &resp, ids);
@@ -391,7 +416,8 @@ impl KubectlApply {
         let obj = obj.clone();
         let body = self.current_body.clone();
         let resp = apiserver::handle(core, self.request(Verb::Create, &obj, body));
-        let ids = vec![get_id, resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![get_id, rid];
         self.warnings(core, &resp);
         if resp.ok() {
             let text = format!(
@@ -399,7 +425,7 @@ impl KubectlApply {
                 kind_for_output(obj.resource),
                 resp.object.as_ref().map(Object::name).unwrap_or(&obj.name)
             );
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
@@ -418,6 +444,7 @@ impl KubectlApply {
         ids: Vec<u32>,
     ) {
         let Some(live_obj) = live.object.clone() else { return };
+        let rid = ids.last().copied().unwrap_or(0);
         let current = live_obj.to_json();
         let original: Option<Value> = current
             .pointer(&format!("/metadata/annotations/{}", LAST_APPLIED.replace('/', "~1")))
@@ -435,7 +462,7 @@ impl KubectlApply {
         let patch = strategic::three_way(original.as_ref(), &modified, &current);
         if patch.as_object().is_some_and(Map::is_empty) {
             let text = format!("{name} unchanged");
-            Self::annotate_response(core, live.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             self.result(
                 index,
@@ -449,9 +476,9 @@ impl KubectlApply {
             self.next(core, index + 1, ROUND_TRIP_MS);
             return;
         }
-        Self::annotate_response(core, live.request_id, "");
+        Self::annotate_response(core, rid, "");
         let _ = self.current_body.replace(sort_keys(&patch));
-        core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", live.request_id)));
+        core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", rid)));
     }
 
     fn run_patch(&mut self, core: &mut Core, index: usize, get_id: u32) {
@@ -459,11 +486,12 @@ impl KubectlApply {
         let obj = obj.clone();
         let patch = self.current_body.clone();
         let resp = apiserver::handle(core, self.request(Verb::Patch, &obj, patch.clone()));
-        let ids = vec![get_id, resp.request_id];
+        let rid = Self::last_request_id(core);
+        let ids = vec![get_id, rid];
         self.warnings(core, &resp);
         if resp.ok() {
             let text = format!("{}/{} configured", kind_for_output(obj.resource), obj.name);
-            Self::annotate_response(core, resp.request_id, &text);
+            Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
             let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Configured, text, resp.code, ids, None);

@@ -257,6 +257,7 @@ impl PsaOutcome {
             message: self.status_message(object),
             warnings: self.warnings.clone(),
             annotations: self.audit_annotations.clone(),
+            webhook_calls: Vec::new(),
         }
     }
 }

@@ -397,7 +397,7 @@ pub fn secret(s: &Secret, errs: &mut Errs) {
 }
 
 fn quantity_text(q: &KQuantity) -> String {
-    Quantity::parse(&q.0).map(|x| x.to_string()).unwrap_or_else(|_| q.0.clone())
+    crate::decode::parse_quantity(&q.0).map(|x| x.to_string()).unwrap_or_else(|_| q.0.clone())
 }
 
 /// `ValidateLimitRange`.
@@ -477,7 +477,8 @@ pub fn limit_range(lr: &LimitRange, errs: &mut Errs) {
             check_name(k, &format!("{ip}.maxLimitRequestRatio[{k}]"), errs);
             keys.insert(k.clone());
         }
-        let parse = |m: &BTreeMap<String, KQuantity>, k: &str| m.get(k).and_then(|q| Quantity::parse(&q.0).ok());
+        let parse =
+            |m: &BTreeMap<String, KQuantity>, k: &str| m.get(k).and_then(|q| crate::decode::parse_quantity(&q.0).ok());
         for k in &keys {
             let (mn, mx) = (parse(&min, k), parse(&max, k));
             let (df, dr) = (
@@ -622,7 +623,7 @@ pub fn pvc_spec(spec: &PersistentVolumeClaimSpec, p: &str, errs: &mut Errs) {
     match spec.resources.as_ref().and_then(|r| r.requests.as_ref()).and_then(|r| r.get("storage")) {
         None => errs.push(FieldError::required(sp, "")),
         Some(q) => {
-            if Quantity::parse(&q.0).is_ok_and(|v| v <= Quantity::ZERO) {
+            if crate::decode::parse_quantity(&q.0).is_ok_and(|v| v <= Quantity::ZERO) {
                 errs.push(FieldError::invalid(sp, quantity_text(q), "must be greater than zero"));
             } else {
                 quantity_value("storage", q, &sp, errs);

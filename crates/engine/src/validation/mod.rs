@@ -57,7 +57,8 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
             core::role_binding(&b.metadata, &b.role_ref, b.subjects.as_deref().unwrap_or_default(), false, &mut errs)
         }
         other => {
-            let namespaced = other.resource().is_none_or(|r| r.namespaced);
+            let info = other.resource().or_else(|| crate::object::resource_for_kind(other.kind()));
+            let namespaced = info.is_none_or(|r| r.namespaced);
             meta::object_meta(other.meta(), namespaced, names::name_is_dns_subdomain, &mut errs);
         }
     }

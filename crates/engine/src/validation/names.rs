@@ -124,7 +124,9 @@ pub type NameFn = fn(&str, bool) -> Vec<String>;
 
 /// `maskTrailingDash`: a prefix may end with `-` since random characters follow.
 fn mask_trailing_dash(name: &str) -> String {
-    if name.len() > 1 && name.ends_with('-') {
+    // Upstream drops two bytes; if the second is part of a multi-byte character the name is
+    // invalid either way, so keep it as it is then.
+    if name.len() > 1 && name.ends_with('-') && name.is_char_boundary(name.len() - 2) {
         format!("{}a", &name[..name.len() - 2])
     } else {
         name.to_string()

@@ -315,7 +315,7 @@ fn volume_source(v: &Volume, p: &str, pod_name: Option<&str>, errs: &mut Errs) {
     };
     if let Some(e) = &v.empty_dir {
         if one(true, "emptyDir", errs) {
-            if let Some(q) = e.size_limit.as_ref().and_then(|q| Quantity::parse(&q.0).ok()) {
+            if let Some(q) = e.size_limit.as_ref().and_then(|q| crate::decode::parse_quantity(&q.0).ok()) {
                 if q < Quantity::ZERO {
                     errs.push(FieldError::forbidden(
                         format!("{p}.emptyDir.sizeLimit"),
@@ -934,18 +934,7 @@ fn volume_mounts(
         }
         let sub = m.sub_path.as_deref().unwrap_or_default();
         let sub_expr = m.sub_path_expr.as_deref().unwrap_or_default();
-        if vols.get(&m.name).is_some_and(|v| v.image.is_some()) {
-            if !sub.is_empty() {
-                errs.push(FieldError::invalid(format!("{ip}.subPath"), sub, "not allowed in image volume sources"));
-            }
-            if !sub_expr.is_empty() {
-                errs.push(FieldError::invalid(
-                    format!("{ip}.subPathExpr"),
-                    sub_expr,
-                    "not allowed in image volume sources",
-                ));
-            }
-        }
+        // (Image volumes accept subPath since v1.33; the alpha-era refusal is gone.)
         // Upstream reports these two under the list's path, not the item's.
         if !sub.is_empty() {
             local_descending_path(sub, &format!("{p}.subPath"), errs);
@@ -1066,7 +1055,7 @@ fn overcommit_allowed(name: &str) -> bool {
 }
 
 fn q(k: &KQuantity) -> Option<Quantity> {
-    Quantity::parse(&k.0).ok()
+    crate::decode::parse_quantity(&k.0).ok()
 }
 
 /// `validateContainerResourceName` (`validateResourceName`, then the container rules).

@@ -18,7 +18,8 @@ fn check(input: &str, expect: Expect) {
                 continue;
             }
         };
-        if obj.resource().is_some_and(|r| r.namespaced) && obj.namespace().is_none() {
+        let info = obj.resource().or_else(|| crate::object::resource_for_kind(obj.kind()));
+        if info.is_some_and(|r| r.namespaced) && obj.namespace().is_none() {
             obj.meta_mut().namespace = Some("default".into());
         }
         apply_defaults(&mut obj);

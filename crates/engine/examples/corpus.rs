@@ -1,0 +1,26 @@
+//! Prints the corpus report: `cargo run -p podlab-engine --example corpus`.
+
+#[path = "../tests/corpus_support/mod.rs"]
+mod corpus_support;
+
+fn main() {
+    let Some(root) = corpus_support::examples_dir() else {
+        println!("skipped: ../shared/conformance/website-examples is not present next to the project");
+        return;
+    };
+    for (title, sub, skip) in [
+        ("kubernetes.io examples (2023 snapshot)", ".", Some("_newer-unverified")),
+        ("_newer-unverified (not asserted)", "_newer-unverified", None),
+    ] {
+        let r = corpus_support::run_tree(&root, std::path::Path::new(sub), skip);
+        println!("== {title} ==");
+        print!("{}", r.text);
+        println!(
+            "-- {} files, {} documents: {} accepted, {} rejected or unreadable\n",
+            r.files,
+            r.documents,
+            r.accepted,
+            r.rejections.len()
+        );
+    }
+}
