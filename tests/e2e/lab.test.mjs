@@ -197,8 +197,13 @@ test('Pod Security: a privileged Pod in a restricted namespace', async () => {
   await stepToEnd(page);
   const apply = await pane(page, 'apply');
   if ((await phaseSteps(page, 'validating-admission')) > 0) {
-    assert.match(apply, /violates PodSecurity "restricted:latest"/);
-    assert.match(await page.textContent('#failure'), /Validating admission/);
+    assert.match(apply, /pods "node-debugger" is forbidden: violates PodSecurity "restricted:latest": host namespaces \(hostNetwork=true\), privileged/);
+    assert.match(await page.textContent('#failure'), /Validating admission \(kube-apiserver\): PodSecurity: denied/);
+    assert.match((await texts(page, '.marker'))[0], /Denied by PodSecurity/);
+    await page.click('#failure button');
+    assert.match(await page.textContent('#step-body'), /Admission plugin PodSecurity \(validating\)\s*Denied/);
+    await screenshot(page, '12-pod-security', { fullPage: true });
+    await checkAxe(page, 'Pod Security denial');
   } else {
     process.stdout.write('# diagnostic: no admission plugins in this engine build: the Pod is accepted\n');
     assert.match(apply, /pod\/node-debugger created\n/);
