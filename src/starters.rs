@@ -110,7 +110,7 @@ mod tests {
             deployment (exit 0): deployment.apps/shop created
             pending (exit 0): pod/big-batch created
             forbidden (exit 1): Error from server (Forbidden): error when creating "debug.yaml": pods is forbidden: User "alice" cannot create resource "pods" in API group "" in the namespace "dev"
-            privileged (exit 0): pod/node-debugger created
+            privileged (exit 1): Error from server (Forbidden): error when creating "node-debugger.yaml": pods "node-debugger" is forbidden: violates PodSecurity "restricted:latest": host namespaces (hostNetwork=true), privileged (container "debugger" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "debugger" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "debugger" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "debugger" must set securityContext.runAsNonRoot=true), runAsUser=0 (container "debugger" must not set runAsUser=0), seccompProfile (pod or container "debugger" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
             image-typo (exit 0): pod/web-typo created
             service (exit 0): service/checkout created
         "#]]

@@ -339,9 +339,9 @@ mod tests {
     #[test]
     fn announcements_and_arrows() {
         let r = starter_run("pod");
-        expect![[
-            r#"Step 1 of 12, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"#
-        ]]
+        expect![
+            "Step 1 of 23, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"
+        ]
         .assert_eq(&announce(r.step(0).unwrap(), r.len()));
         expect![[r#"kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)"#]]
             .assert_eq(&arrow_text(r.step(1).unwrap()));

@@ -36,9 +36,10 @@ fn texts(root: &Element, selector: &str) -> Vec<String> {
     (0..nodes.length()).filter_map(|i| nodes.item(i)).map(|n| n.text_content().unwrap_or_default()).collect()
 }
 
-/// Waits (at most about three seconds) until the reactive updates have reached the DOM.
+/// Waits (at most about five seconds: CI machines are busy) until the reactive updates have
+/// reached the DOM.
 async fn until(mut done: impl FnMut() -> bool) -> bool {
-    for _ in 0..300 {
+    for _ in 0..500 {
         if done() {
             return true;
         }

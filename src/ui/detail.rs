@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use podlab_engine::trace::{
     AdmissionDetail, AdmissionStage, AdmissionVerdict, ApiCallDetail, AuthenticationDetail, AuthorizationDetail,
     Change, ControllerDetail, Detail, EtcdDetail, EtcdOperation, EventDetail, HttpRequestDetail, HttpResponseDetail,
-    ScheduleDetail, Step, StepStatus, Table, UserInfo, ValidationDetail, WatchDetail, WorkDetail,
+    ScheduleDetail, Step, StepStatus, Table, UserInfo, ValidationDetail, WatchDetail, WebhookCall, WorkDetail,
 };
 
 #[component]
@@ -288,6 +288,48 @@ fn admission_view(a: &AdmissionDetail) -> impl IntoView {
         {changes_table("What the plugin changed", &a.changes)}
         {list("Warnings sent to kubectl", a.warnings.clone())}
         {list("Annotations", a.annotations.iter().map(|(k, v)| format!("{k}: {v}")).collect())}
+        {a.webhook_calls.iter().map(webhook_view).collect_view()}
+    }
+}
+
+fn webhook_view(w: &WebhookCall) -> impl IntoView {
+    let round = if w.round > 0 { format!(" (reinvocation {})", w.round) } else { String::new() };
+    view! {
+        <h3 class="sub">"Webhook " <code>{w.webhook.clone()}</code> {round}</h3>
+        {facts(
+            vec![
+                ("Configuration", w.configuration.clone()),
+                ("URL", w.url.clone()),
+                ("Outcome", w.outcome.clone()),
+                ("Round trip", format!("{} ms", w.latency_ms)),
+            ],
+        )}
+        <details class="webhook">
+            <summary>"AdmissionReview sent"</summary>
+            {pre(pretty_json(&w.request))}
+        </details>
+        {w
+            .response
+            .as_ref()
+            .map(|r| {
+                view! {
+                    <details class="webhook">
+                        <summary>"AdmissionReview received"</summary>
+                        {pre(pretty_json(r))}
+                    </details>
+                }
+            })}
+        {w
+            .patch
+            .as_ref()
+            .map(|p| {
+                view! {
+                    <details class="webhook">
+                        <summary>"JSON patch"</summary>
+                        {pre(pretty_json(p))}
+                    </details>
+                }
+            })}
     }
 }
 
@@ -625,6 +667,6 @@ fn api_call_view(a: &ApiCallDetail) -> impl IntoView {
             ],
         )}
         {list("Warnings", a.warnings.clone())}
-        {a.etcd.as_ref().map(|e| etcd_view(e))}
+        {a.etcd.as_ref().map(etcd_view)}
     }
 }

@@ -187,13 +187,13 @@ pub fn Editor() -> impl IntoView {
                                 if ev.key() == "Escape" {
                                     let _ = ta.dataset().set("escaped", "1");
                                 } else {
-                                    let _ = ta.dataset().delete("escaped");
+                                    ta.dataset().delete("escaped");
                                 }
                             }
                         }
                         on:blur=move |_| {
                             if let Some(ta) = area.get() {
-                                let _ = ta.dataset().delete("escaped");
+                                ta.dataset().delete("escaped");
                             }
                         }
                     ></textarea>

@@ -198,13 +198,13 @@ impl Lab {
     }
 
     /// The number of steps of the run shown.
-    pub fn len(&self) -> usize {
+    pub fn step_count(&self) -> usize {
         self.outcome.with(|o| o.run().map(|r| r.len()).unwrap_or(0))
     }
 
     /// Shows step `i` (clamped to the run).
     pub fn go(&self, i: usize) {
-        let len = self.len();
+        let len = self.step_count();
         self.step.set(i.min(len.saturating_sub(1)));
     }
 
@@ -217,7 +217,7 @@ impl Lab {
     }
 
     pub fn play(&self) {
-        let len = self.len();
+        let len = self.step_count();
         if len == 0 {
             return;
         }
@@ -240,7 +240,7 @@ impl Lab {
         let lab = *self;
         let ms = crate::state::SPEEDS[self.speed.get_untracked().min(crate::state::SPEEDS.len() - 1)].1;
         let interval = Interval::new(ms, move || {
-            let len = lab.len();
+            let len = lab.step_count();
             let next = lab.step.get_untracked() + 1;
             if next >= len {
                 lab.stop();
@@ -447,6 +447,8 @@ pub fn show_recovery(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(body) = doc.body() else { return };
     let text = storage::load_manifest().unwrap_or_default();
+    // The next visit waits for the learner instead of running the same input again.
+    storage::set(storage::RUNNING_KEY, "1");
     let div = match doc.create_element("div") {
         Ok(d) => d,
         Err(_) => return,

@@ -56,12 +56,18 @@ pub fn Panes() -> impl IntoView {
         match lab.pane.get() {
             Pane::Apply => {
                 let mut out = format!("$ kubectl apply -f {}\n", run.run.file_name);
-                for line in run.printed_lines(i) {
-                    out += &line.text;
-                    out.push('\n');
-                }
                 if run.finished_at(i) {
+                    // kubectl's whole output: the errors it collected are printed at the end.
+                    out += &run.run.kubectl_output;
+                    if !out.ends_with('\n') {
+                        out.push('\n');
+                    }
                     out += &format!("$ echo $?\n{}\n", run.run.exit_code);
+                } else {
+                    for line in run.printed_lines(i) {
+                        out += &line.text;
+                        out.push('\n');
+                    }
                 }
                 out
             }

@@ -18,14 +18,14 @@ fn status_mark(s: StepStatus) -> (&'static str, &'static str) {
 pub fn Timeline() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let list: NodeRef<leptos::html::Div> = NodeRef::new();
-    let len = Memo::new(move |_| lab.len());
+    let len = Memo::new(move |_| lab.step_count());
     let at_start = move || lab.step.get() == 0;
     let at_end = move || lab.step.get() + 1 >= len.get();
 
     // Keep the current step visible inside the scrolling step list (without moving the page).
     Effect::new(move |_| {
         let _ = lab.step.get();
-        let _ = lab.outcome.with(|_| ());
+        lab.outcome.track();
         let Some(container) = list.get() else { return };
         let Ok(Some(current)) = container.query_selector("button.step[aria-current]") else { return };
         let Ok(current) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(current) else { return };

@@ -197,8 +197,13 @@ test('Pod Security: a privileged Pod in a restricted namespace', async () => {
   await stepToEnd(page);
   const apply = await pane(page, 'apply');
   if ((await phaseSteps(page, 'validating-admission')) > 0) {
-    assert.match(apply, /violates PodSecurity "restricted:latest"/);
-    assert.match(await page.textContent('#failure'), /Validating admission/);
+    assert.match(apply, /pods "node-debugger" is forbidden: violates PodSecurity "restricted:latest": host namespaces \(hostNetwork=true\), privileged/);
+    assert.match(await page.textContent('#failure'), /Validating admission \(kube-apiserver\): PodSecurity: denied/);
+    assert.match((await texts(page, '.marker'))[0], /Denied by PodSecurity/);
+    await page.click('#failure button');
+    assert.match(await page.textContent('#step-body'), /Admission plugin PodSecurity \(validating\)\s*Denied/);
+    await screenshot(page, '12-pod-security', { fullPage: true });
+    await checkAxe(page, 'Pod Security denial');
   } else {
     process.stdout.write('# diagnostic: no admission plugins in this engine build: the Pod is accepted\n');
     assert.match(apply, /pod\/node-debugger created\n/);
@@ -253,7 +258,7 @@ test('the editor marks an unknown field and a YAML error on their lines', async 
   assert.deepEqual(await texts(page, '.gutter .ln.err'), ['5']);
   assert.match((await texts(page, '.marker'))[0], /^line 5, column 14 YAML syntax error\s*mapping values are not allowed in this context$/);
   await stepToEnd(page);
-  assert.match(await pane(page, 'apply'), /error: error parsing pod\.yaml: error converting YAML to JSON: yaml: line 4: mapping values are not allowed in this context/);
+  assert.match(await pane(page, 'apply'), /error: error parsing pod\.yaml: error converting YAML to JSON: yaml: line \d+: mapping values are not allowed in this context/);
   // The marker's button puts the cursor on the line.
   await page.click('.marker button');
   const caret = await page.evaluate(() => {

@@ -137,6 +137,8 @@ export function texts(page, selector) {
 /** Runs axe-core (WCAG 2.0/2.1/2.2 A and AA rules) on the page; resolves to its violations. */
 export async function axeViolations(page) {
   const require = createRequire(import.meta.url);
+  // Let colour transitions (hover, a tab just selected) settle first.
+  await page.waitForTimeout(300);
   if (!(await page.evaluate(() => Boolean(window.axe)))) {
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   }
