@@ -268,7 +268,7 @@ struct Converter<'a> {
     first_line: usize,
     /// The paths of plain scalars in the document's text, found the first time one is in
     /// question.
-    plain: Option<std::collections::HashSet<String>>,
+    plain: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Converter<'_> {
