@@ -217,17 +217,10 @@ impl LabRun {
         views::at(self.run.store(), revision, now, &self.namespace, self.run.setup_revision, &self.clock)
     }
 
-    /// kubectl's output lines printed by the time step `i` is shown. A line is printed with the
-    /// last step at or before its time (the response it reports, or the end of the run).
+    /// kubectl's output lines printed by the time step `i` is shown: a line appears with the
+    /// step kubectl had just seen when it printed it (the response it reports).
     pub fn printed_lines(&self, i: usize) -> Vec<&OutputLine> {
-        self.run
-            .output_lines
-            .iter()
-            .filter(|line| {
-                let printing = self.run.steps.iter().rposition(|s| s.time_ms <= line.time_ms).unwrap_or(0);
-                printing <= i
-            })
-            .collect()
+        self.run.output_lines.iter().filter(|line| line.after_step.unwrap_or(0) <= i).collect()
     }
 
     /// Whether the run has finished printing (the last step is shown).
@@ -331,16 +324,20 @@ mod tests {
     #[test]
     fn output_lines_appear_with_their_response() {
         let r = starter_run("pod");
-        let last = r.last();
-        assert!(r.printed_lines(last - 1).is_empty(), "not printed before the response");
-        assert_eq!(r.printed_lines(last).iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), ["pod/web created"]);
+        // kubectl's GET (404) comes first; the line reports the POST's 201.
+        let response = r.run.steps.iter().position(|s| s.summary.starts_with("201 Created")).unwrap();
+        assert!(matches!(r.step(response).unwrap().detail, Detail::Response(_)));
+        assert!(r.printed_lines(response - 1).is_empty(), "not printed before the response");
+        let printed = |i| r.printed_lines(i).iter().map(|l| l.text.clone()).collect::<Vec<_>>();
+        assert_eq!(printed(response), ["pod/web created"]);
+        assert_eq!(printed(r.last()), ["pod/web created"], "printed once, kept to the end");
     }
 
     #[test]
     fn announcements_and_arrows() {
         let r = starter_run("pod");
         expect![
-            "Step 1 of 23, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"
+            "Step 1 of 54, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"
         ]
         .assert_eq(&announce(r.step(0).unwrap(), r.len()));
         expect![[r#"kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)"#]]

@@ -2,12 +2,15 @@
 
 use expect_test::{expect, Expect};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes `manifest` to a scratch file named `file` and runs `podlab apply -f <it>` with
 /// `extra` flags; returns the output with the scratch directory removed, and the exit code.
 fn check(file: &str, manifest: &str, extra: &[&str], expect: Expect) {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("podlab-cli-{}-{}", std::process::id(), file.replace('.', "-")));
+    // Tests run in parallel and several use the same file name: one directory per call.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir: PathBuf = std::env::temp_dir().join(format!("podlab-cli-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let path = dir.join(file);
     std::fs::write(&path, manifest).expect("scratch file");

@@ -97,6 +97,9 @@ pub struct ApplyOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OutputLine {
     pub time_ms: u64,
+    /// The index of the last step recorded when the line was printed (the response it
+    /// reports); `None` when it was printed before any step.
+    pub after_step: Option<usize>,
     pub stderr: bool,
     pub text: String,
 }
@@ -219,7 +222,7 @@ impl KubectlApply {
     }
 
     fn print(&mut self, core: &Core, stderr: bool, text: String) {
-        self.lines.push(OutputLine { time_ms: core.now, stderr, text });
+        self.lines.push(OutputLine { time_ms: core.now, after_step: core.steps.len().checked_sub(1), stderr, text });
     }
 
     fn namespace_for(&self, obj: &ClientObject) -> Option<String> {
@@ -341,7 +344,12 @@ impl KubectlApply {
 
     fn warnings(&mut self, core: &Core, resp: &ApiResponse) {
         for w in &resp.warnings {
-            self.lines.push(OutputLine { time_ms: core.now, stderr: true, text: format!("Warning: {w}") });
+            self.lines.push(OutputLine {
+                time_ms: core.now,
+                after_step: core.steps.len().checked_sub(1),
+                stderr: true,
+                text: format!("Warning: {w}"),
+            });
         }
     }
 
