@@ -28,3 +28,15 @@ for kind in wasm js css html; do
   done < <(find dist -type f -name "*.$kind" -print0 | sort -z)
 done
 row total "" "$(kb "$total_raw")" "$(kb "$total_gz")" "$(kb "$total_br")"
+
+# What the code is made of: cargo's wasm (before wasm-bindgen and wasm-opt strip the names),
+# its function bodies summed by crate, then the engine by module.
+cargo_wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/podlab-web.wasm"
+if [[ -f "$cargo_wasm" ]]; then
+  echo
+  echo "code by crate (cargo's wasm, before wasm-opt):"
+  node scripts/wasm-sizes.mjs "$cargo_wasm" 12
+  echo
+  echo "podlab_engine by module:"
+  node scripts/wasm-sizes.mjs "$cargo_wasm" 12 podlab_engine | tail -n +2
+fi

@@ -273,7 +273,7 @@ pub fn App() -> impl IntoView {
     let theme = RwSignal::new(Theme::from_storage());
     theme.get_untracked().apply();
 
-    // Arrow keys step through the run, unless the learner is typing (or in the tab list,
+    // Arrow keys step through the run (Home and End go to its first and last step), unless the learner is typing (or in the tab list,
     // whose arrow keys switch panes).
     let keys = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() || is_text_entry(ev.target()) {
@@ -289,6 +289,16 @@ pub fn App() -> impl IntoView {
                 ev.prevent_default();
                 lab.stop();
                 lab.back();
+            }
+            "Home" => {
+                ev.prevent_default();
+                lab.stop();
+                lab.go(0);
+            }
+            "End" => {
+                ev.prevent_default();
+                lab.stop();
+                lab.go(lab.step_count().saturating_sub(1));
             }
             _ => {}
         }
