@@ -12,6 +12,9 @@ fn preset_title(name: &str) -> &'static str {
         "restricted-namespace" => "restricted-namespace: Pod Security \"restricted\" enforced",
         "rbac-alice" => "rbac-alice: you are alice, who may only read Pods in dev",
         "tight-resources" => "tight-resources: small workers, a LimitRange and a quota",
+        "gpu" => "gpu: a tainted GPU worker with one nvidia.com/gpu",
+        "tainted-pool" => "tainted-pool: a dedicated batch pool behind a taint",
+        "full" => "full: 6 nodes in zones, dev and prod, 3 users, quota, a webhook",
         _ => "",
     }
 }

@@ -68,6 +68,9 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("restricted-namespace", include_str!("clusters/restricted-namespace.yaml")),
     ("rbac-alice", include_str!("clusters/rbac-alice.yaml")),
     ("tight-resources", include_str!("clusters/tight-resources.yaml")),
+    ("gpu", include_str!("clusters/gpu.yaml")),
+    ("tainted-pool", include_str!("clusters/tainted-pool.yaml")),
+    ("full", include_str!("clusters/full.yaml")),
 ];
 
 /// A preset's YAML by name.
@@ -458,6 +461,14 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
         return Ok(());
     }
     let mut obj = Object::from_json(&api_version, &kind, value).map_err(|e| err(e.to_string()))?;
+    if let Object::Namespace(ns) = &mut obj {
+        // kube-apiserver labels every namespace with its own name on create (the label that
+        // namespaceSelectors such as a webhook's match on).
+        ns.metadata
+            .labels
+            .get_or_insert_with(Default::default)
+            .insert("kubernetes.io/metadata.name".into(), name.clone());
+    }
     let uid = core.rng.uuid();
     let meta = obj.meta_mut();
     meta.uid = Some(uid);
