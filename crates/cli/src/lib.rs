@@ -5,11 +5,13 @@
 //!                      [-o text|json] [--seed N] [--limit-ms N]
 //! podlab parse -f FILE
 //! podlab presets
-//! podlab report website-examples [DIR]
+//! podlab report website-examples [DIR] [--runtime]
 //! ```
 //!
-//! `apply` runs the engine (`podlab_engine::lab::run`) and prints the step-by-step trace and
-//! then exactly what `kubectl apply -f FILE` would have printed (text), or the whole run (json).
+//! `apply` runs the engine (`podlab_engine::lab::run`) and prints the step-by-step trace,
+//! then exactly what `kubectl apply -f FILE` would have printed, then what `kubectl get pods
+//! -o wide` and `kubectl describe pod NAME` (each pod the run created) print once the cluster
+//! has settled (text); or the whole run (json).
 //! Exit status: 0 when every object was accepted, 1 otherwise, 2 for usage errors (and for a
 //! cluster file the engine cannot load).
 
@@ -23,7 +25,7 @@ const USAGE: &str = "usage:
   podlab apply -f FILE [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [-o text|json] [--seed N] [--limit-ms N]
   podlab parse -f FILE
   podlab presets
-  podlab report website-examples [DIR]";
+  podlab report website-examples [DIR] [--runtime]";
 
 /// Runs the command with `args` (without the program name); returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
@@ -39,8 +41,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
         }
         Some("report") => match args.get(1).map(String::as_str) {
             Some("website-examples") => {
-                let dir = args.get(2).map(PathBuf::from).unwrap_or_else(default_examples_dir);
-                match website_report(&dir) {
+                let runtime = args[2..].iter().any(|a| a == "--runtime");
+                let dir = args[2..]
+                    .iter()
+                    .find(|a| !a.starts_with("--"))
+                    .map(PathBuf::from)
+                    .unwrap_or_else(default_examples_dir);
+                match website_report_with(&dir, runtime) {
                     Some(r) => {
                         let _ = out.write_all(r.text.as_bytes());
                         if r.ours == 0 {
@@ -234,6 +241,42 @@ pub fn render_text(run: &Run, file: &str) -> String {
     }
     s += &format!("\n$ kubectl apply -f {file}\n{}", run.kubectl_output);
     s += &format!("(exit status {})\n", run.exit_code);
+    s += &render_tail(run);
+    s
+}
+
+/// What a learner types next, printed from the cluster as the run left it: `kubectl get pods
+/// -o wide` (in kubectl's namespace, and in each other namespace where the run created pods)
+/// and `kubectl describe pod NAME` for every pod the run created.
+pub fn render_tail(run: &Run) -> String {
+    let store = run.store();
+    let end = podlab_engine::views::Snapshot::new(store, run.final_revision, run.end_ms);
+    let before = podlab_engine::views::Snapshot::new(store, run.setup_revision, run.end_ms);
+    // The pods created during the run, by namespace (kubectl's first), in etcd key order.
+    let mut created: Vec<(String, String)> = end
+        .list("Pod", None)
+        .into_iter()
+        .filter(|p| before.get("Pod", p.namespace(), p.name()).is_none())
+        .map(|p| (p.namespace().unwrap_or("default").to_string(), p.name().to_string()))
+        .collect();
+    created.sort_by_key(|(ns, name)| (*ns != run.namespace, ns.clone(), name.clone()));
+    let flag = |ns: &str| if ns == run.namespace { String::new() } else { format!(" -n {ns}") };
+    let mut namespaces = vec![run.namespace.clone()];
+    for (ns, _) in &created {
+        if !namespaces.contains(ns) {
+            namespaces.push(ns.clone());
+        }
+    }
+    let wide = podlab_engine::views::GetOptions { wide: true, all_namespaces: false };
+    let mut s = String::new();
+    for ns in &namespaces {
+        s += &format!("\n$ kubectl get pods -o wide{}\n{}", flag(ns), end.get_pods(ns, wide));
+    }
+    for (ns, name) in &created {
+        if let Some(d) = end.describe_pod(ns, name) {
+            s += &format!("\n$ kubectl describe pod {name}{}\n{d}", flag(ns));
+        }
+    }
     s
 }
 
@@ -445,6 +488,9 @@ pub struct Report {
     pub expected: usize,
     /// Rejections that are the lab's fault.
     pub ours: usize,
+    /// With `--runtime`: how many pods of the accepted files end in each state (kubectl's
+    /// STATUS column; `Pending` split by why: `Pending (FailedScheduling)` or not scheduled yet).
+    pub pod_states: std::collections::BTreeMap<String, usize>,
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -495,6 +541,58 @@ fn expected_rejection(line: &str) -> bool {
 /// Applies every `.yaml` under `dir` (except `_newer-unverified/`); `None` when `dir` does
 /// not exist.
 pub fn website_report(dir: &Path) -> Option<Report> {
+    website_report_with(dir, false)
+}
+
+/// The final `kubectl get pods` rows of the pods a run created (all namespaces): `NAMESPACE/NAME
+/// READY STATUS RESTARTS NODE`, with the reason of a pod left Pending.
+fn runtime_rows(run: &Run, states: &mut std::collections::BTreeMap<String, usize>) -> String {
+    use podlab_engine::object::Object;
+    use podlab_engine::views::{pod_summary, Snapshot};
+    let end = Snapshot::new(run.store(), run.final_revision, run.end_ms);
+    let before = Snapshot::new(run.store(), run.setup_revision, run.end_ms);
+    let failed_scheduling: Vec<String> = end
+        .list("Event", None)
+        .into_iter()
+        .filter_map(|o| match o {
+            Object::Event(e) if e.reason.as_deref() == Some("FailedScheduling") => {
+                Some(e.involved_object.name.clone().unwrap_or_default())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = String::new();
+    for o in end.list("Pod", None) {
+        let Object::Pod(p) = o else { continue };
+        if before.get("Pod", o.namespace(), o.name()).is_some() {
+            continue;
+        }
+        let sum = pod_summary(p);
+        let node = p.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_else(|| "<none>".into());
+        let mut state = sum.status.clone();
+        if state == "Pending" && node == "<none>" {
+            state = if failed_scheduling.iter().any(|n| n == o.name()) {
+                "Pending (FailedScheduling)".into()
+            } else {
+                "Pending (not scheduled)".into()
+            };
+        }
+        *states.entry(state.clone()).or_default() += 1;
+        out += &format!(
+            "           {}/{} {}/{} {state} {} {node}\n",
+            o.namespace().unwrap_or(""),
+            o.name(),
+            sum.ready,
+            sum.total,
+            sum.restarts
+        );
+    }
+    out
+}
+
+/// [`website_report`], with `runtime`: each accepted file's pods as they end
+/// ([`runtime_rows`]) and a count of their states.
+pub fn website_report_with(dir: &Path, runtime: bool) -> Option<Report> {
     if !dir.is_dir() {
         return None;
     }
@@ -521,6 +619,9 @@ pub fn website_report(dir: &Path) -> Option<Report> {
             r.accepted_files += 1;
             let ok: Vec<&str> = run.documents.iter().map(|d| d.outcome.as_str()).collect();
             lines += &format!("ok       {rel}: {}\n", ok.join(", "));
+            if runtime {
+                lines += &runtime_rows(&run, &mut r.pod_states);
+            }
         } else {
             let failed: Vec<String> = run.documents.iter().filter(|d| !d.accepted).map(|d| d.outcome.clone()).collect();
             let all_expected = !failed.is_empty() && failed.iter().all(|l| expected_rejection(l));
@@ -543,6 +644,11 @@ pub fn website_report(dir: &Path) -> Option<Report> {
         "{lines}\nwebsite examples: {} files ({} documents): {} accepted, {} rejected as a fresh kind cluster would, {} rejected by the lab's fault\n",
         r.files, r.documents, r.accepted_files, r.expected, r.ours
     );
+    if runtime {
+        let total: usize = r.pod_states.values().sum();
+        let states: Vec<String> = r.pod_states.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        r.text += &format!("pods of the accepted files at the end: {total}: {}\n", states.join(", "));
+    }
     Some(r)
 }
 

@@ -218,13 +218,11 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
     });
     kubectl.start(&mut core);
     {
-        // The actors of the cluster: kubectl, kube-controller-manager, kube-scheduler, and one
-        // kubelet per Node of the starting cluster.
-        // The node-lifecycle and taint-eviction controllers need kubelet heartbeats, which the
-        // kubelet model does not write yet (it would keep the cluster from settling): they are
-        // left out until it does, so nodes never go NotReady on their own.
-        let mut controllers =
-            ControllerManager::new().without("node-lifecycle-controller").without("taint-eviction-controller");
+        // The actors of the cluster: kubectl, kube-controller-manager (every controller,
+        // node-lifecycle and taint-eviction included: the kubelets' heartbeats are routine
+        // writes, which keep no run from settling), kube-scheduler, and one kubelet per Node
+        // of the starting cluster.
+        let mut controllers = ControllerManager::new();
         let mut scheduler = SchedulerActor::default();
         let mut kubelets: Vec<Kubelet> = core
             .store

@@ -199,6 +199,12 @@ impl Core {
         out
     }
 
+    /// Drops the queued tasks for `target` and `key` (a timer that is no longer needed, such
+    /// as a Deployment's progress check once it completed).
+    pub fn cancel(&mut self, target: &Target, key: &str) {
+        self.queue.retain(|Reverse((_, _, t))| !(&t.target == target && t.key == key));
+    }
+
     fn pop(&mut self) -> Option<(u64, Task)> {
         self.queue.pop().map(|Reverse((t, _, task))| (t, task))
     }

@@ -1437,7 +1437,26 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let requested_grace = opts.get("gracePeriodSeconds").and_then(Value::as_i64);
     let mut v = old.to_json();
     let already_deleting = old.meta().deletion_timestamp.is_some();
-    let has_finalizers = old.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty());
+    // `propagationPolicy` (or the older `orphanDependents`): Foreground and Orphan are carried
+    // out by the garbage collector, which the finalizers `foregroundDeletion` and `orphan`
+    // call in; Background (the default of every built-in kind) needs none.
+    let policy = opts.get("propagationPolicy").and_then(Value::as_str).or_else(|| {
+        opts.get("orphanDependents").and_then(Value::as_bool).map(|o| if o { "Orphan" } else { "Background" })
+    });
+    let gc_finalizer = match policy {
+        Some("Foreground") => Some("foregroundDeletion"),
+        Some("Orphan") => Some("orphan"),
+        _ => None,
+    };
+    if let Some(f) = gc_finalizer {
+        let list = v["metadata"]["finalizers"].as_array().cloned().unwrap_or_default();
+        if !list.iter().any(|x| x == f) {
+            let mut list = list;
+            list.push(json!(f));
+            v["metadata"]["finalizers"] = json!(list);
+        }
+    }
+    let has_finalizers = old.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty()) || gc_finalizer.is_some();
     let ns_finalizers = match &old {
         Object::Namespace(ns) => ns.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()),
         _ => false,

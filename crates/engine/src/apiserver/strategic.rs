@@ -7,10 +7,12 @@
 //! `env`, `imagePullSecrets`, `resourceClaims`, `schedulingGates` by `name`; `volumeMounts` by
 //! `mountPath`; `volumeDevices` by `devicePath`; container `ports` by `containerPort` and Service
 //! `ports` by `port`; `conditions` by `type`; `ownerReferences` by `uid`; `hostAliases` by `ip`;
-//! `topologySpreadConstraints` by `topologyKey`. Every other list is replaced whole. Not
-//! supported: the `$patch`, `$retainKeys`, `$setElementOrder` and `$deleteFromPrimitiveList`
-//! directives (so an element removed from a keyed list in the manifest is not removed from the
-//! live object), and the union merge of primitive lists such as `finalizers`.
+//! `topologySpreadConstraints` by `topologyKey`. Every other list is replaced whole. The
+//! `$deleteFromPrimitiveList/<field>` directive removes values from a primitive list (the job
+//! controller's finalizer patch). Not supported: the `$patch`, `$retainKeys` and
+//! `$setElementOrder` directives (so an element removed from a keyed list in the manifest is
+//! not removed from the live object), and the union merge of primitive lists such as
+//! `finalizers`.
 
 use serde_json::{Map, Value};
 
@@ -58,7 +60,16 @@ fn merge_field(field: &str, target: &mut Value, patch: &Value) {
             }
             if let Value::Object(t) = target {
                 for (k, v) in p {
-                    if v.is_null() {
+                    if let Some(list) = k.strip_prefix("$deleteFromPrimitiveList/") {
+                        // Removes the listed values from a primitive list (a finalizer, say).
+                        let gone = v.as_array().cloned().unwrap_or_default();
+                        if let Some(Value::Array(items)) = t.get_mut(list) {
+                            items.retain(|x| !gone.contains(x));
+                            if items.is_empty() {
+                                t.remove(list);
+                            }
+                        }
+                    } else if v.is_null() {
                         t.remove(k);
                     } else {
                         merge_field(k, t.entry(k.clone()).or_insert(Value::Null), v);

@@ -382,7 +382,8 @@ fn spec_of(v: &Value) -> Value {
     Value::Object(out)
 }
 
-/// A write to the `status` subresource: only `status` changes.
+/// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
+/// annotations).
 pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     let mut out = old.to_json();
     let new_json = new.to_json();
@@ -391,6 +392,19 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
         None => {
             if let Some(m) = out.as_object_mut() {
                 m.remove("status");
+            }
+        }
+    }
+    // `deploymentStatusStrategy` resets only the spec and the labels: the deployment
+    // controller records `deployment.kubernetes.io/revision` (an annotation) through the
+    // status subresource.
+    if old.kind() == "Deployment" {
+        match new_json.pointer("/metadata/annotations") {
+            Some(a) => out["metadata"]["annotations"] = a.clone(),
+            None => {
+                if let Some(m) = out.get_mut("metadata").and_then(Value::as_object_mut) {
+                    m.remove("annotations");
+                }
             }
         }
     }

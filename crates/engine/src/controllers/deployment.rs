@@ -164,6 +164,8 @@ impl Controller for DeploymentController {
     }
 
     fn sync(&mut self, cx: &mut Cx, key: &str) {
+        // The progress-deadline timer syncs the Deployment like any other event.
+        let key = key.strip_suffix(PROGRESS_TIMER_SUFFIX).unwrap_or(key);
         let (ns, name) = split_key(key);
         let Some(Object::Deployment(d)) = get(cx.core, "Deployment", ns, name) else { return };
         let mut s = Sync { cx, d: *d };
@@ -225,6 +227,10 @@ fn template(d: &Deployment) -> PodTemplateSpec {
 fn min_ready_seconds(d: &Deployment) -> i32 {
     Some(&d.spec).and_then(|s| s.min_ready_seconds).unwrap_or(0)
 }
+
+/// The key suffix of a Deployment's progress-deadline timer (so it can be dropped once the
+/// rollout completed).
+const PROGRESS_TIMER_SUFFIX: &str = "|progress";
 
 /// `progressDeadlineSeconds` (defaulted to 600); None when it is the "no deadline" max.
 fn progress_deadline(d: &Deployment) -> Option<i32> {
@@ -1442,6 +1448,9 @@ impl Sync<'_, '_> {
         let Some(deadline) = progress_deadline(&self.d) else { return };
         let Some(cur) = self.d.status.as_ref().and_then(|s| get_condition(s, "Progressing")).cloned() else { return };
         if deployment_complete(&self.d, new_status) || cur.reason.as_deref() == Some(TIMED_OUT_REASON) {
+            // Upstream's AddAfter would fire and find nothing to do; the lab drops the timer
+            // so a finished rollout does not hold the run open until its deadline.
+            self.cx.cancel(NAME, &format!("{}{PROGRESS_TIMER_SUFFIX}", key_of(&self.d.metadata)));
             return;
         }
         let Some(last) = cur.last_update_time.as_ref().map(time_ms) else { return };
@@ -1450,7 +1459,7 @@ impl Sync<'_, '_> {
         if after < 1000 {
             self.cx.requeue_rate_limited(NAME, &key);
         } else {
-            self.cx.enqueue(NAME, &key, after as u64 + 1000);
+            self.cx.enqueue(NAME, &format!("{key}{PROGRESS_TIMER_SUFFIX}"), after as u64 + 1000);
         }
     }
 

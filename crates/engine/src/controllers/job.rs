@@ -211,7 +211,7 @@ fn sync_orphan_pod(cx: &mut Cx, pod_key: &str) {
         vec![format!("remove finalizer {JOB_TRACKING_FINALIZER}")],
         StepStatus::Ok,
     );
-    let _ = cx.update(SERVICE_ACCOUNT, &remove_tracking_finalizer(&pod));
+    let _ = remove_tracking_finalizer(cx, &pod);
 }
 
 fn uncounted_text(u: &UncountedTerminatedPods) -> String {
@@ -224,15 +224,19 @@ fn uncounted_text(u: &UncountedTerminatedPods) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
-fn remove_tracking_finalizer(pod: &Pod) -> Object {
-    let mut p = pod.clone();
-    if let Some(f) = p.metadata.finalizers.as_mut() {
-        f.retain(|x| x != JOB_TRACKING_FINALIZER);
-        if f.is_empty() {
-            p.metadata.finalizers = None;
-        }
-    }
-    Object::from(p)
+/// `removeTrackingFinalizerPatch`: a strategic merge patch that deletes the finalizer from
+/// the Pod's list (the job-controller role may patch pods, not update them).
+fn remove_tracking_finalizer(cx: &mut Cx, pod: &Pod) -> crate::apiserver::ApiResponse {
+    let patch = serde_json::json!({"metadata": {"$deleteFromPrimitiveList/finalizers": [JOB_TRACKING_FINALIZER]}});
+    cx.request(
+        SERVICE_ACCOUNT,
+        crate::apiserver::Verb::Patch,
+        "Pod",
+        pod.metadata.namespace.as_deref(),
+        pod.metadata.name.as_deref(),
+        None,
+        Some(patch),
+    )
 }
 
 /// When a Pod finished: the last container termination, else the Ready=False transition,
@@ -703,7 +707,7 @@ impl JobSync<'_, '_> {
     fn delete_job_pods(&mut self, pods: &[Pod], ns: Option<&str>) -> (i32, i32, bool) {
         let (mut ready, mut n, mut err) = (0, 0, false);
         for p in pods {
-            if has_tracking_finalizer(p) && !self.cx.update(SERVICE_ACCOUNT, &remove_tracking_finalizer(p)).ok() {
+            if has_tracking_finalizer(p) && !remove_tracking_finalizer(self.cx, p).ok() {
                 err = true;
                 continue;
             }
@@ -840,7 +844,7 @@ impl JobSync<'_, '_> {
             );
         }
         for p in &to_unfinalize {
-            let r = self.cx.update(SERVICE_ACCOUNT, &remove_tracking_finalizer(p));
+            let r = remove_tracking_finalizer(self.cx, p);
             if r.ok() || r.error.as_ref().is_some_and(|e| e.code == 404) {
                 if let Some(uid) = p.metadata.uid.as_ref() {
                     with_finalizer.remove(uid);

@@ -130,6 +130,12 @@ impl Cx<'_> {
         true
     }
 
+    /// Drops what is queued for `controller` and `key` (see [`Core::cancel`]).
+    pub fn cancel(&mut self, controller: &'static str, key: &str) {
+        self.queues.pending.remove(&(controller, key.to_string()));
+        self.core.cancel(&Target::Controller(controller), key);
+    }
+
     /// Queues periodic work (a resync or a monitor loop) that does not keep the
     /// simulation alive on its own.
     pub fn enqueue_periodic(&mut self, controller: &'static str, key: &str, delay_ms: u64) {

@@ -1,13 +1,11 @@
-//! Test scaffolding for the controllers: a stand-in API server, a scripted kubectl, a
-//! minimal scheduler and kubelets, and a renderer for snapshots.
+//! Test scaffolding for the controllers: the starting cluster as the lab loads it, a
+//! scripted kubectl, a minimal scheduler and kubelets, and a renderer for snapshots.
 //!
-//! The stand-in API server wraps [`crate::apiserver::handle`] and adds the server-side
-//! behaviour the controllers rely on and the full API pipeline (another branch) provides:
-//! `generateName`, `metadata.generation`, the `status`, `binding` and `finalize`
-//! subresources, graceful Pod deletion, finalizers with `propagationPolicy`, namespace
-//! termination, the Job selector, and a tiny `pods` quota (enough to make Pod creation
-//! fail the way ResourceQuota admission does). Once the full pipeline provides these, the
-//! tests can switch to it with `ControllerManager::new()`.
+//! Every component writes through the real API server ([`crate::apiserver::handle`]: authn,
+//! RBAC and the Node authorizer, admission, validation, the registry strategies with
+//! `generateName`, `metadata.generation`, the `status`/`binding`/`finalize` subresources,
+//! graceful Pod deletion and finalizers), as the controllers' own service accounts, the
+//! scheduler, `system:node:<name>` and the cluster admin.
 //!
 //! The fake kubelet is driven by test-only annotations on Pods (through the template):
 //! `podlab.test/ready: "false"` keeps a Pod Running but not Ready; `podlab.test/run-seconds`
@@ -16,8 +14,7 @@
 use super::tainteviction::tolerates;
 use super::util::*;
 use super::ControllerManager;
-use crate::apiserver::{self, ApiError, ApiRequest, ApiResponse, Caller, Credential, Verb};
-use crate::errors::StatusReason;
+use crate::apiserver::{self, ApiRequest, ApiResponse, Caller, Credential, Verb};
 use crate::object::{resource_for, Object};
 use crate::sim::{run_loop, Actor, Core, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
@@ -34,292 +31,9 @@ pub const START_MS: u64 = 2_000;
 pub const KILL_MS: u64 = 1_000;
 pub const SCHEDULE_LATENCY_MS: u64 = 4;
 
-fn fail(code: u16, reason: &str, message: String) -> ApiResponse {
-    let reason = match reason {
-        "NotFound" => StatusReason::NotFound,
-        "AlreadyExists" => StatusReason::AlreadyExists,
-        "Conflict" => StatusReason::Conflict,
-        "Forbidden" => StatusReason::Forbidden,
-        "Invalid" => StatusReason::Invalid,
-        "BadRequest" => StatusReason::BadRequest,
-        _ => StatusReason::Unknown,
-    };
-    ApiResponse { code, object: None, error: Some(ApiError { code, reason, message, details: None }), warnings: vec![] }
-}
-
-fn ok(code: u16, obj: Option<Object>) -> ApiResponse {
-    ApiResponse { code, object: obj, error: None, warnings: vec![] }
-}
-
-fn json_to_object(v: Value) -> Option<Object> {
-    let api_version = v.get("apiVersion")?.as_str()?.to_string();
-    let kind = v.get("kind")?.as_str()?.to_string();
-    Object::from_json(&api_version, &kind, v).ok()
-}
-
-fn stored(core: &Core, req: &ApiRequest) -> Option<Object> {
-    let key = req.resource.etcd_key(req.namespace.as_deref(), req.name.as_deref().unwrap_or(""));
-    core.store.get(&key).map(|(o, _)| o.clone())
-}
-
-fn with_generation(kind: &str) -> bool {
-    matches!(kind, "Deployment" | "ReplicaSet" | "Job" | "StatefulSet" | "DaemonSet" | "Pod")
-}
-
-/// The stand-in API server (see the module documentation).
-pub fn shim_api(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
-    match (req.verb, req.subresource.as_deref()) {
-        (Verb::Create, Some("binding")) => bind(core, &req),
-        (Verb::Create, None) => {
-            let Some(body) = req.body.as_mut() else { return apiserver::handle(core, req) };
-            let kind = body.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
-            let ns = req
-                .namespace
-                .clone()
-                .or_else(|| body.pointer("/metadata/namespace").and_then(Value::as_str).map(str::to_string));
-            let meta = body.get_mut("metadata").and_then(Value::as_object_mut);
-            if let Some(m) = meta {
-                let has_name = m.get("name").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
-                if !has_name {
-                    if let Some(prefix) = m.get("generateName").and_then(Value::as_str).map(str::to_string) {
-                        m.insert("name".into(), json!(format!("{prefix}{}", core.rng.name_suffix(5))));
-                    }
-                }
-                if with_generation(&kind) {
-                    m.insert("generation".into(), json!(1));
-                }
-            }
-            let name = body.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-            if let Some(ns) = ns.as_deref() {
-                if let Some(Object::Namespace(n)) = get(core, "Namespace", None, ns) {
-                    if is_deleting(&n.metadata) {
-                        return fail(
-                            403,
-                            "Forbidden",
-                            format!(
-                                "{} \"{name}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
-                                req.resource.qualified_resource()
-                            ),
-                        );
-                    }
-                }
-            }
-            match kind.as_str() {
-                "Namespace" => {
-                    body["spec"] = json!({"finalizers": ["kubernetes"]});
-                    body["status"] = json!({"phase": "Active"});
-                }
-                "Job" => job_selector(core, body),
-                "Pod" => {
-                    if let Some(msg) = quota_denial(core, ns.as_deref().unwrap_or(""), &name) {
-                        return fail(403, "Forbidden", msg);
-                    }
-                    body["status"] = json!({"phase": "Pending"});
-                }
-                _ => {}
-            }
-            apiserver::handle(core, req)
-        }
-        (Verb::Update | Verb::Patch, sub) => {
-            let Some(current) = stored(core, &req) else { return apiserver::handle(core, req) };
-            let cur = current.to_json();
-            let Some(body) = req.body.clone() else { return apiserver::handle(core, req) };
-            let mut merged = match sub {
-                Some("status") => {
-                    let mut m = cur.clone();
-                    m["status"] = body.get("status").cloned().unwrap_or(Value::Null);
-                    if current.kind() == "Deployment" {
-                        m["metadata"]["annotations"] =
-                            body.pointer("/metadata/annotations").cloned().unwrap_or(Value::Null);
-                    }
-                    m
-                }
-                Some("finalize") => {
-                    let mut m = cur.clone();
-                    m["spec"] = body.get("spec").cloned().unwrap_or(json!({}));
-                    m
-                }
-                _ => {
-                    let mut m = body.clone();
-                    if let Some(s) = cur.get("status") {
-                        m["status"] = s.clone();
-                    }
-                    m["metadata"]["uid"] = cur["metadata"]["uid"].clone();
-                    m["metadata"]["creationTimestamp"] = cur["metadata"]["creationTimestamp"].clone();
-                    m["metadata"]["deletionTimestamp"] =
-                        cur["metadata"].get("deletionTimestamp").cloned().unwrap_or(Value::Null);
-                    if with_generation(current.kind()) {
-                        let g = cur.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
-                        let bump = cur.get("spec") != body.get("spec");
-                        m["metadata"]["generation"] = json!(if bump { g + 1 } else { g });
-                    }
-                    m
-                }
-            };
-            strip_nulls(&mut merged);
-            let Some(obj) = json_to_object(merged.clone()) else { return apiserver::handle(core, req) };
-            // The last finalizer of an object whose grace period is over: the object goes.
-            if is_deleting(obj.meta())
-                && obj.meta().finalizers.as_ref().is_none_or(|f| f.is_empty())
-                && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0
-                && current.kind() != "Namespace"
-            {
-                return really_delete(core, &req);
-            }
-            req.body = Some(merged);
-            req.verb = Verb::Update;
-            req.subresource = None;
-            apiserver::handle(core, req)
-        }
-        (Verb::Delete, _) => delete(core, req),
-        _ => apiserver::handle(core, req),
-    }
-}
-
-fn strip_nulls(v: &mut Value) {
-    if let Value::Object(m) = v {
-        m.retain(|_, x| !x.is_null());
-        for x in m.values_mut() {
-            strip_nulls(x);
-        }
-    }
-}
-
-fn really_delete(core: &mut Core, req: &ApiRequest) -> ApiResponse {
-    let mut r = req.clone();
-    r.verb = Verb::Delete;
-    r.body = None;
-    r.subresource = None;
-    apiserver::handle(core, r)
-}
-
-fn update_raw(core: &mut Core, req: &ApiRequest, obj: &Object) -> ApiResponse {
-    let mut r = req.clone();
-    r.verb = Verb::Update;
-    r.subresource = None;
-    r.body = Some(obj.to_json());
-    apiserver::handle(core, r)
-}
-
-fn delete(core: &mut Core, req: ApiRequest) -> ApiResponse {
-    let Some(mut obj) = stored(core, &req) else { return apiserver::handle(core, req) };
-    let opts = req.body.clone().unwrap_or(Value::Null);
-    let grace_opt = opts.get("gracePeriodSeconds").and_then(Value::as_i64);
-    let policy = opts.get("propagationPolicy").and_then(Value::as_str).unwrap_or("Background").to_string();
-    let now = apiserver::timestamp(core.now);
-    if is_deleting(obj.meta()) {
-        let finalizers_left = obj.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty());
-        let ns_finalizers_left = matches!(&obj, Object::Namespace(n) if n.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()));
-        let grace_done = grace_opt == Some(0) || obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0;
-        if !finalizers_left && !ns_finalizers_left && grace_done {
-            return really_delete(core, &req);
-        }
-        if let Some(0) = grace_opt {
-            obj.meta_mut().deletion_grace_period_seconds = Some(0);
-            return update_raw(core, &req, &obj);
-        }
-        return ok(200, Some(obj));
-    }
-    if let Object::Namespace(ns) = &mut obj {
-        if ns.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()) {
-            ns.metadata.deletion_timestamp = Some(now);
-            ns.metadata.deletion_grace_period_seconds = Some(0);
-            ns.status.get_or_insert_with(Default::default).phase = Some("Terminating".into());
-            return update_raw(core, &req, &obj);
-        }
-        return really_delete(core, &req);
-    }
-    let mut finalizers = obj.meta().finalizers.clone().unwrap_or_default();
-    match policy.as_str() {
-        "Foreground" if !finalizers.iter().any(|f| f == "foregroundDeletion") => {
-            finalizers.push("foregroundDeletion".into())
-        }
-        "Orphan" if !finalizers.iter().any(|f| f == "orphan") => finalizers.push("orphan".into()),
-        _ => {}
-    }
-    // A bound, running Pod ends gracefully: the kubelet finishes the delete.
-    let graceful_pod = match &obj {
-        Object::Pod(p) => {
-            !node_name(p).is_empty() && !matches!(phase(p), "Succeeded" | "Failed") && grace_opt != Some(0)
-        }
-        _ => false,
-    };
-    if finalizers.is_empty() && !graceful_pod {
-        return really_delete(core, &req);
-    }
-    let grace = match &obj {
-        Object::Pod(p) if graceful_pod => {
-            grace_opt.or_else(|| p.spec.as_ref().and_then(|s| s.termination_grace_period_seconds)).unwrap_or(30)
-        }
-        _ => 0,
-    };
-    let meta = obj.meta_mut();
-    meta.finalizers = (!finalizers.is_empty()).then_some(finalizers);
-    meta.deletion_timestamp = Some(apiserver::timestamp(core.now + grace as u64 * 1000));
-    meta.deletion_grace_period_seconds = Some(grace);
-    update_raw(core, &req, &obj)
-}
-
-fn bind(core: &mut Core, req: &ApiRequest) -> ApiResponse {
-    let Some(Object::Pod(mut pod)) = stored(core, req) else {
-        return fail(404, "NotFound", format!("pods \"{}\" not found", req.name.clone().unwrap_or_default()));
-    };
-    let node =
-        req.body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
-    pod.spec.get_or_insert_with(Default::default).node_name = Some(node);
-    let status = pod.status.get_or_insert_with(Default::default);
-    let conds = status.conditions.get_or_insert_with(Vec::new);
-    conds.retain(|c| c.type_ != "PodScheduled");
-    conds.push(k8s_openapi::api::core::v1::PodCondition {
-        type_: "PodScheduled".into(),
-        status: "True".into(),
-        last_transition_time: Some(apiserver::timestamp(core.now)),
-        ..Default::default()
-    });
-    let mut r = req.clone();
-    r.subresource = None;
-    update_raw(core, &r, &Object::from(*pod))
-}
-
-/// The Job strategy's generated selector and labels.
-fn job_selector(core: &mut Core, body: &mut Value) {
-    let manual = body.pointer("/spec/manualSelector").and_then(Value::as_bool).unwrap_or(false);
-    if manual || body.pointer("/spec/selector").is_some() {
-        return;
-    }
-    let uid = core.rng.uuid();
-    body["metadata"]["uid"] = json!(uid);
-    let name = body.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-    body["spec"]["selector"] = json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}});
-    let labels = &mut body["spec"]["template"]["metadata"]["labels"];
-    if !labels.is_object() {
-        *labels = json!({});
-    }
-    for (k, v) in [
-        ("batch.kubernetes.io/controller-uid", uid.as_str()),
-        ("batch.kubernetes.io/job-name", name.as_str()),
-        ("controller-uid", uid.as_str()),
-        ("job-name", name.as_str()),
-    ] {
-        labels[k] = json!(v);
-    }
-}
-
-/// A `pods` hard limit of a ResourceQuota, enforced like the quota admission plugin does.
-fn quota_denial(core: &Core, ns: &str, name: &str) -> Option<String> {
-    for q in list(core, "ResourceQuota", Some(ns)) {
-        let Object::ResourceQuota(q) = q else { continue };
-        let hard = q.spec.as_ref().and_then(|s| s.hard.as_ref()).and_then(|h| h.get("pods")).map(|v| v.0.clone())?;
-        let limit: i64 = hard.parse().ok()?;
-        let used = pods(core, Some(ns)).iter().filter(|p| !matches!(phase(p), "Succeeded" | "Failed")).count() as i64;
-        if used + 1 > limit {
-            return Some(format!(
-                "pods \"{name}\" is forbidden: exceeded quota: {}, requested: pods=1, used: pods={used}, limited: pods={limit}",
-                q.metadata.name.clone().unwrap_or_default()
-            ));
-        }
-    }
-    None
+/// The API server every test component writes through: the real pipeline.
+fn api(core: &mut Core, req: ApiRequest) -> ApiResponse {
+    apiserver::handle(core, req)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -405,41 +119,13 @@ pub fn parse_duration(s: &str) -> Option<u64> {
     s.parse().ok()
 }
 
-/// Creates the running cluster: namespaces with their default ServiceAccount and root CA
-/// ConfigMap, Ready nodes and their Leases. Returns the keys it created.
+/// Creates the running cluster as the lab loads it ([`crate::cluster::load`]): the base
+/// objects (system namespaces with their ServiceAccount and root CA ConfigMap, bootstrap
+/// RBAC, controller ServiceAccounts), then Ready nodes and their Leases. Returns the keys it
+/// created.
 pub fn setup(core: &mut Core, nodes: &[NodeSpec]) -> BTreeSet<String> {
-    let a = admin();
-    for ns in ["default", "kube-system", "kube-node-lease"] {
-        let _ = shim_api(
-            core,
-            request(
-                a.clone(),
-                Verb::Create,
-                "Namespace",
-                None,
-                None,
-                Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})),
-            ),
-        );
-        let _ = shim_api(
-            core,
-            request(
-                a.clone(),
-                Verb::Create,
-                "ServiceAccount",
-                Some(ns),
-                None,
-                Some(
-                    json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}}),
-                ),
-            ),
-        );
-        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": super::rootcacert::CONFIG_MAP_NAME, "namespace": ns,
-            "annotations": {super::rootcacert::DESCRIPTION_ANNOTATION: super::rootcacert::DESCRIPTION}},
-            "data": {"ca.crt": super::rootcacert::CLUSTER_CA_PEM}});
-        let _ = shim_api(core, request(a.clone(), Verb::Create, "ConfigMap", Some(ns), None, Some(cm)));
-    }
     let now = apiserver::timestamp(0);
+    let mut docs: Vec<Value> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let mut labels = n.labels.clone();
         labels.insert("kubernetes.io/hostname".into(), n.name.clone());
@@ -451,14 +137,15 @@ pub fn setup(core: &mut Core, nodes: &[NodeSpec]) -> BTreeSet<String> {
             .iter()
             .map(|(t, s, r, m)| json!({"type": t, "status": s, "reason": r, "message": m, "lastHeartbeatTime": now, "lastTransitionTime": now}))
             .collect();
-        let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n.name, "labels": labels},
-            "spec": {"podCIDR": format!("10.244.{}.0/24", i + 1)},
-            "status": {"conditions": conds, "addresses": [{"type": "InternalIP", "address": format!("10.0.0.{}", i + 10)}]}});
-        let _ = shim_api(core, request(a.clone(), Verb::Create, "Node", None, None, Some(node)));
-        let lease = json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": n.name, "namespace": "kube-node-lease"},
-            "spec": {"holderIdentity": n.name, "leaseDurationSeconds": 40, "renewTime": micro_time(0)}});
-        let _ = shim_api(core, request(a.clone(), Verb::Create, "Lease", Some("kube-node-lease"), None, Some(lease)));
+        docs.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n.name, "labels": labels},
+            "spec": {"podCIDR": format!("10.244.{}.0/24", i + 1), "podCIDRs": [format!("10.244.{}.0/24", i + 1)]},
+            "status": {"conditions": conds, "addresses": [{"type": "InternalIP", "address": format!("10.0.0.{}", i + 10)}],
+                "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}, "allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}));
+        docs.push(json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": n.name, "namespace": "kube-node-lease"},
+            "spec": {"holderIdentity": n.name, "leaseDurationSeconds": 40, "renewTime": micro_time(0)}}));
     }
+    let yaml: Vec<String> = docs.iter().map(|d| serde_json::to_string(d).unwrap_or_default()).collect();
+    crate::cluster::load(core, Some(&yaml.join("\n---\n"))).expect("the test cluster loads");
     core.store.list("/registry/").into_iter().map(|(k, _, _)| k.to_string()).collect()
 }
 
@@ -522,7 +209,7 @@ impl Actor for FakeScheduler {
         let binding = json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": ns}, "target": {"apiVersion": "v1", "kind": "Node", "name": node}});
         let mut req = request(Caller::scheduler(), Verb::Create, "Pod", ns, Some(name), Some(binding));
         req.subresource = Some("binding".into());
-        if shim_api(core, req).ok() {
+        if api(core, req).ok() {
             note(core, Component::Scheduler, None, format!("(test scheduler) binds Pod {} to {node}", task.key));
         }
     }
@@ -577,7 +264,7 @@ impl FakeKubelet {
             Some(Object::from(pod).to_json()),
         );
         req.subresource = Some("status".into());
-        shim_api(core, req).ok()
+        api(core, req).ok()
     }
 }
 
@@ -650,7 +337,7 @@ impl Actor for FakeKubelet {
                     Some(&self.spec.name),
                     Some(lease),
                 );
-                let _ = shim_api(core, req);
+                let _ = api(core, req);
             }
             core.after(HEARTBEAT_MS, Task::periodic(self.target(), "heartbeat"));
             return;
@@ -787,7 +474,7 @@ impl Actor for FakeKubelet {
                     Some(name),
                     Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0})),
                 );
-                if shim_api(core, req).ok() {
+                if api(core, req).ok() {
                     note(
                         core,
                         Component::Kubelet,
@@ -848,7 +535,7 @@ fn kubectl(
     name: Option<&str>,
     body: Option<Value>,
 ) -> ApiResponse {
-    shim_api(core, request(admin(), verb, kind, ns, name, body))
+    api(core, request(admin(), verb, kind, ns, name, body))
 }
 
 impl Actor for Script {
@@ -970,7 +657,7 @@ pub fn run(cluster: &str, script: &str) -> String {
     for (i, a) in actions.iter().enumerate() {
         core.after(a.at_ms, Task::new(Target::Kubectl, i.to_string()));
     }
-    let mut cm = ControllerManager::with_api(shim_api);
+    let mut cm = ControllerManager::new();
     for name in options.get("without").map(|s| s.split(',').map(str::to_string).collect::<Vec<_>>()).unwrap_or_default()
     {
         cm = cm.without(&name);
@@ -999,6 +686,19 @@ fn render(core: &Core, setup_keys: &BTreeSet<String>, setup_revision: u64, show_
     for s in &core.steps {
         let line = match &s.detail {
             Detail::Etcd(_) => continue,
+            // The API server's pipeline steps: only a refused request is shown.
+            Detail::ApiCall(_)
+            | Detail::Request(_)
+            | Detail::Response(_)
+            | Detail::Authentication(_)
+            | Detail::Authorization(_)
+            | Detail::Admission(_)
+            | Detail::Validation(_) => {
+                if s.status == crate::trace::StepStatus::Ok || s.status == crate::trace::StepStatus::Warning {
+                    continue;
+                }
+                format!("api     {}", s.summary)
+            }
             Detail::Watch(_) if !show_watch => continue,
             Detail::Watch(w) => format!("watch   {} ({})", s.summary, w.reason),
             Detail::Controller(c) => {

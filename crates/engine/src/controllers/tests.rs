@@ -41,7 +41,6 @@ spec:
 ";
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn deployment_creates_a_replicaset_and_three_pods() {
     check(
         TWO_NODES,
@@ -50,10 +49,10 @@ fn deployment_creates_a_replicaset_and_three_pods() {
             == trace
                0.000s         kubectl apply
                0.000s watch   deployment-controller sees ADDED Deployment default/web (a new Deployment: create its ReplicaSet)
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 3 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 3 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 3
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 3
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 3
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -61,165 +60,163 @@ fn deployment_creates_a_replicaset_and_three_pods() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.003s watch   deployment-controller sees ADDED ReplicaSet default/web-8479b55756 (a ReplicaSet of this Deployment changed)
-               0.003s watch   replicaset-controller sees ADDED ReplicaSet default/web-8479b55756 (a new ReplicaSet: create its Pods)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 3 replica(s): creating 3
-                             - create 3 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 2)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-jthrm
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.003s watch   deployment-controller sees ADDED ReplicaSet default/web-7b5c7c887c (a ReplicaSet of this Deployment changed)
+               0.003s watch   replicaset-controller sees ADDED ReplicaSet default/web-7b5c7c887c (a new ReplicaSet: create its Pods)
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
+                             - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.005s watch   replicaset-controller sees ADDED Pod default/web-8479b55756-ktvd8 (a Pod of this ReplicaSet was created)
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 0, available 0
+               0.005s watch   replicaset-controller sees ADDED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet was created)
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 0, available 0
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s watch   deployment-controller sees MODIFIED ReplicaSet default/web-8479b55756 (a ReplicaSet of this Deployment changed)
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-               0.009s watch   replicaset-controller sees MODIFIED Pod default/web-8479b55756-ktvd8 (a Pod of this ReplicaSet changed)
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-jthrm to worker-1
+               0.007s watch   deployment-controller sees MODIFIED ReplicaSet default/web-7b5c7c887c (a ReplicaSet of this Deployment changed)
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet changed)
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
                0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
                              - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s watch   replicaset-controller sees MODIFIED Pod default/web-8479b55756-ktvd8 (a Pod of this ReplicaSet changed)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-jthrm Running on worker-1, IP 10.244.1.3, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet changed)
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
-               2.011s watch   deployment-controller sees MODIFIED ReplicaSet default/web-8479b55756 (a ReplicaSet of this Deployment changed)
+               2.011s watch   deployment-controller sees MODIFIED ReplicaSet default/web-7b5c7c887c (a ReplicaSet of this Deployment changed)
                2.014s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 3 wanted
                              - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-jthrm
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 3
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
             == objects (at 20.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=3 updated=3 ready=3 available=3 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
-                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-8479b55756" has successfully progressed."
-            Pod default/web-8479b55756-ccls5 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
-            Pod default/web-8479b55756-jthrm owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-            Pod default/web-8479b55756-ktvd8 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-            ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
-                selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=3,max-replicas=4,revision=1}
+                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-7b5c7c887c" has successfully progressed."
+            Pod default/web-7b5c7c887c-qcz8f owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            Pod default/web-7b5c7c887c-x66sp owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=3,max-replicas=4,revision=1}
                 spec.replicas=3 status: replicas=3 fullyLabeled=3 ready=3 available=3 terminating=0 observedGeneration=1
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn scaling_a_deployment_resizes_its_only_replicaset() {
     // No rollout in flight: the replica count goes straight to the active ReplicaSet.
     check(
         TWO_NODES,
         &format!("@@limit 30s\n@0 apply\n{WEB}\n@10s scale deployment/web 5\n"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 3 replica(s)
-                         - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
-                         - spec.replicas 3
-           0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 3
-           0.003s decide  deployment-controller records revision 1 on Deployment web
-                         - update status: annotation deployment.kubernetes.io/revision=1
-                         - condition Progressing=True (NewReplicaSetCreated)
-           0.003s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 3 wanted
-                         - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
-                         - Available=False (MinimumReplicasUnavailable)
-                         - Progressing=True (NewReplicaSetCreated)
-           0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 3 replica(s): creating 3
-                         - create 3 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 2)
-           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-           0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-jthrm
-           0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
-                         - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-           0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 0, available 0
-                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-           0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-           0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
-           0.009s         (test scheduler) binds Pod default/web-8479b55756-jthrm to worker-1
-           0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
-                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
-                         - Available=False (MinimumReplicasUnavailable)
-                         - Progressing=True (ReplicaSetUpdated)
-           2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-           2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-           2.009s         (test kubelet) Pod default/web-8479b55756-jthrm Running on worker-1, IP 10.244.1.3, Ready
-           2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
-                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
-           2.014s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 3 wanted
-                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
-                         - Available=True (MinimumReplicasAvailable)
-                         - Progressing=True (NewReplicaSetAvailable)
-          10.000s         kubectl scale deployment/web 5
-          10.003s decide  deployment-controller scales up ReplicaSet web-8479b55756 from 3 to 5
-                         - update ReplicaSet web-8479b55756: spec.replicas 5, deployment.kubernetes.io/desired-replicas=5, deployment.kubernetes.io/max-replicas=7
-          10.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 3 to 5
-          10.003s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
-                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
-                         - Available=False (MinimumReplicasUnavailable)
-                         - Progressing=True (NewReplicaSetAvailable)
-          10.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 3 Pod(s) for 5 replica(s): creating 2
-                         - create 2 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 1)
-          10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-4498m
-          10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-hmszv
-          10.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
-                         - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
-          10.006s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
-                         - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
-                         - Available=False (MinimumReplicasUnavailable)
-                         - Progressing=True (NewReplicaSetAvailable)
-          10.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 5, ready 3, available 3
-                         - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
-          10.009s         (test scheduler) binds Pod default/web-8479b55756-4498m to worker-2
-          10.009s         (test scheduler) binds Pod default/web-8479b55756-hmszv to worker-1
-          10.010s decide  deployment-controller updates status of Deployment web: 5 updated, 3 available, 5 wanted
-                         - PUT status: replicas=5 updatedReplicas=5 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
-                         - Available=False (MinimumReplicasUnavailable)
-                         - Progressing=True (NewReplicaSetAvailable)
-          12.009s         (test kubelet) Pod default/web-8479b55756-4498m Running on worker-2, IP 10.244.2.3, Ready
-          12.009s         (test kubelet) Pod default/web-8479b55756-hmszv Running on worker-1, IP 10.244.1.4, Ready
-          12.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 5, ready 5, available 5
-                         - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=5 availableReplicas=5 terminatingReplicas=0 observedGeneration=2
-          12.014s decide  deployment-controller updates status of Deployment web: 5 updated, 5 available, 5 wanted
-                         - PUT status: replicas=5 updatedReplicas=5 readyReplicas=5 availableReplicas=5 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
-                         - Available=True (MinimumReplicasAvailable)
-                         - Progressing=True (NewReplicaSetAvailable)
-        == events
-          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-          0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-jthrm
-          0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 3
-         10.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-4498m
-         10.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-hmszv
-         10.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 3 to 5
-        == objects (at 30.000s)
-        Deployment default/web gen=2 revision=1
-            status: observedGeneration=2 replicas=5 updated=5 ready=5 available=5 unavailable=0 terminating=0
-            conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-8479b55756" has successfully progressed."
-                        Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
-        Pod default/web-8479b55756-4498m owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
-        Pod default/web-8479b55756-ccls5 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
-        Pod default/web-8479b55756-hmszv owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-        Pod default/web-8479b55756-jthrm owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-        Pod default/web-8479b55756-ktvd8 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-        ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
-            selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=5,max-replicas=7,revision=1}
-            spec.replicas=5 status: replicas=5 fullyLabeled=5 ready=5 available=5 terminating=0 observedGeneration=2
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 3 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
+                             - spec.replicas 3
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 3
+               0.003s decide  deployment-controller records revision 1 on Deployment web
+                             - update status: annotation deployment.kubernetes.io/revision=1
+                             - condition Progressing=True (NewReplicaSetCreated)
+               0.003s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 3 wanted
+                             - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
+                             - Available=False (MinimumReplicasUnavailable)
+                             - Progressing=True (NewReplicaSetCreated)
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
+                             - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
+                             - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 0, available 0
+                             - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
+               0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
+                             - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
+                             - Available=False (MinimumReplicasUnavailable)
+                             - Progressing=True (ReplicaSetUpdated)
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
+                             - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
+               2.014s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 3 wanted
+                             - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
+                             - Available=True (MinimumReplicasAvailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+              10.000s         kubectl scale deployment/web 5
+              10.003s decide  deployment-controller scales up ReplicaSet web-7b5c7c887c from 3 to 5
+                             - update ReplicaSet web-7b5c7c887c: spec.replicas 5, deployment.kubernetes.io/desired-replicas=5, deployment.kubernetes.io/max-replicas=7
+              10.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 3 to 5
+              10.003s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
+                             - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
+                             - Available=False (MinimumReplicasUnavailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+              10.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 3 Pod(s) for 5 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
+              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-m4g24
+              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-j5nhn
+              10.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
+                             - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
+              10.006s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
+                             - PUT status: replicas=3 updatedReplicas=3 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
+                             - Available=False (MinimumReplicasUnavailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+              10.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 5, ready 3, available 3
+                             - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
+              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-m4g24 to worker-2
+              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-j5nhn to worker-1
+              10.010s decide  deployment-controller updates status of Deployment web: 5 updated, 3 available, 5 wanted
+                             - PUT status: replicas=5 updatedReplicas=5 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
+                             - Available=False (MinimumReplicasUnavailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+              12.009s         (test kubelet) Pod default/web-7b5c7c887c-m4g24 Running on worker-2, IP 10.244.2.3, Ready
+              12.009s         (test kubelet) Pod default/web-7b5c7c887c-j5nhn Running on worker-1, IP 10.244.1.4, Ready
+              12.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 5, ready 5, available 5
+                             - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=5 availableReplicas=5 terminatingReplicas=0 observedGeneration=2
+              12.014s decide  deployment-controller updates status of Deployment web: 5 updated, 5 available, 5 wanted
+                             - PUT status: replicas=5 updatedReplicas=5 readyReplicas=5 availableReplicas=5 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
+                             - Available=True (MinimumReplicasAvailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+            == events
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
+             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-m4g24
+             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-j5nhn
+             10.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 3 to 5
+            == objects (at 30.000s)
+            Deployment default/web gen=2 revision=1
+                status: observedGeneration=2 replicas=5 updated=5 ready=5 available=5 unavailable=0 terminating=0
+                conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-7b5c7c887c" has successfully progressed."
+                            Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
+            Pod default/web-7b5c7c887c-j5nhn owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-m4g24 owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            Pod default/web-7b5c7c887c-qcz8f owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            Pod default/web-7b5c7c887c-x66sp owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=5,max-replicas=7,revision=1}
+                spec.replicas=5 status: replicas=5 fullyLabeled=5 ready=5 available=5 terminating=0 observedGeneration=2
+        "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn scale_down_deletes_the_cheapest_pods_first() {
     // worker-2's kubelet never starts Pods: its two Pods stay Pending. Scaling 4 -> 1
     // removes the Pending ones first, then one of the two Running ones (same node, same
@@ -255,47 +252,47 @@ spec:
                0.000s         kubectl apply
                0.002s decide  replicaset-controller: ReplicaSet api has 0 Pod(s) for 4 replica(s): creating 4
                              - create 4 Pod(s) from the template with generateName api- (slow start: batches of 1, 2, 1)
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-7p9cn
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-hgw7n
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-5wxmc
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-tvmn6
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-4cclz
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-kffsq
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-qvkrg
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-69nf2
                0.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 0, available 0
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.006s         (test scheduler) binds Pod default/api-7p9cn to worker-1
-               0.006s         (test scheduler) binds Pod default/api-hgw7n to worker-2
-               0.006s         (test scheduler) binds Pod default/api-5wxmc to worker-1
-               0.006s         (test scheduler) binds Pod default/api-tvmn6 to worker-2
-               2.006s         (test kubelet) Pod default/api-7p9cn Running on worker-1, IP 10.244.1.2, Ready
-               2.006s         (test kubelet) Pod default/api-5wxmc Running on worker-1, IP 10.244.1.3, Ready
+               0.006s         (test scheduler) binds Pod default/api-4cclz to worker-1
+               0.006s         (test scheduler) binds Pod default/api-kffsq to worker-2
+               0.006s         (test scheduler) binds Pod default/api-qvkrg to worker-1
+               0.006s         (test scheduler) binds Pod default/api-69nf2 to worker-2
+               2.006s         (test kubelet) Pod default/api-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/api-qvkrg Running on worker-1, IP 10.244.1.3, Ready
                2.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
               10.000s         kubectl scale rs/api 1
               10.002s decide  replicaset-controller: ReplicaSet api has 4 Pod(s) for 1 replica(s): deleting 3
                              - delete 3 Pod(s), the cheapest to lose first
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-hgw7n
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-tvmn6
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-5wxmc
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-69nf2
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-kffsq
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-4cclz
               10.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
               10.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=3 observedGeneration=2
-              11.002s         (test kubelet) Pod default/api-hgw7n stopped and removed
-              11.002s         (test kubelet) Pod default/api-tvmn6 stopped and removed
-              11.002s         (test kubelet) Pod default/api-5wxmc stopped and removed
+              11.002s         (test kubelet) Pod default/api-69nf2 stopped and removed
+              11.002s         (test kubelet) Pod default/api-kffsq stopped and removed
+              11.002s         (test kubelet) Pod default/api-4cclz stopped and removed
               11.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=2
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-7p9cn
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-hgw7n
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-5wxmc
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-tvmn6
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-hgw7n
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-tvmn6
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-5wxmc
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-4cclz
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-kffsq
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-qvkrg
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-69nf2
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-69nf2
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-kffsq
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-4cclz
             == objects (at 30.000s)
-            Pod default/api-7p9cn owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/api-qvkrg owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
             ReplicaSet default/api
                 selector=app=api annotations={}
                 spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=2
@@ -304,7 +301,6 @@ spec:
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn rolling_update_with_25_percent_surge_and_unavailability() {
     // 4 replicas: maxSurge 25% -> 1 (rounded up), maxUnavailable 25% -> 1 (rounded down).
     // The total never exceeds 5 Pods and never drops below 3 available ones.
@@ -317,10 +313,10 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 4 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 4 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 4
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 4
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 4
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -328,210 +324,209 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=4 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 4 replica(s): creating 4
-                             - create 4 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 2, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-jthrm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-nqm44
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 4 replica(s): creating 4
+                             - create 4 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2, 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-5kjm4
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 4, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 0, available 0
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-jthrm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-nqm44 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-5kjm4 to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 4 updated, 0 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=0 availableReplicas=0 unavailableReplicas=4 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-jthrm Running on worker-1, IP 10.244.1.3, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-nqm44 Running on worker-2, IP 10.244.2.3, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 4, ready 4, available 4
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-5kjm4 Running on worker-2, IP 10.244.2.3, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 4 updated, 4 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=4 availableReplicas=4 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
               20.000s         kubectl set-image deployment/web web=nginx:1.30
-              20.003s decide  deployment-controller creates ReplicaSet web-5c688b7566 with 1 replica(s)
-                             - POST ReplicaSet web-5c688b7566 (pod-template-hash 5c688b7566, revision 2)
+              20.003s decide  deployment-controller creates ReplicaSet web-5978969f59 with 1 replica(s)
+                             - POST ReplicaSet web-5978969f59 (pod-template-hash 5978969f59, revision 2)
                              - spec.replicas 1
-              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5c688b7566 from 0 to 1
+              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5978969f59 from 0 to 1
               20.003s decide  deployment-controller records revision 2 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=2
                              - condition Progressing=True (NewReplicaSetCreated)
-              20.003s decide  deployment-controller scales down ReplicaSet web-8479b55756 from 4 to 3
-                             - update ReplicaSet web-8479b55756: spec.replicas 3, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
-              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-8479b55756 from 4 to 3
+              20.003s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 4 to 3
+                             - update ReplicaSet web-7b5c7c887c: spec.replicas 3, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
+              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-7b5c7c887c from 4 to 3
               20.003s decide  deployment-controller updates status of Deployment web: 0 updated, 4 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=0 readyReplicas=4 availableReplicas=4 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetCreated)
-              20.005s decide  replicaset-controller: ReplicaSet web-5c688b7566 has 0 Pod(s) for 1 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-5c688b7566- (slow start: batches of 1)
-              20.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-l2lbg
-              20.005s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 0, ready 0, available 0
+              20.005s decide  replicaset-controller: ReplicaSet web-5978969f59 has 0 Pod(s) for 1 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1)
+              20.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-6dqdj
+              20.005s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-              20.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 4 Pod(s) for 3 replica(s): deleting 1
+              20.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 4 Pod(s) for 3 replica(s): deleting 1
                              - delete 1 Pod(s), the cheapest to lose first
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-ccls5
-              20.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 4, ready 4, available 4
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-5kjm4
+              20.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=2
-              20.006s decide  deployment-controller scales up ReplicaSet web-5c688b7566 from 1 to 2
-                             - update ReplicaSet web-5c688b7566: spec.replicas 2, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
-              20.006s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5c688b7566 from 1 to 2
+              20.006s decide  deployment-controller scales up ReplicaSet web-5978969f59 from 1 to 2
+                             - update ReplicaSet web-5978969f59: spec.replicas 2, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
+              20.006s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5978969f59 from 1 to 2
               20.006s decide  deployment-controller updates status of Deployment web: 0 updated, 4 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=0 readyReplicas=4 availableReplicas=4 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetCreated)
-              20.007s decide  replicaset-controller: ReplicaSet web-5c688b7566 has 1 Pod(s) for 2 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-5c688b7566- (slow start: batches of 1)
-              20.007s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-7984c
-              20.007s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 1, ready 0, available 0
+              20.007s decide  replicaset-controller: ReplicaSet web-5978969f59 has 1 Pod(s) for 2 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1)
+              20.007s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-xb9n7
+              20.007s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
-              20.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+              20.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=1 observedGeneration=2
-              20.009s         (test scheduler) binds Pod default/web-5c688b7566-l2lbg to worker-1
+              20.009s         (test scheduler) binds Pod default/web-5978969f59-6dqdj to worker-1
               20.009s decide  deployment-controller updates status of Deployment web: 1 updated, 3 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=1 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              20.009s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 2, ready 0, available 0
+              20.009s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
-              20.011s         (test scheduler) binds Pod default/web-5c688b7566-7984c to worker-2
+              20.011s         (test scheduler) binds Pod default/web-5978969f59-xb9n7 to worker-2
               20.012s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=2 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              21.005s         (test kubelet) Pod default/web-8479b55756-ccls5 stopped and removed
-              21.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-5kjm4 stopped and removed
+              21.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
               21.010s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=2 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              22.009s         (test kubelet) Pod default/web-5c688b7566-l2lbg Running on worker-1, IP 10.244.1.4, Ready
-              22.011s         (test kubelet) Pod default/web-5c688b7566-7984c Running on worker-2, IP 10.244.2.4, Ready
-              22.011s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 2, ready 2, available 2
+              22.009s         (test kubelet) Pod default/web-5978969f59-6dqdj Running on worker-1, IP 10.244.1.4, Ready
+              22.011s         (test kubelet) Pod default/web-5978969f59-xb9n7 Running on worker-2, IP 10.244.2.4, Ready
+              22.011s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
-              22.014s decide  deployment-controller scales down ReplicaSet web-8479b55756 from 3 to 1
-                             - update ReplicaSet web-8479b55756: spec.replicas 1, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
-              22.014s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-8479b55756 from 3 to 1
+              22.014s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 3 to 1
+                             - update ReplicaSet web-7b5c7c887c: spec.replicas 1, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
+              22.014s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-7b5c7c887c from 3 to 1
               22.014s decide  deployment-controller updates status of Deployment web: 2 updated, 5 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=2 readyReplicas=5 availableReplicas=5 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              22.016s decide  replicaset-controller: ReplicaSet web-8479b55756 has 3 Pod(s) for 1 replica(s): deleting 2
+              22.016s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 3 Pod(s) for 1 replica(s): deleting 2
                              - delete 2 Pod(s), the cheapest to lose first
-              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-jthrm
-              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-ktvd8
-              22.016s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 3, ready 3, available 3
+              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-x66sp
+              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-xkwvm
+              22.016s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=3
-              22.017s decide  deployment-controller scales up ReplicaSet web-5c688b7566 from 2 to 4
-                             - update ReplicaSet web-5c688b7566: spec.replicas 4, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
-              22.017s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5c688b7566 from 2 to 4
-              22.018s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 1, ready 1, available 1
+              22.017s decide  deployment-controller scales up ReplicaSet web-5978969f59 from 2 to 4
+                             - update ReplicaSet web-5978969f59: spec.replicas 4, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
+              22.017s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5978969f59 from 2 to 4
+              22.018s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=2 observedGeneration=3
-              22.019s decide  replicaset-controller: ReplicaSet web-5c688b7566 has 2 Pod(s) for 4 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-5c688b7566- (slow start: batches of 1, 1)
-              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-msvhw
-              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-n95kx
-              22.019s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 2, ready 2, available 2
+              22.019s decide  replicaset-controller: ReplicaSet web-5978969f59 has 2 Pod(s) for 4 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1, 1)
+              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-zp98c
+              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-pk4mb
+              22.019s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=3
               22.020s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
                              - PUT status: replicas=3 updatedReplicas=2 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=2 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              22.021s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 4, ready 2, available 2
+              22.021s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=3
-              22.023s         (test scheduler) binds Pod default/web-5c688b7566-msvhw to worker-2
-              22.023s         (test scheduler) binds Pod default/web-5c688b7566-n95kx to worker-1
+              22.023s         (test scheduler) binds Pod default/web-5978969f59-zp98c to worker-2
+              22.023s         (test scheduler) binds Pod default/web-5978969f59-pk4mb to worker-1
               22.024s decide  deployment-controller updates status of Deployment web: 4 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=4 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=2 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              23.016s         (test kubelet) Pod default/web-8479b55756-jthrm stopped and removed
-              23.016s         (test kubelet) Pod default/web-8479b55756-ktvd8 stopped and removed
-              23.018s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 1, ready 1, available 1
+              23.016s         (test kubelet) Pod default/web-7b5c7c887c-x66sp stopped and removed
+              23.016s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              23.018s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=3
               23.021s decide  deployment-controller updates status of Deployment web: 4 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=4 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              24.023s         (test kubelet) Pod default/web-5c688b7566-msvhw Running on worker-2, IP 10.244.2.5, Ready
-              24.023s         (test kubelet) Pod default/web-5c688b7566-n95kx Running on worker-1, IP 10.244.1.5, Ready
-              24.025s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 4, ready 4, available 4
+              24.023s         (test kubelet) Pod default/web-5978969f59-zp98c Running on worker-2, IP 10.244.2.5, Ready
+              24.023s         (test kubelet) Pod default/web-5978969f59-pk4mb Running on worker-1, IP 10.244.1.5, Ready
+              24.025s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=3
-              24.028s decide  deployment-controller scales down ReplicaSet web-8479b55756 from 1 to 0
-                             - update ReplicaSet web-8479b55756: spec.replicas 0, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
-              24.028s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-8479b55756 from 1 to 0
+              24.028s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 1 to 0
+                             - update ReplicaSet web-7b5c7c887c: spec.replicas 0, deployment.kubernetes.io/desired-replicas=4, deployment.kubernetes.io/max-replicas=5
+              24.028s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-7b5c7c887c from 1 to 0
               24.028s decide  deployment-controller updates status of Deployment web: 4 updated, 5 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=4 readyReplicas=5 availableReplicas=5 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              24.030s decide  replicaset-controller: ReplicaSet web-8479b55756 has 1 Pod(s) for 0 replica(s): deleting 1
+              24.030s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 1 Pod(s) for 0 replica(s): deleting 1
                              - delete 1 Pod(s), the cheapest to lose first
-              24.030s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-nqm44
-              24.030s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 1, ready 1, available 1
+              24.030s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-qcz8f
+              24.030s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=4
-              24.032s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              24.032s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=1 observedGeneration=4
               24.035s decide  deployment-controller updates status of Deployment web: 4 updated, 4 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=4 availableReplicas=4 unavailableReplicas=0 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              25.030s         (test kubelet) Pod default/web-8479b55756-nqm44 stopped and removed
-              25.032s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              25.030s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
+              25.032s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=4
               25.035s decide  deployment-controller updates status of Deployment web: 4 updated, 4 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=4 availableReplicas=4 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-jthrm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-nqm44
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 4
-             20.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-l2lbg
-             20.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-7984c
-             20.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-ccls5
-             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5c688b7566 from 0 to 1
-             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-8479b55756 from 4 to 3
-             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5c688b7566 from 1 to 2
-             22.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-msvhw
-             22.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-n95kx
-             22.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-jthrm
-             22.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-ktvd8
-             22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-8479b55756 from 3 to 1
-             22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5c688b7566 from 2 to 4
-             24.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-nqm44
-             24.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-8479b55756 from 1 to 0
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-5kjm4
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 4
+             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-6dqdj
+             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-xb9n7
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-5kjm4
+             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 0 to 1
+             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 4 to 3
+             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 1 to 2
+             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-zp98c
+             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-pk4mb
+             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-x66sp
+             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-xkwvm
+             22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 3 to 1
+             22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 2 to 4
+             24.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-qcz8f
+             24.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 1 to 0
             == objects (at 60.000s)
             Deployment default/web gen=2 revision=2
                 status: observedGeneration=2 replicas=4 updated=4 ready=4 available=4 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
-                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5c688b7566" has successfully progressed."
-            Pod default/web-5c688b7566-7984c owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-2 phase=Running ready=true
-            Pod default/web-5c688b7566-l2lbg owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-1 phase=Running ready=true
-            Pod default/web-5c688b7566-msvhw owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-2 phase=Running ready=true
-            Pod default/web-5c688b7566-n95kx owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-1 phase=Running ready=true
-            ReplicaSet default/web-5c688b7566 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566}
-                selector=app=web,pod-template-hash=5c688b7566 annotations={desired-replicas=4,max-replicas=5,revision=2}
+                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5978969f59" has successfully progressed."
+            Pod default/web-5978969f59-6dqdj owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-pk4mb owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-xb9n7 owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            Pod default/web-5978969f59-zp98c owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            ReplicaSet default/web-5978969f59 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59}
+                selector=app=web,pod-template-hash=5978969f59 annotations={desired-replicas=4,max-replicas=5,revision=2}
                 spec.replicas=4 status: replicas=4 fullyLabeled=4 ready=4 available=4 terminating=0 observedGeneration=3
-            ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
-                selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=4,max-replicas=5,revision=1}
+            ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=4,max-replicas=5,revision=1}
                 spec.replicas=0 status: replicas=0 fullyLabeled=0 ready=0 available=0 terminating=0 observedGeneration=4
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
     check(
         TWO_NODES,
@@ -542,10 +537,10 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 2 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 2 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 2
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 2
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 2
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -553,56 +548,56 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 2 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 2, available 2
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
               20.000s         kubectl set-image deployment/web web=nginx:1.30
-              20.003s decide  deployment-controller scales down ReplicaSet web-8479b55756 from 2 to 0
-                             - update ReplicaSet web-8479b55756: spec.replicas 0, deployment.kubernetes.io/desired-replicas=2, deployment.kubernetes.io/max-replicas=2
-              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-8479b55756 from 2 to 0
+              20.003s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 2 to 0
+                             - update ReplicaSet web-7b5c7c887c: spec.replicas 0, deployment.kubernetes.io/desired-replicas=2, deployment.kubernetes.io/max-replicas=2
+              20.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled down replica set web-7b5c7c887c from 2 to 0
               20.003s decide  deployment-controller updates status of Deployment web: 0 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=0 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              20.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 0 replica(s): deleting 2
+              20.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 0 replica(s): deleting 2
                              - delete 2 Pod(s), the cheapest to lose first
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-ccls5
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-8479b55756: Deleted pod: web-8479b55756-ktvd8
-              20.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 2, available 2
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-qcz8f
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-xkwvm
+              20.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
-              20.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              20.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=2 observedGeneration=2
               20.010s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 2 wanted
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=0 terminatingReplicas=2 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              21.005s         (test kubelet) Pod default/web-8479b55756-ccls5 stopped and removed
-              21.005s         (test kubelet) Pod default/web-8479b55756-ktvd8 stopped and removed
-              21.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              21.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
-              21.008s decide  deployment-controller creates ReplicaSet web-5c688b7566 with 2 replica(s)
-                             - POST ReplicaSet web-5c688b7566 (pod-template-hash 5c688b7566, revision 2)
+              21.008s decide  deployment-controller creates ReplicaSet web-5978969f59 with 2 replica(s)
+                             - POST ReplicaSet web-5978969f59 (pod-template-hash 5978969f59, revision 2)
                              - spec.replicas 2
-              21.008s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5c688b7566 from 0 to 2
+              21.008s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5978969f59 from 0 to 2
               21.008s decide  deployment-controller records revision 2 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=2
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -610,57 +605,56 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-              21.010s decide  replicaset-controller: ReplicaSet web-5c688b7566 has 0 Pod(s) for 2 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-5c688b7566- (slow start: batches of 1, 1)
-              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-498mb
-              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5c688b7566: Created pod: web-5c688b7566-mszvl
-              21.010s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 0, ready 0, available 0
+              21.010s decide  replicaset-controller: ReplicaSet web-5978969f59 has 0 Pod(s) for 2 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1, 1)
+              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-25kjm
+              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-kjlwj
+              21.010s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-              21.012s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 2, ready 0, available 0
+              21.012s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-              21.014s         (test scheduler) binds Pod default/web-5c688b7566-498mb to worker-1
-              21.014s         (test scheduler) binds Pod default/web-5c688b7566-mszvl to worker-2
+              21.014s         (test scheduler) binds Pod default/web-5978969f59-25kjm to worker-1
+              21.014s         (test scheduler) binds Pod default/web-5978969f59-kjlwj to worker-2
               21.015s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-              23.014s         (test kubelet) Pod default/web-5c688b7566-498mb Running on worker-1, IP 10.244.1.3, Ready
-              23.014s         (test kubelet) Pod default/web-5c688b7566-mszvl Running on worker-2, IP 10.244.2.3, Ready
-              23.016s decide  replicaset-controller updates status of ReplicaSet web-5c688b7566: replicas 2, ready 2, available 2
+              23.014s         (test kubelet) Pod default/web-5978969f59-25kjm Running on worker-1, IP 10.244.1.3, Ready
+              23.014s         (test kubelet) Pod default/web-5978969f59-kjlwj Running on worker-2, IP 10.244.2.3, Ready
+              23.016s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
               23.019s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 2
-             20.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-ccls5
-             20.000s Normal SuccessfulDelete ReplicaSet/web-8479b55756 from replicaset-controller: Deleted pod: web-8479b55756-ktvd8
-             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-8479b55756 from 2 to 0
-             21.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-498mb
-             21.000s Normal SuccessfulCreate ReplicaSet/web-5c688b7566 from replicaset-controller: Created pod: web-5c688b7566-mszvl
-             21.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5c688b7566 from 0 to 2
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-qcz8f
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-xkwvm
+             20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 2 to 0
+             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-25kjm
+             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-kjlwj
+             21.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 0 to 2
             == objects (at 60.000s)
             Deployment default/web gen=2 revision=2
                 status: observedGeneration=2 replicas=2 updated=2 ready=2 available=2 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
-                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5c688b7566" has successfully progressed."
-            Pod default/web-5c688b7566-498mb owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-1 phase=Running ready=true
-            Pod default/web-5c688b7566-mszvl owner=ReplicaSet/web-5c688b7566 controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566} node=worker-2 phase=Running ready=true
-            ReplicaSet default/web-5c688b7566 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5c688b7566}
-                selector=app=web,pod-template-hash=5c688b7566 annotations={desired-replicas=2,max-replicas=2,revision=2}
+                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5978969f59" has successfully progressed."
+            Pod default/web-5978969f59-25kjm owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-kjlwj owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            ReplicaSet default/web-5978969f59 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59}
+                selector=app=web,pod-template-hash=5978969f59 annotations={desired-replicas=2,max-replicas=2,revision=2}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1
-            ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
-                selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=2,max-replicas=2,revision=1}
+            ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=2,max-replicas=2,revision=1}
                 spec.replicas=0 status: replicas=0 fullyLabeled=0 ready=0 available=0 terminating=0 observedGeneration=2
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn pods_forbidden_by_quota_leave_the_deployment_short() {
     // The Deployment and its ReplicaSet are accepted; the third Pod is refused by the
     // quota. The ReplicaSet controller records FailedCreate and the ReplicaFailure
@@ -673,10 +667,10 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 3 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 3 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 3
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 3
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 3
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -684,130 +678,152 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 3 replica(s): creating 3
-                             - create 3 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 2)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-vd8hg
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ls55w
-               0.005s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-hrmtv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
+                             - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-wvmxw
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-z8fvf
+               0.005s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.005s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.006s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 3 wanted
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
                              - ReplicaFailure=True (FailedCreate)
-               0.007s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.007s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-nqm44" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 0, available 0
+               0.007s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.007s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.007s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-jm4g2" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-vd8hg to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ls55w to worker-2
-               0.010s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.010s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-bsqw8" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-wvmxw to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-z8fvf to worker-2
+               0.010s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.010s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.010s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-wj5nh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 3 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
                              - ReplicaFailure=True (FailedCreate)
-               0.011s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.011s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-zvl2l" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.017s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.017s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-k5j8c" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.030s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.030s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-td798" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.051s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.051s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-l9zw5" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.097s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.097s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-hrw88" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.190s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.190s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: Error creating: pods "web-8479b55756-msvhw" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.371s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.371s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-wtn95" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               0.737s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.737s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-fksqj" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               1.470s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               1.470s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-7dkvw" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               2.009s         (test kubelet) Pod default/web-8479b55756-vd8hg Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-ls55w Running on worker-2, IP 10.244.2.2, Ready
-               2.011s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               2.011s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-dlv96" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 2, available 2
+               0.011s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.011s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-xrb2x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.017s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.017s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.017s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-n724q" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.030s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.030s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.030s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-jtzfh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.051s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.051s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.051s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-q7ckc" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.097s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.097s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.097s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-kvhtd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.190s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.190s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.190s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-5gf46" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.371s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.371s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.371s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-vkcxg" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.737s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.737s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               0.737s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-m68hq" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               1.470s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               1.470s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               1.470s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-hcttp" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-wvmxw Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-z8fvf Running on worker-2, IP 10.244.2.2, Ready
+               2.011s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               2.011s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               2.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-rfwx6" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 3 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
                              - ReplicaFailure=True (FailedCreate)
-               2.931s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               2.931s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-dt5rx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               5.857s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               5.857s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-5jhj2" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              11.710s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-              11.710s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-dlkhk" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              22.491s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-              22.491s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-84qnj" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              43.891s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-              43.891s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-9mbrc" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              87.777s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-              87.777s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-m2knj" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-             175.550s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-             175.550s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-t74ms" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-             350.171s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-             350.171s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-8v62g" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.931s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               2.931s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               2.931s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-ns4bz" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               5.857s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               5.857s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+               5.857s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-7926x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              11.710s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+              11.710s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+              11.710s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-qflnk" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              22.491s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+              22.491s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+              22.491s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-d6pjh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              43.891s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+              43.891s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+              43.891s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-472zs" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              87.777s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+              87.777s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+              87.777s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-tpgk8" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             175.550s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+             175.550s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+             175.550s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-g8zq4" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             350.171s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+             350.171s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+             350.171s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-2cqf6" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
              603.000s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 3 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=False (ProgressDeadlineExceeded)
                              - ReplicaFailure=True (FailedCreate)
-             699.251s decide  replicaset-controller: ReplicaSet web-8479b55756 has 2 Pod(s) for 3 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-             699.251s event   Warning FailedCreate ReplicaSet/default/web-8479b55756: (combined from similar events): Error creating: pods "web-8479b55756-s6vpd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             699.251s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+             699.251s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
+             699.251s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-9dlvm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-vd8hg
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ls55w
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-hrmtv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-nqm44" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-bsqw8" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-zvl2l" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-k5j8c" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-td798" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-l9zw5" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-hrw88" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 from replicaset-controller: Error creating: pods "web-8479b55756-msvhw" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-8479b55756 (x13) from replicaset-controller: (combined from similar events): Error creating: pods "web-8479b55756-s6vpd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 3
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-wvmxw
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-z8fvf
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-jm4g2" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-wj5nh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-xrb2x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-n724q" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-jtzfh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-q7ckc" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-kvhtd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-5gf46" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c (x13) from replicaset-controller: (combined from similar events): Error creating: pods "web-7b5c7c887c-9dlvm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
             == objects (at 700.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=2 updated=2 ready=2 available=2 unavailable=1 terminating=0
                 conditions: Available=False/MinimumReplicasUnavailable "Deployment does not have minimum availability."
-                            ReplicaFailure=True/FailedCreate "pods "web-8479b55756-hrmtv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
-                            Progressing=False/ProgressDeadlineExceeded "ReplicaSet "web-8479b55756" has timed out progressing."
-            Pod default/web-8479b55756-ls55w owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-2 phase=Running ready=true
-            Pod default/web-8479b55756-vd8hg owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-            ReplicaSet default/web-8479b55756 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756}
-                selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=3,max-replicas=4,revision=1}
+                            ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
+                            Progressing=False/ProgressDeadlineExceeded "ReplicaSet "web-7b5c7c887c" has timed out progressing."
+            Pod default/web-7b5c7c887c-wvmxw owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-z8fvf owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=3,max-replicas=4,revision=1}
                 spec.replicas=3 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1
-                conditions: ReplicaFailure=True/FailedCreate "pods "web-8479b55756-hrmtv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
+                conditions: ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
             ResourceQuota default/pods-quota
         "#]],
     );
@@ -833,58 +849,56 @@ spec:
 ";
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn job_runs_to_completion() {
     check(
         TWO_NODES,
         &format!("@@limit 60s\n@0 apply\n{JOB}"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.002s decide  job-controller creates 2 Pod(s) for Job pi
-                         - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-9cnkt
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-w7ncc
-           0.002s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           0.006s         (test scheduler) binds Pod default/pi-9cnkt to worker-1
-           0.006s         (test scheduler) binds Pod default/pi-w7ncc to worker-2
-           2.006s         (test kubelet) Pod default/pi-9cnkt Running on worker-1, IP 10.244.1.2, Ready
-           2.006s         (test kubelet) Pod default/pi-w7ncc Running on worker-2, IP 10.244.2.2, Ready
-           3.006s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
-           7.006s         (test kubelet) Pod default/pi-9cnkt Succeeded (exit code 0)
-           7.006s         (test kubelet) Pod default/pi-w7ncc Succeeded (exit code 0)
-           8.006s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-9cnkt succeeded
-                         - Pod pi-w7ncc succeeded
-                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={succeeded: 2 UID(s)}
-                         - condition SuccessCriteriaMet=True (CompletionsReached)
-           8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-9cnkt
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-w7ncc
-           8.006s decide  job-controller marks Job pi Complete
-                         - PUT status: active=0 succeeded=2 failed=0 uncountedTerminatedPods={}
-                         - condition Complete=True (CompletionsReached)
-                         - completionTime set
-           8.006s event   Normal Completed Job/default/pi: Job completed
-        == events
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-9cnkt
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-w7ncc
-          8.000s Normal Completed Job/pi from job-controller: Job completed
-        == objects (at 60.000s)
-        Job default/pi
-            status: active=0 ready=0 succeeded=2 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=8.000s
-            conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
-                        Complete=True/CompletionsReached "Reached expected number of succeeded pods"
-        Pod default/pi-9cnkt owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,batch.kubernetes.io/job-name=pi,controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,job-name=pi} node=worker-1 phase=Succeeded ready=false
-        Pod default/pi-w7ncc owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,batch.kubernetes.io/job-name=pi,controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,job-name=pi} node=worker-2 phase=Succeeded ready=false
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  job-controller creates 2 Pod(s) for Job pi
+                             - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+               0.002s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
+               0.006s         (test scheduler) binds Pod default/pi-kffsq to worker-2
+               2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/pi-kffsq Running on worker-2, IP 10.244.2.2, Ready
+               3.006s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+               7.006s         (test kubelet) Pod default/pi-4cclz Succeeded (exit code 0)
+               7.006s         (test kubelet) Pod default/pi-kffsq Succeeded (exit code 0)
+               8.006s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-4cclz succeeded
+                             - Pod pi-kffsq succeeded
+                             - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={succeeded: 2 UID(s)}
+                             - condition SuccessCriteriaMet=True (CompletionsReached)
+               8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+               8.006s decide  job-controller marks Job pi Complete
+                             - PUT status: active=0 succeeded=2 failed=0 uncountedTerminatedPods={}
+                             - condition Complete=True (CompletionsReached)
+                             - completionTime set
+               8.006s event   Normal Completed Job/default/pi: Job completed
+            == events
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
+              8.000s Normal Completed Job/pi from job-controller: Job completed
+            == objects (at 60.000s)
+            Job default/pi
+                status: active=0 ready=0 succeeded=2 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=8.000s
+                conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
+                            Complete=True/CompletionsReached "Reached expected number of succeeded pods"
+            Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
+            Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Succeeded ready=false
+        "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn job_fails_after_its_backoff_limit() {
     // backoffLimit 2: the first Pod and two retries fail; the retries wait 10 s and 20 s
     // after the previous failure.
@@ -895,89 +909,88 @@ fn job_fails_after_its_backoff_limit() {
         TWO_NODES,
         &format!("@@limit 120s\n@0 apply\n{job}"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.002s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-9cnkt
-           0.002s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           0.006s         (test scheduler) binds Pod default/pi-9cnkt to worker-1
-           2.006s         (test kubelet) Pod default/pi-9cnkt Running on worker-1, IP 10.244.1.2, Ready
-           3.006s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-           5.006s         (test kubelet) Pod default/pi-9cnkt Failed (exit code 1)
-           6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 8.994s
-           6.006s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-9cnkt failed
-                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 1 UID(s)}
-           6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-9cnkt
-           6.006s decide  job-controller counts the finished Pods of Job pi
-                         - PUT status: active=0 succeeded=0 failed=1 uncountedTerminatedPods={}
-           7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 7.994s
-          15.000s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-          15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-w7ncc
-          15.000s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={}
-          15.004s         (test scheduler) binds Pod default/pi-w7ncc to worker-1
-          17.004s         (test kubelet) Pod default/pi-w7ncc Running on worker-1, IP 10.244.1.3, Ready
-          18.004s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=1 uncountedTerminatedPods={}
-          20.004s         (test kubelet) Pod default/pi-w7ncc Failed (exit code 1)
-          21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 18.996s
-          21.004s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-w7ncc failed
-                         - PUT status: active=0 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={failed: 1 UID(s)}
-          21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-w7ncc
-          21.004s decide  job-controller counts the finished Pods of Job pi
-                         - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
-          22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 17.996s
-          40.000s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-          40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-xmcjt
-          40.000s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={}
-          40.004s         (test scheduler) binds Pod default/pi-xmcjt to worker-1
-          42.004s         (test kubelet) Pod default/pi-xmcjt Running on worker-1, IP 10.244.1.4, Ready
-          43.004s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=2 uncountedTerminatedPods={}
-          45.004s         (test kubelet) Pod default/pi-xmcjt Failed (exit code 1)
-          46.004s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-xmcjt failed
-                         - PUT status: active=0 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={failed: 1 UID(s)}
-                         - condition FailureTarget=True (BackoffLimitExceeded)
-          46.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-xmcjt
-          46.004s decide  job-controller marks Job pi Failed (BackoffLimitExceeded)
-                         - PUT status: active=0 succeeded=0 failed=3 uncountedTerminatedPods={}
-                         - condition Failed=True (BackoffLimitExceeded)
-          46.004s event   Warning BackoffLimitExceeded Job/default/pi: Job has reached the specified backoff limit
-        == events
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-9cnkt
-         15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-w7ncc
-         40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-xmcjt
-         46.000s Warning BackoffLimitExceeded Job/pi from job-controller: Job has reached the specified backoff limit
-        == objects (at 120.000s)
-        Job default/pi
-            status: active=0 ready=0 succeeded=0 failed=3 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
-            conditions: FailureTarget=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
-                        Failed=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
-        Pod default/pi-9cnkt owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,batch.kubernetes.io/job-name=pi,controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,job-name=pi} node=worker-1 phase=Failed ready=false
-        Pod default/pi-w7ncc owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,batch.kubernetes.io/job-name=pi,controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,job-name=pi} node=worker-1 phase=Failed ready=false
-        Pod default/pi-xmcjt owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,batch.kubernetes.io/job-name=pi,controller-uid=13a16201-310d-4aba-a834-09b1f2fb545f,job-name=pi} node=worker-1 phase=Failed ready=false
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
+               0.002s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
+               2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               3.006s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+               5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 1)
+               6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 8.994s
+               6.006s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-4cclz failed
+                             - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 1 UID(s)}
+               6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
+               6.006s decide  job-controller counts the finished Pods of Job pi
+                             - PUT status: active=0 succeeded=0 failed=1 uncountedTerminatedPods={}
+               7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 7.994s
+              15.000s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+              15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+              15.000s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={}
+              15.004s         (test scheduler) binds Pod default/pi-kffsq to worker-1
+              17.004s         (test kubelet) Pod default/pi-kffsq Running on worker-1, IP 10.244.1.3, Ready
+              18.004s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=1 uncountedTerminatedPods={}
+              20.004s         (test kubelet) Pod default/pi-kffsq Failed (exit code 1)
+              21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 18.996s
+              21.004s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-kffsq failed
+                             - PUT status: active=0 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={failed: 1 UID(s)}
+              21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+              21.004s decide  job-controller counts the finished Pods of Job pi
+                             - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
+              22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 17.996s
+              40.000s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+              40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-qvkrg
+              40.000s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={}
+              40.004s         (test scheduler) binds Pod default/pi-qvkrg to worker-1
+              42.004s         (test kubelet) Pod default/pi-qvkrg Running on worker-1, IP 10.244.1.4, Ready
+              43.004s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=2 uncountedTerminatedPods={}
+              45.004s         (test kubelet) Pod default/pi-qvkrg Failed (exit code 1)
+              46.004s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-qvkrg failed
+                             - PUT status: active=0 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={failed: 1 UID(s)}
+                             - condition FailureTarget=True (BackoffLimitExceeded)
+              46.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-qvkrg
+              46.004s decide  job-controller marks Job pi Failed (BackoffLimitExceeded)
+                             - PUT status: active=0 succeeded=0 failed=3 uncountedTerminatedPods={}
+                             - condition Failed=True (BackoffLimitExceeded)
+              46.004s event   Warning BackoffLimitExceeded Job/default/pi: Job has reached the specified backoff limit
+            == events
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
+             15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
+             40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-qvkrg
+             46.000s Warning BackoffLimitExceeded Job/pi from job-controller: Job has reached the specified backoff limit
+            == objects (at 120.000s)
+            Job default/pi
+                status: active=0 ready=0 succeeded=0 failed=3 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
+                conditions: FailureTarget=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
+                            Failed=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
+            Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+        "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn endpointslices_list_ready_and_not_ready_pods() {
     // Service web selects app=web: two ready Pods and one canary that runs but is not
     // Ready (it is listed with ready: false). Its targetPort is the named port http,
@@ -1043,14 +1056,14 @@ spec:
                3.004s         (test kubelet) Pod default/web-2 Running on worker-2, IP 10.244.2.2, Ready
                3.004s         (test kubelet) Pod default/web-canary Running on worker-1, IP 10.244.1.3, not Ready
                3.006s decide  endpointslice-controller publishes 3 endpoint(s), 2 ready for Service web
-                             - update EndpointSlice web-nktvd: 3 endpoint(s), 2 ready
+                             - update EndpointSlice web-clzxk: 3 endpoint(s), 2 ready
                3.006s decide  endpoint-controller updates Endpoints web: 2 ready, 1 not ready address(es)
                              - PUT Endpoints web
             == events
             == objects (at 30.000s)
-            EndpointSlice default/api-7nccl owner=Service/api controller blockOwnerDeletion labels={endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=api}
+            EndpointSlice default/api-w9r9k owner=Service/api controller blockOwnerDeletion labels={endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=api}
                 addressType=IPv4 ports=[] lastChangeTriggerTime=2026-01-01T00:00:00Z endpoints: <none>
-            EndpointSlice default/web-nktvd owner=Service/web controller blockOwnerDeletion labels={app=web,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=web}
+            EndpointSlice default/web-clzxk owner=Service/web controller blockOwnerDeletion labels={app=web,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=web}
                 addressType=IPv4 ports=[http:8080/TCP] lastChangeTriggerTime=2026-01-01T00:00:03Z endpoints:
                   10.244.1.2 ready=true serving=true terminating=false node=worker-1 zone=zone-a pod=web-1
                   10.244.2.2 ready=true serving=true terminating=false node=worker-2 zone=zone-b pod=web-2
@@ -1059,7 +1072,7 @@ spec:
             Pod default/web-2 labels={app=web} node=worker-2 phase=Running ready=true
             Pod default/web-canary labels={app=web} node=worker-1 phase=Running ready=false
             Endpoints default/api labels={endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=<none>
-            Endpoints default/web labels={app=web,endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=[{"addresses":[{"ip":"10.244.1.2","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-1","uid":"abaab891-9ec9-478a-9c90-961b7f936d22"}},{"ip":"10.244.2.2","nodeName":"worker-2","targetRef":{"kind":"Pod","namespace":"default","name":"web-2","uid":"10987a47-c025-4152-80a7-6d853561f4e6"}}],"notReadyAddresses":[{"ip":"10.244.1.3","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-canary","uid":"92d2510f-bb0e-412b-b8dd-a1232865cd13"}}],"ports":[{"port":8080,"protocol":"TCP","name":"http"}]}]
+            Endpoints default/web labels={app=web,endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=[{"addresses":[{"ip":"10.244.1.2","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-1","uid":"f05399ea-1815-4246-9f87-0927e07ae300"}},{"ip":"10.244.2.2","nodeName":"worker-2","targetRef":{"kind":"Pod","namespace":"default","name":"web-2","uid":"7ab28901-3814-4cff-9c8e-db5eb2bfb8b4"}}],"notReadyAddresses":[{"ip":"10.244.1.3","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-canary","uid":"e05eca98-4235-411c-8a89-dfec63ee344d"}}],"ports":[{"port":8080,"protocol":"TCP","name":"http"}]}]
             Service default/api
             Service default/external
             Service default/web labels={app=web}
@@ -1068,7 +1081,6 @@ spec:
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn deleting_a_deployment_cascades_in_the_background() {
     check(
         TWO_NODES,
@@ -1076,10 +1088,10 @@ fn deleting_a_deployment_cascades_in_the_background() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 2 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 2 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 2
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 2
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 2
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -1087,48 +1099,47 @@ fn deleting_a_deployment_cascades_in_the_background() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 2 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 2, available 2
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
               10.000s         kubectl delete deployment/web
-              10.003s decide  garbage collector deletes ReplicaSet default/web-8479b55756: its owner Deployment web no longer exists
-                             - DELETE ReplicaSet default/web-8479b55756 with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-8479b55756-ccls5: its owner ReplicaSet web-8479b55756 no longer exists
-                             - DELETE Pod default/web-8479b55756-ccls5 with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-8479b55756-ktvd8: its owner ReplicaSet web-8479b55756 no longer exists
-                             - DELETE Pod default/web-8479b55756-ktvd8 with propagationPolicy=Background
-              11.006s         (test kubelet) Pod default/web-8479b55756-ccls5 stopped and removed
-              11.006s         (test kubelet) Pod default/web-8479b55756-ktvd8 stopped and removed
+              10.003s decide  garbage collector deletes ReplicaSet default/web-7b5c7c887c: its owner Deployment web no longer exists
+                             - DELETE ReplicaSet default/web-7b5c7c887c with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-qcz8f: its owner ReplicaSet web-7b5c7c887c no longer exists
+                             - DELETE Pod default/web-7b5c7c887c-qcz8f with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-xkwvm: its owner ReplicaSet web-7b5c7c887c no longer exists
+                             - DELETE Pod default/web-7b5c7c887c-xkwvm with propagationPolicy=Background
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 2
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
             == objects (at 40.000s)
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn foreground_deletion_removes_the_owner_last() {
     check(
         TWO_NODES,
@@ -1139,10 +1150,10 @@ fn foreground_deletion_removes_the_owner_last() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 2 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 2 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 2
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 2
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 2
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -1150,46 +1161,46 @@ fn foreground_deletion_removes_the_owner_last() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 2 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ccls5
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ccls5 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-8479b55756-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 2, ready 2, available 2
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
               10.000s         kubectl delete deployment/web foreground
-              10.003s decide  garbage collector deletes ReplicaSet default/web-8479b55756: its owner Deployment web is being deleted in the foreground
-                             - DELETE ReplicaSet default/web-8479b55756 with propagationPolicy=Foreground
-              10.006s decide  garbage collector deletes Pod default/web-8479b55756-ccls5: its owner ReplicaSet web-8479b55756 is being deleted in the foreground
-                             - DELETE Pod default/web-8479b55756-ccls5 with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-8479b55756-ktvd8: its owner ReplicaSet web-8479b55756 is being deleted in the foreground
-                             - DELETE Pod default/web-8479b55756-ktvd8 with propagationPolicy=Background
-              10.008s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              10.003s decide  garbage collector deletes ReplicaSet default/web-7b5c7c887c: its owner Deployment web is being deleted in the foreground
+                             - DELETE ReplicaSet default/web-7b5c7c887c with propagationPolicy=Foreground
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-qcz8f: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
+                             - DELETE Pod default/web-7b5c7c887c-qcz8f with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-xkwvm: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
+                             - DELETE Pod default/web-7b5c7c887c-xkwvm with propagationPolicy=Background
+              10.008s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=2 observedGeneration=1
               10.011s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 2 wanted
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=2 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              11.006s         (test kubelet) Pod default/web-8479b55756-ccls5 stopped and removed
-              11.006s         (test kubelet) Pod default/web-8479b55756-ktvd8 stopped and removed
-              11.008s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              11.008s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-              11.009s decide  garbage collector removes the foregroundDeletion finalizer from ReplicaSet default/web-8479b55756
+              11.009s decide  garbage collector removes the foregroundDeletion finalizer from ReplicaSet default/web-7b5c7c887c
                              - remove finalizer foregroundDeletion
               11.011s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 2 wanted
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
@@ -1198,16 +1209,15 @@ fn foreground_deletion_removes_the_owner_last() {
               11.012s decide  garbage collector removes the foregroundDeletion finalizer from Deployment default/web
                              - remove finalizer foregroundDeletion
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ccls5
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 2
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
             == objects (at 40.000s)
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn orphan_deletion_keeps_the_replicaset() {
     check(
         TWO_NODES,
@@ -1218,10 +1228,10 @@ fn orphan_deletion_keeps_the_replicaset() {
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-8479b55756 with 1 replica(s)
-                             - POST ReplicaSet web-8479b55756 (pod-template-hash 8479b55756, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-7b5c7c887c with 1 replica(s)
+                             - POST ReplicaSet web-7b5c7c887c (pod-template-hash 7b5c7c887c, revision 1)
                              - spec.replicas 1
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-8479b55756 from 0 to 1
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-7b5c7c887c from 0 to 1
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -1229,20 +1239,20 @@ fn orphan_deletion_keeps_the_replicaset() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-8479b55756 has 0 Pod(s) for 1 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-8479b55756- (slow start: batches of 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-8479b55756: Created pod: web-8479b55756-ktvd8
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 1 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 1, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-8479b55756-ktvd8 to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
                0.010s decide  deployment-controller updates status of Deployment web: 1 updated, 0 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-8479b55756-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-8479b55756: replicas 1, ready 1, available 1
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 1 updated, 1 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=1 availableReplicas=1 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
@@ -1250,22 +1260,21 @@ fn orphan_deletion_keeps_the_replicaset() {
                              - Progressing=True (NewReplicaSetAvailable)
               10.000s         kubectl delete deployment/web orphan
               10.003s decide  garbage collector orphans the 1 dependent(s) of Deployment default/web
-                             - remove the owner reference of ReplicaSet default/web-8479b55756
+                             - remove the owner reference of ReplicaSet default/web-7b5c7c887c
                              - remove finalizer orphan
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-8479b55756 from replicaset-controller: Created pod: web-8479b55756-ktvd8
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-8479b55756 from 0 to 1
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 1
             == objects (at 40.000s)
-            Pod default/web-8479b55756-ktvd8 owner=ReplicaSet/web-8479b55756 controller blockOwnerDeletion labels={app=web,pod-template-hash=8479b55756} node=worker-1 phase=Running ready=true
-            ReplicaSet default/web-8479b55756 labels={app=web,pod-template-hash=8479b55756}
-                selector=app=web,pod-template-hash=8479b55756 annotations={desired-replicas=1,max-replicas=2,revision=1}
+            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            ReplicaSet default/web-7b5c7c887c labels={app=web,pod-template-hash=7b5c7c887c}
+                selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=1,max-replicas=2,revision=1}
                 spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=1
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn a_node_that_stops_heartbeating_loses_its_pods_after_300s() {
     // worker-2's kubelet stops at 60 s. 50 s without a heartbeat later the node is
     // Unknown and tainted; its Pod tolerates unreachable:NoExecute for 300 s (the
@@ -1289,10 +1298,10 @@ nodes:
         expect![[r#"
             == trace
                0.000s         kubectl apply
-               0.003s decide  deployment-controller creates ReplicaSet web-5994dc8b49 with 2 replica(s)
-                             - POST ReplicaSet web-5994dc8b49 (pod-template-hash 5994dc8b49, revision 1)
+               0.003s decide  deployment-controller creates ReplicaSet web-89ddf7844 with 2 replica(s)
+                             - POST ReplicaSet web-89ddf7844 (pod-template-hash 89ddf7844, revision 1)
                              - spec.replicas 2
-               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-5994dc8b49 from 0 to 2
+               0.003s event   Normal ScalingReplicaSet Deployment/default/web: Scaled up replica set web-89ddf7844 from 0 to 2
                0.003s decide  deployment-controller records revision 1 on Deployment web
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -1300,23 +1309,23 @@ nodes:
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               0.005s decide  replicaset-controller: ReplicaSet web-5994dc8b49 has 0 Pod(s) for 2 replica(s): creating 2
-                             - create 2 Pod(s) from the template with generateName web-5994dc8b49- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5994dc8b49: Created pod: web-5994dc8b49-ktvd8
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5994dc8b49: Created pod: web-5994dc8b49-ccls5
-               0.005s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 0, ready 0, available 0
+               0.005s decide  replicaset-controller: ReplicaSet web-89ddf7844 has 0 Pod(s) for 2 replica(s): creating 2
+                             - create 2 Pod(s) from the template with generateName web-89ddf7844- (slow start: batches of 1, 1)
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-qcz8f
+               0.005s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.007s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 2, ready 0, available 0
+               0.007s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-5994dc8b49-ktvd8 to worker-1
-               0.009s         (test scheduler) binds Pod default/web-5994dc8b49-ccls5 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-89ddf7844-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-89ddf7844-qcz8f to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-5994dc8b49-ktvd8 Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-5994dc8b49-ccls5 Running on worker-2, IP 10.244.2.2, Ready
-               2.011s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 2, ready 2, available 2
+               2.009s         (test kubelet) Pod default/web-89ddf7844-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-89ddf7844-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.011s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
@@ -1327,10 +1336,10 @@ nodes:
                              - mark the Pods on worker-2 not ready
                              - queue worker-2 for the node.kubernetes.io/unreachable:NoExecute taint
              105.000s event   Normal NodeNotReady Node/worker-2: Node worker-2 status is now: NodeNotReady
-             105.000s event   Warning NodeNotReady Pod/default/web-5994dc8b49-ccls5: Node is not ready
+             105.000s event   Warning NodeNotReady Pod/default/web-89ddf7844-qcz8f: Node is not ready
              105.002s decide  node-lifecycle-controller updates the taints of worker-2: add taint node.kubernetes.io/unreachable:NoSchedule
                              - add taint node.kubernetes.io/unreachable:NoSchedule
-             105.002s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 2, ready 1, available 1
+             105.002s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 1, available 1
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
              105.005s decide  deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=1 availableReplicas=1 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
@@ -1338,57 +1347,56 @@ nodes:
                              - Progressing=True (NewReplicaSetAvailable)
              105.100s decide  node-lifecycle-controller updates the taints of worker-2: add taint node.kubernetes.io/unreachable:NoExecute
                              - add taint node.kubernetes.io/unreachable:NoExecute
-             105.102s decide  taint-eviction-controller: Pod default/web-5994dc8b49-ccls5 tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
-                             - schedule the deletion of Pod default/web-5994dc8b49-ccls5 in 5m0s
-             405.102s event   Normal TaintManagerEviction Pod/default/web-5994dc8b49-ccls5: Marking for deletion Pod default/web-5994dc8b49-ccls5
-             405.102s decide  taint-eviction-controller deletes Pod default/web-5994dc8b49-ccls5
+             105.102s decide  taint-eviction-controller: Pod default/web-89ddf7844-qcz8f tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
+                             - schedule the deletion of Pod default/web-89ddf7844-qcz8f in 5m0s
+             405.102s event   Normal TaintManagerEviction Pod/default/web-89ddf7844-qcz8f: Marking for deletion Pod default/web-89ddf7844-qcz8f
+             405.102s decide  taint-eviction-controller deletes Pod default/web-89ddf7844-qcz8f
                              - add condition DisruptionTarget=True (DeletionByTaintManager: Taint manager: deleting due to NoExecute taint)
-                             - DELETE Pod default/web-5994dc8b49-ccls5
-             405.104s decide  replicaset-controller: ReplicaSet web-5994dc8b49 has 1 Pod(s) for 2 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName web-5994dc8b49- (slow start: batches of 1)
-             405.104s event   Normal SuccessfulCreate ReplicaSet/default/web-5994dc8b49: Created pod: web-5994dc8b49-6nqm4
-             405.104s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 1, ready 1, available 1
+                             - DELETE Pod default/web-89ddf7844-qcz8f
+             405.104s decide  replicaset-controller: ReplicaSet web-89ddf7844 has 1 Pod(s) for 2 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName web-89ddf7844- (slow start: batches of 1)
+             405.104s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-969nf
+             405.104s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=1 observedGeneration=1
-             405.106s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 2, ready 1, available 1
+             405.106s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 1, available 1
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=1 observedGeneration=1
              405.107s decide  deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=1 availableReplicas=1 unavailableReplicas=1 terminatingReplicas=1 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-             405.108s         (test scheduler) binds Pod default/web-5994dc8b49-6nqm4 to worker-1
-             407.108s         (test kubelet) Pod default/web-5994dc8b49-6nqm4 Running on worker-1, IP 10.244.1.3, Ready
-             407.110s decide  replicaset-controller updates status of ReplicaSet web-5994dc8b49: replicas 2, ready 2, available 2
+             405.108s         (test scheduler) binds Pod default/web-89ddf7844-969nf to worker-1
+             407.108s         (test kubelet) Pod default/web-89ddf7844-969nf Running on worker-1, IP 10.244.1.3, Ready
+             407.110s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=1 observedGeneration=1
              407.113s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=0 terminatingReplicas=1 observedGeneration=1
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-5994dc8b49 from replicaset-controller: Created pod: web-5994dc8b49-ktvd8
-              0.000s Normal SuccessfulCreate ReplicaSet/web-5994dc8b49 from replicaset-controller: Created pod: web-5994dc8b49-ccls5
-              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5994dc8b49 from 0 to 2
-            105.000s Warning NodeNotReady Pod/web-5994dc8b49-ccls5 from node-controller: Node is not ready
+              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-qcz8f
+              0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-89ddf7844 from 0 to 2
+            105.000s Warning NodeNotReady Pod/web-89ddf7844-qcz8f from node-controller: Node is not ready
             105.000s Normal NodeNotReady Node/worker-2 from node-controller: Node worker-2 status is now: NodeNotReady
-            405.000s Normal TaintManagerEviction Pod/web-5994dc8b49-ccls5 from taint-eviction-controller: Marking for deletion Pod default/web-5994dc8b49-ccls5
-            405.000s Normal SuccessfulCreate ReplicaSet/web-5994dc8b49 from replicaset-controller: Created pod: web-5994dc8b49-6nqm4
+            405.000s Normal TaintManagerEviction Pod/web-89ddf7844-qcz8f from taint-eviction-controller: Marking for deletion Pod default/web-89ddf7844-qcz8f
+            405.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-969nf
             == objects (at 480.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=2 updated=2 ready=2 available=2 unavailable=0 terminating=1
-                conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5994dc8b49" has successfully progressed."
+                conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-89ddf7844" has successfully progressed."
                             Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
             Node worker-2 Ready=Unknown/NodeStatusUnknown "Kubelet stopped posting node status." taints=[node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute]
-            Pod default/web-5994dc8b49-6nqm4 owner=ReplicaSet/web-5994dc8b49 controller blockOwnerDeletion labels={app=web,pod-template-hash=5994dc8b49} node=worker-1 phase=Running ready=true
-            Pod default/web-5994dc8b49-ccls5 owner=ReplicaSet/web-5994dc8b49 controller blockOwnerDeletion labels={app=web,pod-template-hash=5994dc8b49} TERMINATING node=worker-2 phase=Running ready=false DisruptionTarget=DeletionByTaintManager
-            Pod default/web-5994dc8b49-ktvd8 owner=ReplicaSet/web-5994dc8b49 controller blockOwnerDeletion labels={app=web,pod-template-hash=5994dc8b49} node=worker-1 phase=Running ready=true
-            ReplicaSet default/web-5994dc8b49 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5994dc8b49}
-                selector=app=web,pod-template-hash=5994dc8b49 annotations={desired-replicas=2,max-replicas=3,revision=1}
+            Pod default/web-89ddf7844-969nf owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
+            Pod default/web-89ddf7844-qcz8f owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} TERMINATING node=worker-2 phase=Running ready=false DisruptionTarget=DeletionByTaintManager
+            Pod default/web-89ddf7844-xkwvm owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
+            ReplicaSet default/web-89ddf7844 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844}
+                selector=app=web,pod-template-hash=89ddf7844 annotations={desired-replicas=2,max-replicas=3,revision=1}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=1 observedGeneration=1
         "#]],
     );
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn a_new_namespace_gets_its_service_account_and_ca_and_deleting_it_empties_it() {
     check(
         TWO_NODES,
@@ -1425,10 +1433,10 @@ spec:
                0.002s decide  root-ca-cert-publisher creates ConfigMap shop/kube-root-ca.crt
                              - POST ConfigMap kube-root-ca.crt (data ca.crt)
                1.000s         kubectl apply
-               1.003s decide  deployment-controller creates ReplicaSet cart-78fb7fc67 with 1 replica(s)
-                             - POST ReplicaSet cart-78fb7fc67 (pod-template-hash 78fb7fc67, revision 1)
+               1.003s decide  deployment-controller creates ReplicaSet cart-65d589857f with 1 replica(s)
+                             - POST ReplicaSet cart-65d589857f (pod-template-hash 65d589857f, revision 1)
                              - spec.replicas 1
-               1.003s event   Normal ScalingReplicaSet Deployment/shop/cart: Scaled up replica set cart-78fb7fc67 from 0 to 1
+               1.003s event   Normal ScalingReplicaSet Deployment/shop/cart: Scaled up replica set cart-65d589857f from 0 to 1
                1.003s decide  deployment-controller records revision 1 on Deployment cart
                              - update status: annotation deployment.kubernetes.io/revision=1
                              - condition Progressing=True (NewReplicaSetCreated)
@@ -1436,20 +1444,20 @@ spec:
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetCreated)
-               1.005s decide  replicaset-controller: ReplicaSet cart-78fb7fc67 has 0 Pod(s) for 1 replica(s): creating 1
-                             - create 1 Pod(s) from the template with generateName cart-78fb7fc67- (slow start: batches of 1)
-               1.005s event   Normal SuccessfulCreate ReplicaSet/shop/cart-78fb7fc67: Created pod: cart-78fb7fc67-gw7nc
-               1.005s decide  replicaset-controller updates status of ReplicaSet cart-78fb7fc67: replicas 0, ready 0, available 0
+               1.005s decide  replicaset-controller: ReplicaSet cart-65d589857f has 0 Pod(s) for 1 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName cart-65d589857f- (slow start: batches of 1)
+               1.005s event   Normal SuccessfulCreate ReplicaSet/shop/cart-65d589857f: Created pod: cart-65d589857f-w9r9k
+               1.005s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               1.007s decide  replicaset-controller updates status of ReplicaSet cart-78fb7fc67: replicas 1, ready 0, available 0
+               1.007s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               1.009s         (test scheduler) binds Pod shop/cart-78fb7fc67-gw7nc to worker-1
+               1.009s         (test scheduler) binds Pod shop/cart-65d589857f-w9r9k to worker-1
                1.010s decide  deployment-controller updates status of Deployment cart: 1 updated, 0 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               3.009s         (test kubelet) Pod shop/cart-78fb7fc67-gw7nc Running on worker-1, IP 10.244.1.2, Ready
-               3.011s decide  replicaset-controller updates status of ReplicaSet cart-78fb7fc67: replicas 1, ready 1, available 1
+               3.009s         (test kubelet) Pod shop/cart-65d589857f-w9r9k Running on worker-1, IP 10.244.1.2, Ready
+               3.011s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                3.014s decide  deployment-controller updates status of Deployment cart: 1 updated, 1 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=1 availableReplicas=1 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
@@ -1457,15 +1465,15 @@ spec:
                              - Progressing=True (NewReplicaSetAvailable)
               20.000s         kubectl delete namespace/shop
               25.000s decide  namespace-controller empties namespace shop: pods. has 1
-                             - DELETE Pod cart-78fb7fc67-gw7nc
+                             - DELETE Pod cart-65d589857f-w9r9k
                              - DELETE ConfigMap kube-root-ca.crt
                              - DELETE ServiceAccount default
-                             - DELETE Event cart-78fb7fc67.1886725229e11f23
-                             - DELETE Event cart.1886725229c294f3
+                             - DELETE Event cart-65d589857f.1886725229e11d9c
+                             - DELETE Event cart.1886725229c294ec
                              - DELETE Deployment cart
-                             - DELETE ReplicaSet cart-78fb7fc67
+                             - DELETE ReplicaSet cart-65d589857f
                              - update status conditions
-              26.000s         (test kubelet) Pod shop/cart-78fb7fc67-gw7nc stopped and removed
+              26.000s         (test kubelet) Pod shop/cart-65d589857f-w9r9k stopped and removed
               30.000s decide  namespace-controller empties namespace shop: nothing left
                              - update status conditions
               30.000s decide  namespace-controller finalizes namespace shop
@@ -1478,7 +1486,6 @@ spec:
 }
 
 #[test]
-#[ignore = "written against the pre-pipeline API shim: its test cluster has no bootstrap RBAC and strips subresources; re-baseline against the full API server (issue 4 follow-up)"]
 fn a_replicaset_adopts_a_matching_orphan_pod() {
     // A bare Pod labelled app=api exists before the ReplicaSet: the ReplicaSet adopts it
     // (adds itself as controller owner) and creates only the missing Pod.
@@ -1517,23 +1524,38 @@ spec:
                0.004s         (test scheduler) binds Pod default/stray to worker-1
                2.004s         (test kubelet) Pod default/stray Running on worker-1, IP 10.244.1.2, Ready
                5.000s         kubectl apply
-               5.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
+               5.002s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
+               5.002s decide  replicaset-controller: ReplicaSet api has 0 Pod(s) for 2 replica(s): creating 2
                              - adopt orphan Pod stray (its labels match the selector)
-                             - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
-               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-9cnkt
-               5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
-                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
-               5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
-                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
-               5.006s         (test scheduler) binds Pod default/api-9cnkt to worker-2
-               7.006s         (test kubelet) Pod default/api-9cnkt Running on worker-2, IP 10.244.2.2, Ready
+                             - create 2 Pod(s) from the template with generateName api- (slow start: batches of 1, 1)
+               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-wvmxw
+               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-z8fvf
+               5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 0, ready 0, available 0
+                             - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               5.004s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
+               5.004s decide  replicaset-controller: ReplicaSet api claims its Pods
+                             - adopt orphan Pod stray (its labels match the selector)
+               5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 0, available 0
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               5.006s         (test scheduler) binds Pod default/api-wvmxw to worker-2
+               5.006s         (test scheduler) binds Pod default/api-z8fvf to worker-1
+               5.008s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
+               5.008s decide  replicaset-controller: ReplicaSet api claims its Pods
+                             - adopt orphan Pod stray (its labels match the selector)
+               7.006s         (test kubelet) Pod default/api-wvmxw Running on worker-2, IP 10.244.2.2, Ready
+               7.006s         (test kubelet) Pod default/api-z8fvf Running on worker-1, IP 10.244.1.3, Ready
+               7.008s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
+               7.008s decide  replicaset-controller: ReplicaSet api claims its Pods
+                             - adopt orphan Pod stray (its labels match the selector)
                7.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
             == events
-              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-9cnkt
+              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-wvmxw
+              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-z8fvf
             == objects (at 20.000s)
-            Pod default/api-9cnkt owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
-            Pod default/stray owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/api-wvmxw owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
+            Pod default/api-z8fvf owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/stray labels={app=api} node=worker-1 phase=Running ready=true
             ReplicaSet default/api
                 selector=app=api annotations={}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1

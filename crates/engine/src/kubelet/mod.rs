@@ -77,6 +77,16 @@ pub const CLUSTER_DNS: &str = "10.96.0.10";
 pub const NODEFS_EVICTION_PERCENT: u64 = 10;
 /// A node's ephemeral storage when its status does not say.
 pub const DEFAULT_NODE_EPHEMERAL_BYTES: u64 = 100 * 1024 * 1024 * 1024;
+/// `nodeLeaseDurationSeconds`: the Lease's `spec.leaseDurationSeconds`.
+pub const NODE_LEASE_DURATION_S: i32 = 40;
+/// The Lease is renewed every `nodeLeaseDurationSeconds` × 0.25 (`renewIntervalFraction`).
+pub const NODE_LEASE_RENEW_INTERVAL_MS: u64 = 10_000;
+/// `nodeStatusUpdateFrequency`: how often the kubelet computes its node status.
+pub const NODE_STATUS_UPDATE_FREQUENCY_MS: u64 = 10_000;
+/// `nodeStatusReportFrequency`: unchanged node status is still posted this often.
+pub const NODE_STATUS_REPORT_FREQUENCY_MS: u64 = 300_000;
+/// The namespace of the node Leases.
+pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 
 /// Disk pressure on a node: from `since_ms`, the node's filesystem has only
 /// `available_percent` of its capacity free (below the 10% eviction threshold).
@@ -100,8 +110,7 @@ impl Default for DiskPressure {
 pub struct NodeFaults {
     /// From this time the kubelet is down: it stops posting node status and renewing its
     /// Lease (so the node-lifecycle controller marks the node NotReady after its grace
-    /// period), and it syncs no pods. The lab writes no routine heartbeats, so a
-    /// controller learns of this from here: the node's last heartbeat is at this time.
+    /// period), and it syncs no pods.
     pub not_ready_at: Option<u64>,
     /// The CNI plugin fails every ADD.
     pub cni: Option<CniFault>,
@@ -112,8 +121,8 @@ pub struct NodeFaults {
 }
 
 impl NodeFaults {
-    /// When the node's kubelet posts its last heartbeat (node status and Lease), if it stops.
-    /// The lab writes no routine heartbeats, so the node-lifecycle controller reads this.
+    /// From when the node's kubelet posts no more heartbeats (node status and Lease), if it
+    /// stops.
     pub fn heartbeat_stops_at(&self) -> Option<u64> {
         self.not_ready_at
     }
@@ -407,6 +416,14 @@ impl PodWorker {
     }
 }
 
+/// Sets every node condition's `lastHeartbeatTime` to `now_ms` (a post of node status).
+fn stamp_heartbeat(node: &mut Node, now_ms: u64) {
+    let stamp = apiserver::timestamp(now_ms);
+    for c in node.status.iter_mut().flat_map(|s| s.conditions.iter_mut().flatten()) {
+        c.last_heartbeat_time = Some(stamp.clone());
+    }
+}
+
 /// Whether a container that exited with `code` is restarted under the pod's policy.
 fn should_restart(policy: &str, code: i32) -> bool {
     match policy {
@@ -434,6 +451,9 @@ pub struct Kubelet {
     stopped_noted: bool,
     disk_pressure_reported: bool,
     timers_started: bool,
+    /// When the kubelet last posted its node status (the lab's epoch: the node's status in the
+    /// cluster file was posted then).
+    last_status_report_ms: u64,
     /// The error of the last failed pull per pod and image (for the back-off message).
     last_pull_error: BTreeMap<String, String>,
     /// Pulls under way: normalised reference → when its layers are on the node.
@@ -457,6 +477,7 @@ impl Kubelet {
             stopped_noted: false,
             disk_pressure_reported: false,
             timers_started: false,
+            last_status_report_ms: 0,
             last_pull_error: BTreeMap::new(),
             pulls_in_flight: BTreeMap::new(),
         }
@@ -483,6 +504,11 @@ impl Kubelet {
             return;
         }
         self.timers_started = true;
+        // Heartbeats: the Lease is renewed every 10 s from the lab's epoch on.
+        core.after(
+            NODE_LEASE_RENEW_INTERVAL_MS.saturating_sub(core.now % NODE_LEASE_RENEW_INTERVAL_MS),
+            Task::periodic(self.target(), "heartbeat"),
+        );
         if let Some(dp) = &self.config.faults.disk_pressure {
             core.after(dp.since_ms.saturating_sub(core.now), Task::periodic(self.target(), "evict"));
         }
@@ -2300,8 +2326,11 @@ impl Kubelet {
         self.write_node_status(core, node, "kubelet reports the node's images (node.status.images)".into());
     }
 
-    fn write_node_status(&mut self, core: &mut Core, node: Node, summary: String) {
+    fn write_node_status(&mut self, core: &mut Core, mut node: Node, summary: String) {
         let Some(resource) = resource_for("v1", "Node") else { return };
+        // Every post of node status is a heartbeat: each condition's lastHeartbeatTime is now.
+        stamp_heartbeat(&mut node, core.now);
+        self.last_status_report_ms = core.now;
         let obj = Object::Node(Box::new(node.clone()));
         core.record(
             StepBuilder::new(
@@ -2334,6 +2363,87 @@ impl Kubelet {
                 file: None,
             },
         );
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Heartbeats.
+
+    /// The kubelet's two heartbeats, every 10 s: it renews its Lease `kube-node-lease/<node>`
+    /// (creating it first if it is missing, owned by the Node), and it posts its node status
+    /// when `nodeStatusReportFrequency` (5 min) has passed since the last post (changes are
+    /// posted when they happen). Both are routine writes ([`Core::routine`]): stored and
+    /// watched like any other, they keep no run from settling, and a write that succeeds is
+    /// not a step of the trace (a run would otherwise show one every 10 s per node); a
+    /// refused one is.
+    fn heartbeat(&mut self, core: &mut Core) {
+        let steps = core.steps.len();
+        let mut ok = core.routine(|core| self.renew_lease(core));
+        if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
+            if let Some(mut node) = self.node_obj(core) {
+                stamp_heartbeat(&mut node, core.now);
+                self.last_status_report_ms = core.now;
+                if let Some(req) = self.node_status_request(&node) {
+                    ok &= core.routine(|core| apiserver::handle(core, req).ok());
+                }
+            }
+        }
+        if ok {
+            core.steps.truncate(steps);
+        }
+    }
+
+    fn renew_lease(&self, core: &mut Core) -> bool {
+        let Some(resource) = resource_for("coordination.k8s.io/v1", "Lease") else { return false };
+        let key = resource.etcd_key(Some(NODE_LEASE_NAMESPACE), &self.node);
+        let renew = crate::controllers::util::micro_time(core.now);
+        let (verb, name, body) = match core.store.get(&key) {
+            Some((lease, _)) => {
+                let mut v = lease.to_json();
+                v["spec"]["renewTime"] = serde_json::json!(renew);
+                (Verb::Update, Some(self.node.clone()), v)
+            }
+            None => {
+                let Some(node) = self.node_obj(core) else { return false };
+                let v = serde_json::json!({
+                    "apiVersion": "coordination.k8s.io/v1",
+                    "kind": "Lease",
+                    "metadata": {
+                        "name": self.node,
+                        "namespace": NODE_LEASE_NAMESPACE,
+                        "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": self.node,
+                            "uid": node.metadata.uid.clone().unwrap_or_default()}],
+                    },
+                    "spec": {"holderIdentity": self.node, "leaseDurationSeconds": NODE_LEASE_DURATION_S, "renewTime": renew},
+                });
+                (Verb::Create, None, v)
+            }
+        };
+        let req = ApiRequest {
+            caller: Caller::kubelet(&self.node),
+            verb,
+            resource,
+            namespace: Some(NODE_LEASE_NAMESPACE.into()),
+            name,
+            subresource: None,
+            body: Some(body),
+            verbose: false,
+            file: None,
+        };
+        apiserver::handle(core, req).ok()
+    }
+
+    fn node_status_request(&self, node: &Node) -> Option<ApiRequest> {
+        Some(ApiRequest {
+            caller: Caller::kubelet(&self.node),
+            verb: Verb::Update,
+            resource: resource_for("v1", "Node")?,
+            namespace: None,
+            name: Some(self.node.clone()),
+            subresource: Some("status".into()),
+            body: Some(Object::Node(Box::new(node.clone())).to_json()),
+            verbose: false,
+            file: None,
+        })
     }
 
     // -----------------------------------------------------------------------------------
@@ -2528,6 +2638,10 @@ impl Actor for Kubelet {
                 self.on_probe(core, key, name, kind, instance, task);
             }
             ["evict"] => self.eviction(core),
+            ["heartbeat"] => {
+                self.heartbeat(core);
+                core.after(NODE_LEASE_RENEW_INTERVAL_MS, Task::periodic(self.target(), "heartbeat"));
+            }
             _ => {}
         }
     }

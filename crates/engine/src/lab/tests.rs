@@ -427,14 +427,12 @@ fn multi_document_file_continues_after_errors() {
               17ms #13 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
               17ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED Pod team-a/api-6b9c74c9df-dzpm5
               17ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod team-a/api-6b9c74c9df-dzpm5 with no node
-              18ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
-              18ms #14 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
               19ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 0, available 0
-              19ms #15 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+              19ms #14 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
               19ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
               19ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod team-a/api-6b9c74c9df-dzpm5
-              19ms #16 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/binding → 201 Created
-              19ms #17 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/events → 201 Created
+              19ms #15 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/binding → 201 Created
+              19ms #16 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/events → 201 Created
               19ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned team-a/api-6b9c74c9df-dzpm5 to kind-worker2
               19ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
               21ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod team-a/api-6b9c74c9df-dzpm5 bound to its node
@@ -442,41 +440,37 @@ fn multi_document_file_continues_after_errors() {
               21ms #- kubelet              kubelet -> kubelet: QoS class of team-a/api-6b9c74c9df-dzpm5: BestEffort
               21ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podafff2161_fa3c_4d7b_a931_6fe9c2c04c2d.slice
               21ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
-              21ms #18 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+              21ms #17 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
               21ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
-              22ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
-              22ms #19 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
               22ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 0 available, 1 wanted
-              22ms #20 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+              22ms #18 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
              141ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-vndz4" (projected)
              141ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for team-a/api-6b9c74c9df-dzpm5
              291ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): team-a/api-6b9c74c9df-dzpm5 gets 10.244.2.2
              421ms #- runtime              container runtime -> kubelet: sandbox of team-a/api-6b9c74c9df-dzpm5 is ready (10.244.2.2)
              421ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
-             421ms #21 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+             421ms #19 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
              421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
              421ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
-             421ms #22 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+             421ms #20 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
              421ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
             2767ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2767ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2767ms #21 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2767ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2767ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2767ms #22 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
             2827ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2827ms #25 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2827ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2917ms #26 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2917ms #24 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           container runtime -> kubelet: container "api" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2917ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
-            2917ms #27 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+            2917ms #25 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
             2917ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
             2919ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
-            2919ms #28 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+            2919ms #26 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
             2919ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
-            2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller records revision 1 on Deployment api
-            2922ms #29 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
             2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 1 available, 1 wanted
-            2922ms #30 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+            2922ms #27 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
             --- kubectl (exit 1)
             namespace/team-a created
             deployment.apps/api created
@@ -852,4 +846,79 @@ fn apply_refuses_generate_name_in_document_order() {
         [exit 1]
     "#]]
     .assert_eq(&format!("{}[exit {}]\n", out.kubectl_output, out.exit_code));
+}
+
+/// A kubelet that stops (`nodeFaults.notReadyAt`): its Lease is no longer renewed, the
+/// node-lifecycle controller marks the node Unknown after `node-monitor-grace-period` (50 s)
+/// and taints it `unreachable`, and the taint-eviction controller deletes its pods once their
+/// `tolerationSeconds` (300, from DefaultTolerationSeconds) run out; the ReplicaSet replaces
+/// them on the node that is still up. Routine heartbeats are not steps of the trace.
+#[test]
+fn a_node_whose_kubelet_stops_goes_unknown_and_its_pods_are_evicted() {
+    let cluster = "apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nextends: kind\nnodeFaults:\n  kind-worker:\n    notReadyAt: 20000\n";
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.29\n";
+    let mut input = LabInput::new(manifest, "app.yaml");
+    input.cluster = Some(cluster.into());
+    input.limit_ms = 900_000;
+    let run = run(&input).expect("runs");
+    let mut out = String::new();
+    for s in run.steps.iter().filter(|s| s.time_ms >= 20_000) {
+        let who = matches!(s.detail, Detail::Controller(_) | Detail::Event(_) | Detail::Work(_) | Detail::Schedule(_));
+        if who {
+            out += &format!("{:>7.1}s {}\n", s.time_ms as f64 / 1000.0, s.summary);
+        }
+    }
+    out += &format!("-- ended at {:.1}s (limit 900s)\n", run.end_ms as f64 / 1000.0);
+    let snap = crate::views::Snapshot::new(run.store(), run.final_revision, run.end_ms);
+    out += &snap.get_pods("default", crate::views::GetOptions { wide: true, all_namespaces: false });
+    out += &snap.get_nodes(crate::views::GetOptions::default());
+    expect![[r#"
+           20.0s kubelet on kind-worker stops: no more node status, Lease renewals, pod syncs or probes
+           65.0s node-lifecycle-controller: no heartbeat from kind-worker for 55s, Ready becomes Unknown
+           65.0s node-controller records Normal NodeNotReady: Node kind-worker status is now: NodeNotReady
+           65.0s node-controller records Warning NodeNotReady: Node is not ready
+           65.0s node-lifecycle-controller updates the taints of kind-worker: add taint node.kubernetes.io/unreachable:NoSchedule
+           65.0s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 1, available 1
+           65.0s deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
+           65.1s node-lifecycle-controller updates the taints of kind-worker: add taint node.kubernetes.io/unreachable:NoExecute
+           65.1s taint-eviction-controller: Pod default/web-766c57-ndz4x tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
+          365.1s taint-eviction-controller records Normal TaintManagerEviction: Marking for deletion Pod default/web-766c57-ndz4x
+          365.1s taint-eviction-controller deletes Pod default/web-766c57-ndz4x
+          365.1s replicaset-controller: ReplicaSet web-766c57 has 1 Pod(s) for 2 replica(s): creating 1
+          365.1s replicaset-controller records Normal SuccessfulCreate: Created pod: web-766c57-gt6kf
+          365.1s replicaset-controller updates status of ReplicaSet web-766c57: replicas 1, ready 1, available 1
+          365.1s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 1, available 1
+          365.1s kube-scheduler picks kind-worker2 for pod default/web-766c57-gt6kf
+          365.1s event Normal Scheduled: Successfully assigned default/web-766c57-gt6kf to kind-worker2
+          365.1s deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
+          365.1s kubelet admits pod default/web-766c57-gt6kf
+          365.1s QoS class of default/web-766c57-gt6kf: BestEffort
+          365.1s kubelet creates cgroup kubepods-besteffort-podf7fb5560_7c05_4b23_ab67_6e3901274fdc.slice
+          365.1s kubelet updates status of default/web-766c57-gt6kf: Pending (0/1 ready, ContainerCreating)
+          365.2s kubelet mounts volume "kube-api-access-xddq7" (projected)
+          365.2s kubelet → containerd: RunPodSandbox for default/web-766c57-gt6kf
+          365.4s CNI ADD (ptp): default/web-766c57-gt6kf gets 10.244.2.3
+          365.5s sandbox of default/web-766c57-gt6kf is ready (10.244.2.3)
+          365.5s kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
+          365.5s kubelet updates status of default/web-766c57-gt6kf: Pending (0/1 ready, ContainerCreating)
+          365.6s kubelet records Normal Created: Container created
+          365.7s kubelet records Normal Started: Container started
+          365.7s container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+          365.7s kubelet updates status of default/web-766c57-gt6kf: Running (1/1 ready, Running)
+          365.7s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 2, available 2
+          365.7s deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
+        -- ended at 430.0s (limit 900s)
+        NAME               READY   STATUS        RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
+        web-766c57-gt6kf   1/1     Running       0          65s     10.244.2.3   kind-worker2   <none>           <none>
+        web-766c57-ndz4x   1/1     Terminating   0          7m10s   10.244.1.2   kind-worker    <none>           <none>
+        web-766c57-p594x   1/1     Running       0          7m10s   10.244.2.2   kind-worker2   <none>           <none>
+        NAME                 STATUS     ROLES           AGE     VERSION
+        kind-control-plane   Ready      control-plane   7m10s   v1.37.0
+        kind-worker          NotReady   <none>          7m10s   v1.37.0
+        kind-worker2         Ready      <none>          7m10s   v1.37.0
+    "#]].assert_eq(&out);
+    // No heartbeat is a step of the trace, though the Leases were renewed.
+    assert!(run.steps.iter().all(|s| !s.summary.contains("/leases")), "heartbeats are not trace steps");
+    let lease = run.store().get("/registry/leases/kube-node-lease/kind-worker2").map(|(o, _)| o.to_json());
+    assert!(lease.is_some_and(|l| l.pointer("/spec/renewTime").is_some()), "kind-worker2 renews its Lease");
 }

@@ -241,6 +241,33 @@ fn requeue(actor: &mut SchedulerActor, core: &mut Core, key: &str) {
     core.after(queue::backoff_ms(attempts), Task::new(Target::Scheduler, key.to_string()));
 }
 
+/// `nodeSchedulingPropertiesChange`: whether a Node update can make an unschedulable pod
+/// fit (cordoning, allocatable, labels, taints, conditions' type and status, annotations). A
+/// kubelet's heartbeat (new `lastHeartbeatTime`s) changes none of them.
+fn node_scheduling_properties_changed(
+    old: &k8s_openapi::api::core::v1::Node,
+    new: &k8s_openapi::api::core::v1::Node,
+) -> bool {
+    let unschedulable =
+        |n: &k8s_openapi::api::core::v1::Node| n.spec.as_ref().and_then(|s| s.unschedulable).unwrap_or(false);
+    let taints =
+        |n: &k8s_openapi::api::core::v1::Node| n.spec.as_ref().and_then(|s| s.taints.clone()).unwrap_or_default();
+    let allocatable = |n: &k8s_openapi::api::core::v1::Node| n.status.as_ref().and_then(|s| s.allocatable.clone());
+    let conditions = |n: &k8s_openapi::api::core::v1::Node| -> Vec<(String, String)> {
+        n.status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .map(|c| c.iter().map(|c| (c.type_.clone(), c.status.clone())).collect())
+            .unwrap_or_default()
+    };
+    unschedulable(old) != unschedulable(new)
+        || allocatable(old) != allocatable(new)
+        || old.metadata.labels != new.metadata.labels
+        || taints(old) != taints(new)
+        || conditions(old) != conditions(new)
+        || old.metadata.annotations != new.metadata.annotations
+}
+
 impl Actor for SchedulerActor {
     fn handles(&self, target: &Target) -> bool {
         *target == Target::Scheduler
@@ -291,7 +318,15 @@ impl Actor for SchedulerActor {
                 );
                 core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, key));
             }
-            Object::Node(_) if !self.unschedulable.is_empty() => self.retry_unschedulable(core),
+            Object::Node(node) if !self.unschedulable.is_empty() => {
+                let changed = match (&event.kind, event.prev.as_ref()) {
+                    (EventType::Modified, Some(Object::Node(prev))) => node_scheduling_properties_changed(prev, node),
+                    _ => true,
+                };
+                if changed {
+                    self.retry_unschedulable(core);
+                }
+            }
             _ => {}
         }
     }

@@ -1,0 +1,79 @@
+//! Every scenario under `examples/` (the repository root), run as its README line says:
+//! `podlab apply -f <manifest> [--cluster <dir>/cluster.yaml] [<dir>/flags]`. Each directory
+//! holds one manifest (the `.yaml` that is not `cluster.yaml`), optionally a `cluster.yaml`
+//! and a `flags` file (extra arguments on one line), and `expected.txt`: the end of the
+//! output — kubectl's apply output, `kubectl get pods -o wide` and `kubectl describe pod` for
+//! every pod created — and the exit code. `UPDATE_EXPECT=1` rewrites `expected.txt`.
+
+use std::path::{Path, PathBuf};
+
+/// The scenarios the README lists, in its order.
+const EXAMPLES: [&str; 7] = [
+    "happy-deployment",
+    "forbidden",
+    "admission-rejected",
+    "stuck-pending",
+    "stuck-containercreating",
+    "no-traffic",
+    "node-failure",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn run_example(dir: &Path) -> String {
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("example directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("cluster.yaml"))
+        .collect();
+    manifests.sort();
+    assert_eq!(manifests.len(), 1, "{}: one manifest per example", dir.display());
+    let name = manifests[0].file_name().expect("file name").to_string_lossy().to_string();
+    // Run from inside the directory so kubectl's messages name the file as the README does.
+    let mut args = vec!["apply".to_string(), "-f".to_string(), manifests[0].display().to_string()];
+    let cluster = dir.join("cluster.yaml");
+    if cluster.exists() {
+        args.extend(["--cluster".to_string(), cluster.display().to_string()]);
+    }
+    if let Ok(flags) = std::fs::read_to_string(dir.join("flags")) {
+        args.extend(flags.split_whitespace().map(str::to_string));
+    }
+    let mut out = Vec::new();
+    let code = podlab_cli::run(&args, &mut out);
+    let text = String::from_utf8(out).expect("utf-8").replace(&format!("{}/", dir.display()), "");
+    let marker = format!("\n$ kubectl apply -f {name}\n");
+    let tail = text.find(&marker).map(|i| &text[i + 1..]).unwrap_or(&text);
+    format!("{tail}[exit {code}]\n")
+}
+
+#[test]
+fn every_example_ends_as_expected() {
+    let mut found: Vec<String> = std::fs::read_dir(root())
+        .expect("examples/")
+        .map(|e| e.expect("entry"))
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = EXAMPLES.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(found, listed, "examples/ and the list of this test differ");
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    for example in EXAMPLES {
+        let dir = root().join(example);
+        let actual = run_example(&dir);
+        let path = dir.join("expected.txt");
+        if update {
+            std::fs::write(&path, &actual).expect("write expected.txt");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!("== {example}: expected.txt differs; actual output:\n{actual}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
