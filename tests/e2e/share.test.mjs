@@ -105,6 +105,24 @@ test('"Back to my lab" leaves a shared link for the saved lab', async () => {
   await fresh.context().close();
 });
 
+test('when the browser refuses the clipboard, the link is shown selected to copy by hand', async () => {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+  });
+  const page = await context.newPage();
+  await page.goto(env.url);
+  await waitForRun(page, 0);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => /did not allow/.test(document.querySelector('#share-status')?.textContent ?? ''));
+  const selected = await page.evaluate(() => {
+    const i = document.querySelector('#share-url');
+    return document.activeElement === i && i.selectionStart === 0 && i.selectionEnd === i.value.length;
+  });
+  assert.ok(selected, 'the link field is focused with the whole link selected');
+  await context.close();
+});
+
 test('a corrupted or foreign link shows a notice and the default lab', async () => {
   const page = await openApp(env, { hash: '#v1:eJzLSM3JyVcozy_KSQEAGgQEXQ-broken', wait: false });
   await waitForRun(page, 0);
