@@ -18,15 +18,21 @@ const TYPES = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves `dir` on `host:port` (port 0 picks a free one); resolves to { server, url }. */
-export function serveDir(dir, { host = '127.0.0.1', port = 0 } = {}) {
+/**
+ * Serves `dir` on `host:port` (port 0 picks a free one) under the URL path `base` (e.g.
+ * `/sub/path/`, as a GitHub Pages project site is); resolves to { server, url }.
+ */
+export function serveDir(dir, { host = '127.0.0.1', port = 0, base = '/' } = {}) {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (!full.startsWith(base)) throw new Error('outside base');
+      const path = full.slice(base.length - 1);
       let file = resolve(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) throw new Error('outside root');
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
@@ -45,7 +51,7 @@ export function serveDir(dir, { host = '127.0.0.1', port = 0 } = {}) {
     server.once('error', fail);
     server.listen(port, host, () => {
       const { port: bound } = server.address();
-      ok({ server, url: `http://${host}:${bound}/` });
+      ok({ server, url: `http://${host}:${bound}${base}` });
     });
   });
 }

@@ -55,7 +55,7 @@ pub fn Editor() -> impl IntoView {
                     {move || lab.settings.with(|s| s.file.clone())}
                 </span>
             </div>
-            <div class="starter-row">
+            <div class="starter-row" hidden=lab.embedded>
                 <label for="starter">"Start from an example"</label>
                 <select
                     id="starter"
@@ -82,7 +82,7 @@ pub fn Editor() -> impl IntoView {
                     "Reload example"
                 </button>
             </div>
-            <p id="starter-expect" class="hint">
+            <p id="starter-expect" class="hint" hidden=lab.embedded>
                 {move || {
                     lab.settings
                         .with(|s| crate::starters::by_id(&s.starter).map(|s| s.expect).unwrap_or_default())
@@ -153,6 +153,7 @@ pub fn Editor() -> impl IntoView {
                         autocomplete="off"
                         autocapitalize="off"
                         wrap="off"
+                        readonly=lab.readonly
                         aria-describedby="manifest-hint markers"
                         aria-invalid=move || {
                             markers
@@ -170,7 +171,7 @@ pub fn Editor() -> impl IntoView {
                             }
                         }
                         on:keydown=move |ev| {
-                            if ev.key() == "Tab" && !ev.shift_key() && !ev.ctrl_key() && !ev.alt_key()
+                            if !lab.readonly && ev.key() == "Tab" && !ev.shift_key() && !ev.ctrl_key() && !ev.alt_key()
                                 && !ev.meta_key()
                             {
                                 // Tab indents by two spaces; Escape then Tab leaves the editor.

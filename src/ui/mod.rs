@@ -5,10 +5,14 @@ mod cluster;
 mod detail;
 mod diagram;
 mod editor;
+mod embed;
 mod explain;
 mod panes;
+mod share;
 mod timeline;
 
+use crate::embed::{EmbedOptions, EmbedTheme};
+use crate::share::{parse_fragment, Permalink};
 use crate::starters;
 use crate::state::{lab_input, LabRun, Outcome, Shared, DEBOUNCE_MS, DEFAULT_SPEED};
 use crate::storage::{self, Settings};
@@ -54,7 +58,7 @@ impl Theme {
 
     /// Sets `data-theme` on `<html>` (the stylesheet reads it) and remembers the choice.
     fn apply(self) {
-        let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {
+        let Some(root) = document_element() else {
             return;
         };
         match self {
@@ -72,6 +76,32 @@ impl Theme {
             }
         }
     }
+}
+
+fn document_element() -> Option<web_sys::Element> {
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+}
+
+/// Where the lab goes once the next run is ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Step(usize),
+    Phase(podlab_engine::trace::Phase),
+}
+
+/// The page's URL without its fragment.
+pub fn page_url_without_hash() -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let href = loc.href().unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_string()
+}
+
+/// Removes the fragment from the address bar without a reload or a history entry.
+fn clear_hash() {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(history) = w.history() else { return };
+    let url = page_url_without_hash();
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
 
 /// Which kubectl pane is shown.
@@ -103,22 +133,92 @@ pub struct Lab {
     pub interrupted: RwSignal<bool>,
     /// How many runs finished (the page exposes it as `data-runs`, for tests).
     pub runs: RwSignal<u32>,
+    /// The lab shows a shared link (permalink): nothing is saved until the learner edits it,
+    /// and then the whole view becomes their saved lab.
+    pub linked: RwSignal<bool>,
+    /// Why the link in the URL could not be opened (shown as a notice).
+    pub link_error: RwSignal<Option<String>>,
+    /// The exercise the lab was opened for (from a permalink or an embed's `exercise=`).
+    pub exercise: RwSignal<Option<String>>,
+    /// Embed mode: never reads or writes the learner's saved lab.
+    pub embedded: bool,
+    /// The manifest cannot be edited (an embed's `readonly`).
+    pub readonly: bool,
+    target: StoredValue<Option<Target>, LocalStorage>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     player: StoredValue<Option<Interval>, LocalStorage>,
 }
 
+/// The learner's saved manifest, or the default starter (saved at once, so that even a crash
+/// before the first edit keeps it).
+fn saved_manifest() -> String {
+    storage::load_manifest().unwrap_or_else(|| {
+        let text = starters::default_starter().yaml.to_string();
+        storage::save_manifest(&text);
+        text
+    })
+}
+
+/// The settings a starter is written for.
+fn starter_settings(s: &starters::Starter) -> Settings {
+    Settings {
+        starter: s.id.to_string(),
+        file: s.file.to_string(),
+        preset: s.preset.to_string(),
+        cluster: podlab_engine::cluster::preset(s.preset).unwrap_or_default().to_string(),
+        ..Settings::default()
+    }
+}
+
 impl Lab {
-    fn new() -> Lab {
-        let interrupted = storage::get(storage::RUNNING_KEY).is_some();
-        let manifest = storage::load_manifest().unwrap_or_else(|| {
-            // Saved at once, so that even a crash before the first edit keeps it.
-            let text = starters::default_starter().yaml.to_string();
-            storage::save_manifest(&text);
-            text
-        });
+    /// The lab of this page: an embed's (from its options), a shared link's (from the URL
+    /// fragment), or the learner's saved lab.
+    fn new(embed: Option<&EmbedOptions>) -> Lab {
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        let link = parse_fragment(&hash);
+        let mut link_error = None;
+        let mut linked = false;
+        let mut target = None;
+        let mut exercise = None;
+        let (manifest, settings) = match (embed, link) {
+            (_, Some(Ok(link))) => {
+                linked = embed.is_none();
+                target = Some(Target::Step(link.step));
+                exercise = link.exercise;
+                (link.manifest, link.settings)
+            }
+            (Some(o), other) => {
+                if let Some(Err(e)) = other {
+                    link_error = Some(e.to_string());
+                }
+                let starter = o.starter.as_deref().and_then(starters::by_id).unwrap_or(starters::default_starter());
+                let mut settings = starter_settings(starter);
+                if let Some(name) = &o.cluster {
+                    if let Some(text) = podlab_engine::cluster::preset(name) {
+                        settings.preset = name.clone();
+                        settings.cluster = text.to_string();
+                    }
+                }
+                if o.manifest.is_some() {
+                    settings.starter.clear();
+                    settings.file = "manifest.yaml".into();
+                }
+                target = o.step.map(Target::Step).or(o.phase.map(Target::Phase));
+                exercise = o.exercise.clone();
+                (o.manifest.clone().unwrap_or_else(|| starter.yaml.to_string()), settings)
+            }
+            (None, other) => {
+                if let Some(Err(e)) = other {
+                    link_error = Some(e.to_string());
+                }
+                (saved_manifest(), storage::load_settings())
+            }
+        };
+        // An embed never reads the page's crash marker (it is the learner's own lab's).
+        let interrupted = embed.is_none() && !linked && storage::get(storage::RUNNING_KEY).is_some();
         Lab {
             manifest: RwSignal::new(manifest),
-            settings: RwSignal::new(storage::load_settings()),
+            settings: RwSignal::new(settings),
             outcome: RwSignal::new(Outcome::Idle),
             step: RwSignal::new(0),
             playing: RwSignal::new(false),
@@ -127,9 +227,69 @@ impl Lab {
             pending: RwSignal::new(false),
             interrupted: RwSignal::new(interrupted),
             runs: RwSignal::new(0),
+            linked: RwSignal::new(linked),
+            link_error: RwSignal::new(link_error),
+            exercise: RwSignal::new(exercise),
+            embedded: embed.is_some(),
+            readonly: embed.is_some_and(|o| o.readonly),
+            target: StoredValue::new_local(target),
             timer: StoredValue::new_local(None),
             player: StoredValue::new_local(None),
         }
+    }
+
+    /// Whether changes are saved to the learner's lab (not in an embed; for a shared link,
+    /// only once the learner edits it, see [`Lab::adopt`]).
+    fn persists(&self) -> bool {
+        !self.embedded
+    }
+
+    /// The learner edits a shared link: from now on it is their lab (manifest and settings
+    /// saved, the fragment removed so that a reload shows what they saved).
+    fn adopt(&self) {
+        if self.linked.get_untracked() {
+            self.linked.set(false);
+            self.manifest.with_untracked(|m| storage::save_manifest(m));
+            self.settings.with_untracked(storage::save_settings);
+            clear_hash();
+        }
+    }
+
+    /// Opens a shared link: its manifest, cluster and identity, then its step once run.
+    pub fn open_link(&self, link: Permalink) {
+        self.stop();
+        self.linked.set(!self.embedded);
+        self.link_error.set(None);
+        self.manifest.set(link.manifest);
+        self.settings.set(link.settings);
+        self.exercise.set(link.exercise);
+        self.target.set_value(Some(Target::Step(link.step)));
+        self.schedule(0);
+    }
+
+    /// Leaves a shared link for the learner's own saved lab.
+    pub fn leave_link(&self) {
+        self.linked.set(false);
+        self.manifest.set(saved_manifest());
+        self.settings.set(storage::load_settings());
+        self.exercise.set(None);
+        clear_hash();
+        self.schedule(0);
+    }
+
+    /// The permalink of what is shown now.
+    pub fn permalink(&self) -> Permalink {
+        Permalink {
+            manifest: self.manifest.get_untracked(),
+            settings: self.settings.get_untracked(),
+            step: self.step.get_untracked(),
+            exercise: self.exercise.get_untracked(),
+        }
+    }
+
+    /// Shows `target` after the next run (or now, if a run is shown and none is pending).
+    pub fn go_to_after_run(&self, target: Target) {
+        self.target.set_value(Some(target));
     }
 
     /// The run shown, if there is one.
@@ -139,22 +299,34 @@ impl Lab {
 
     /// The manifest changed: save it at once, run the engine a moment later.
     pub fn edit(&self, text: String) {
-        storage::save_manifest(&text);
+        if self.readonly {
+            return;
+        }
+        self.adopt();
+        if self.persists() {
+            storage::save_manifest(&text);
+        }
         self.manifest.set(text);
         self.schedule(DEBOUNCE_MS);
     }
 
     /// Changes the settings (saved at once) and schedules a run.
     pub fn update_settings(&self, f: impl FnOnce(&mut Settings)) {
+        self.adopt();
         self.settings.update(f);
-        self.settings.with_untracked(storage::save_settings);
+        if self.persists() {
+            self.settings.with_untracked(storage::save_settings);
+        }
         self.schedule(DEBOUNCE_MS);
     }
 
     /// Loads a starter: its manifest, file name and the cluster preset it is written for.
     pub fn load_starter(&self, id: &str) {
         let Some(s) = starters::by_id(id) else { return };
-        storage::save_manifest(s.yaml);
+        self.adopt();
+        if self.persists() {
+            storage::save_manifest(s.yaml);
+        }
         self.manifest.set(s.yaml.to_string());
         self.settings.update(|st| {
             st.starter = s.id.to_string();
@@ -165,7 +337,9 @@ impl Lab {
             st.as_user.clear();
             st.as_groups.clear();
         });
-        self.settings.with_untracked(storage::save_settings);
+        if self.persists() {
+            self.settings.with_untracked(storage::save_settings);
+        }
         self.schedule(0);
     }
 
@@ -183,17 +357,28 @@ impl Lab {
         self.timer.set_value(None);
         let input = lab_input(&self.manifest.get_untracked(), &self.settings.get_untracked());
         // If the page dies during the run, the next visit does not start it again by itself.
-        storage::set(storage::RUNNING_KEY, "1");
+        if self.persists() {
+            storage::set(storage::RUNNING_KEY, "1");
+        }
         let outcome = match LabRun::start(&input) {
             Ok(run) => Outcome::Ran(Shared(Arc::new(run))),
             Err(e) => Outcome::LabError(e),
         };
-        storage::remove(storage::RUNNING_KEY);
+        if self.persists() {
+            storage::remove(storage::RUNNING_KEY);
+        }
+        let start = match (self.target.get_value(), outcome.run()) {
+            (Some(Target::Step(i)), Some(run)) => i.min(run.last()),
+            (Some(Target::Phase(p)), Some(run)) => run.first_of(p).unwrap_or(0),
+            _ => 0,
+        };
+        self.target.set_value(None);
         self.stop();
         self.interrupted.set(false);
         self.pending.set(false);
         self.step.set(0);
         self.outcome.set(outcome);
+        self.step.set(start);
         self.runs.update(|n| *n += 1);
     }
 
@@ -268,10 +453,11 @@ fn is_text_entry(target: Option<web_sys::EventTarget>) -> bool {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let lab = Lab::new();
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let embed = crate::embed::parse_query(&search);
+    crate::embed::set_options(embed.clone());
+    let lab = Lab::new(embed.as_ref());
     provide_context(lab);
-    let theme = RwSignal::new(Theme::from_storage());
-    theme.get_untracked().apply();
 
     // Arrow keys step through the run (Home and End go to its first and last step), unless the learner is typing (or in the tab list,
     // whose arrow keys switch panes).
@@ -313,7 +499,28 @@ pub fn App() -> impl IntoView {
         // The recovery message's own test: a deliberate panic after the page has mounted.
         Timeout::new(50, || panic!("podlab panic test (#podlab-panic-test)")).forget();
     }
+    register_service_worker();
+    // A link pasted into the address bar of an open lab changes only the fragment.
+    let hashes = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        match parse_fragment(&hash) {
+            Some(Ok(link)) => lab.open_link(link),
+            Some(Err(e)) => lab.link_error.set(Some(e.to_string())),
+            None => {}
+        }
+    });
+    on_cleanup(move || hashes.remove());
 
+    match embed {
+        Some(options) => embed::EmbedApp(embed::EmbedAppProps { lab, options }).into_any(),
+        None => page(lab).into_any(),
+    }
+}
+
+/// The full lab page.
+fn page(lab: Lab) -> impl IntoView {
+    let theme = RwSignal::new(Theme::from_storage());
+    theme.get_untracked().apply();
     view! {
         <a class="skip" href="#timeline-title">"Skip to the timeline"</a>
         <header class="topbar">
@@ -333,7 +540,9 @@ pub fn App() -> impl IntoView {
             >
                 {move || theme.get().label()}
             </button>
+            <share::CopyLink />
         </header>
+        <share::LinkNotices />
         <main class="lab" data-runs=move || lab.runs.get().to_string()>
             <div class="col-input">
                 <editor::Editor />
@@ -353,6 +562,38 @@ pub fn App() -> impl IntoView {
             {KUBERNETES_VERSION} " cluster."
         </footer>
     }
+}
+
+/// Registers `sw.js` (beside the page, so any sub-path works): after one visit the lab loads
+/// without a network. Browsers without service workers, or a page opened from a file, just
+/// go on without it.
+fn register_service_worker() {
+    let Some(w) = web_sys::window() else { return };
+    let nav = w.navigator();
+    let Ok(container) = js_sys::Reflect::get(&nav, &"serviceWorker".into()) else { return };
+    if container.is_undefined() {
+        return;
+    }
+    let Ok(register) = js_sys::Reflect::get(&container, &"register".into()) else { return };
+    let Ok(register) = register.dyn_into::<js_sys::Function>() else { return };
+    if let Ok(promise) = register.call1(&container, &"./sw.js".into()) {
+        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
+            // A refusal (an insecure origin, no sw.js in a development build) is not an error.
+            leptos::task::spawn_local(async move {
+                let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+            });
+        }
+    }
+}
+
+/// Sets the colour scheme an embed asks for (not remembered).
+fn apply_embed_theme(theme: Option<EmbedTheme>) {
+    let Some(root) = document_element() else { return };
+    let _ = match theme {
+        Some(EmbedTheme::Light) => root.set_attribute("data-theme", "light"),
+        Some(EmbedTheme::Dark) => root.set_attribute("data-theme", "dark"),
+        None => root.remove_attribute("data-theme"),
+    };
 }
 
 /// The run's outcome in a few words: kubectl's exit, where it broke, or why it did not run.

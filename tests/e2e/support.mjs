@@ -58,7 +58,9 @@ export async function openApp(
   env,
   { colorScheme = 'light', viewport = { width: 1280, height: 900 }, storage = null, hash = '', wait = true } = {},
 ) {
-  const context = await env.browser.newContext({ viewport, colorScheme });
+  // bypassCSP: axe-core is injected as an inline script, which the build's CSP (rightly)
+  // refuses; share.test.mjs checks the CSP itself in contexts without this.
+  const context = await env.browser.newContext({ viewport, colorScheme, bypassCSP: true });
   if (storage) {
     await context.addInitScript((entries) => {
       if (!sessionStorage.getItem('podlab.e2e.seeded')) {
