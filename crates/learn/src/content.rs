@@ -17,7 +17,22 @@ pub const QUIZ_FILES: &[(&str, &str)] = &[
 ];
 
 /// The exercise files (file stem, text); the course order is each exercise's `order`.
-pub const EXERCISE_FILES: &[(&str, &str)] = &[];
+pub const EXERCISE_FILES: &[(&str, &str)] = &[
+    ("01-strict-fields", include_str!("../../../content/exercises/01-strict-fields.toml")),
+    ("02-required-fields", include_str!("../../../content/exercises/02-required-fields.toml")),
+    ("03-least-privilege", include_str!("../../../content/exercises/03-least-privilege.toml")),
+    ("04-missing-namespace", include_str!("../../../content/exercises/04-missing-namespace.toml")),
+    ("05-restricted", include_str!("../../../content/exercises/05-restricted.toml")),
+    ("06-limitrange", include_str!("../../../content/exercises/06-limitrange.toml")),
+    ("07-deployment", include_str!("../../../content/exercises/07-deployment.toml")),
+    ("08-pending", include_str!("../../../content/exercises/08-pending.toml")),
+    ("09-control-plane", include_str!("../../../content/exercises/09-control-plane.toml")),
+    ("10-guaranteed", include_str!("../../../content/exercises/10-guaranteed.toml")),
+    ("11-image", include_str!("../../../content/exercises/11-image.toml")),
+    ("12-crashloop", include_str!("../../../content/exercises/12-crashloop.toml")),
+    ("13-service", include_str!("../../../content/exercises/13-service.toml")),
+    ("14-readiness", include_str!("../../../content/exercises/14-readiness.toml")),
+];
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).
 pub fn quizzes() -> Vec<Quiz> {
