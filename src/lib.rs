@@ -10,6 +10,7 @@
 pub mod diagram;
 pub mod explain;
 pub mod highlight;
+pub mod learn;
 pub mod markers;
 pub mod nodes;
 pub mod starters;

@@ -6,6 +6,7 @@ mod detail;
 mod diagram;
 mod editor;
 mod explain;
+pub mod learn;
 mod panes;
 mod timeline;
 
@@ -103,6 +104,14 @@ pub struct Lab {
     pub interrupted: RwSignal<bool>,
     /// How many runs finished (the page exposes it as `data-runs`, for tests).
     pub runs: RwSignal<u32>,
+    /// "Ask me before decisive steps": playing and stepping pause before a prediction.
+    pub ask: RwSignal<bool>,
+    /// The predictions generated from the run shown (see `podlab_learn::predict`).
+    pub predictions: RwSignal<Vec<podlab_learn::predict::Prediction>>,
+    /// The step the lab paused before, waiting for the learner's prediction.
+    pub asking: RwSignal<Option<usize>>,
+    /// The steps whose prediction was answered in this run.
+    pub answered: RwSignal<std::collections::BTreeSet<usize>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     player: StoredValue<Option<Interval>, LocalStorage>,
 }
@@ -127,6 +136,10 @@ impl Lab {
             pending: RwSignal::new(false),
             interrupted: RwSignal::new(interrupted),
             runs: RwSignal::new(0),
+            ask: RwSignal::new(false),
+            predictions: RwSignal::new(Vec::new()),
+            asking: RwSignal::new(None),
+            answered: RwSignal::new(Default::default()),
             timer: StoredValue::new_local(None),
             player: StoredValue::new_local(None),
         }
@@ -185,7 +198,10 @@ impl Lab {
         // If the page dies during the run, the next visit does not start it again by itself.
         storage::set(storage::RUNNING_KEY, "1");
         let outcome = match LabRun::start(&input) {
-            Ok(run) => Outcome::Ran(Shared(Arc::new(run))),
+            Ok(run) => {
+                self.predictions.set(podlab_learn::predict::questions(&run.run));
+                Outcome::Ran(Shared(Arc::new(run)))
+            }
             Err(e) => Outcome::LabError(e),
         };
         storage::remove(storage::RUNNING_KEY);
@@ -193,6 +209,8 @@ impl Lab {
         self.interrupted.set(false);
         self.pending.set(false);
         self.step.set(0);
+        self.asking.set(None);
+        self.answered.set(Default::default());
         self.outcome.set(outcome);
         self.runs.update(|n| *n += 1);
     }
@@ -209,7 +227,23 @@ impl Lab {
     }
 
     pub fn forward(&self) {
-        self.go(self.step.get_untracked() + 1);
+        let next = self.step.get_untracked() + 1;
+        if next < self.step_count() && self.pause_for(next) {
+            return;
+        }
+        self.go(next);
+    }
+
+    /// Pauses before step `next` when a prediction is due there (and stops playing).
+    pub fn pause_for(&self, next: usize) -> bool {
+        let due: Vec<usize> = self.predictions.with_untracked(|p| p.iter().map(|p| p.before_step).collect());
+        let pause =
+            self.answered.with_untracked(|a| crate::learn::should_pause(self.ask.get_untracked(), &due, a, next));
+        if pause {
+            self.stop();
+            self.asking.set(Some(next));
+        }
+        pause
     }
 
     pub fn back(&self) {
@@ -244,7 +278,7 @@ impl Lab {
             let next = lab.step.get_untracked() + 1;
             if next >= len {
                 lab.stop();
-            } else {
+            } else if !lab.pause_for(next) {
                 lab.step.set(next);
                 if next + 1 >= len {
                     lab.stop();
@@ -270,6 +304,8 @@ fn is_text_entry(target: Option<web_sys::EventTarget>) -> bool {
 pub fn App() -> impl IntoView {
     let lab = Lab::new();
     provide_context(lab);
+    let learn_ui = learn::LearnUi::new();
+    provide_context(learn_ui);
     let theme = RwSignal::new(Theme::from_storage());
     theme.get_untracked().apply();
 
@@ -331,11 +367,13 @@ pub fn App() -> impl IntoView {
             </div>
             <div class="col-run">
                 <RunStatus />
+                <learn::PredictPause />
                 <timeline::Timeline />
                 <diagram::Diagram />
                 <detail::StepDetail />
                 <panes::Panes />
                 <explain::Explanations />
+                <learn::LearnPanel />
             </div>
         </main>
         <footer class="foot">
