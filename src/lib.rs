@@ -11,6 +11,7 @@ pub mod diagram;
 pub mod embed;
 pub mod explain;
 pub mod highlight;
+pub mod learn;
 pub mod markers;
 pub mod nodes;
 pub mod share;

@@ -63,6 +63,14 @@ pub fn set(key: &str, value: &str) {
     }
 }
 
+/// Saves a value and says whether the browser kept it (a full quota or disabled storage
+/// gives `Err` with the browser's reason).
+pub fn try_set(key: &str, value: &str) -> Result<(), String> {
+    let s = local_storage().ok_or_else(|| "this browser keeps no local storage".to_string())?;
+    s.set_item(key, value)
+        .map_err(|e| e.as_string().unwrap_or_else(|| "the browser refused to store it (quota?)".into()))
+}
+
 pub fn remove(key: &str) {
     if let Some(s) = local_storage() {
         let _ = s.remove_item(key);

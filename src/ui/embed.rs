@@ -3,7 +3,9 @@
 //! pause commands from an allowlisted origin). The options and the messages' shapes are plain
 //! Rust in `crate::embed`.
 
-use super::{apply_embed_theme, cluster, detail, diagram, editor, explain, panes, share, timeline, Lab, RunStatus};
+use super::{
+    apply_embed_theme, cluster, detail, diagram, editor, explain, learn, panes, share, timeline, Lab, RunStatus,
+};
 use crate::embed::{parse_command, Command, EmbedOptions, Event, Panel};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
@@ -150,6 +152,8 @@ pub fn EmbedApp(lab: Lab, options: EmbedOptions) -> impl IntoView {
             {show(Panel::Detail).then(|| view! { <detail::StepDetail /> })}
             {show(Panel::Kubectl).then(|| view! { <panes::Panes /> })}
             {show(Panel::Explain).then(|| view! { <explain::Explanations /> })}
+            {(options.quiz.is_some() || options.exercise.is_some())
+                .then(|| view! { <learn::EmbedLearn quiz=options.quiz.clone() exercise=options.exercise.clone() /> })}
             <p class="embed-foot">
                 <a href=open_href target="_blank" rel="noopener">
                     "Open this in podlab"

@@ -9,6 +9,7 @@ use podlab_engine::trace::Phase;
 #[component]
 pub fn Explanations() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let learn_ui = expect_context::<super::learn::LearnUi>();
     let current = Memo::new(move |_| lab.run().and_then(|r| r.step(lab.step.get()).map(|s| s.phase)));
     view! {
         <section class="panel explain" aria-labelledby="explain-title">
@@ -64,6 +65,13 @@ pub fn Explanations() -> impl IntoView {
                                     >
                                         "Show the first " {p.title()} " step"
                                     </button>
+                                    " · "
+                                    <a
+                                        href="#learn"
+                                        on:click=move |_| learn_ui.open_quiz(crate::learn::group_for_phase(p))
+                                    >
+                                        "Quiz on " {p.title()}
+                                    </a>
                                 </p>
                             </li>
                         }

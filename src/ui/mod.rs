@@ -7,6 +7,7 @@ mod diagram;
 mod editor;
 mod embed;
 mod explain;
+pub mod learn;
 mod panes;
 mod share;
 mod timeline;
@@ -145,6 +146,14 @@ pub struct Lab {
     /// The manifest cannot be edited (an embed's `readonly`).
     pub readonly: bool,
     target: StoredValue<Option<Target>, LocalStorage>,
+    /// "Ask me before decisive steps": playing and stepping pause before a prediction.
+    pub ask: RwSignal<bool>,
+    /// The predictions generated from the run shown (see `podlab_learn::predict`).
+    pub predictions: RwSignal<Vec<podlab_learn::predict::Prediction>>,
+    /// The step the lab paused before, waiting for the learner's prediction.
+    pub asking: RwSignal<Option<usize>>,
+    /// The steps whose prediction was answered in this run.
+    pub answered: RwSignal<std::collections::BTreeSet<usize>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     player: StoredValue<Option<Interval>, LocalStorage>,
 }
@@ -233,6 +242,10 @@ impl Lab {
             embedded: embed.is_some(),
             readonly: embed.is_some_and(|o| o.readonly),
             target: StoredValue::new_local(target),
+            ask: RwSignal::new(false),
+            predictions: RwSignal::new(Vec::new()),
+            asking: RwSignal::new(None),
+            answered: RwSignal::new(Default::default()),
             timer: StoredValue::new_local(None),
             player: StoredValue::new_local(None),
         }
@@ -361,7 +374,10 @@ impl Lab {
             storage::set(storage::RUNNING_KEY, "1");
         }
         let outcome = match LabRun::start(&input) {
-            Ok(run) => Outcome::Ran(Shared(Arc::new(run))),
+            Ok(run) => {
+                self.predictions.set(podlab_learn::predict::questions(&run.run));
+                Outcome::Ran(Shared(Arc::new(run)))
+            }
             Err(e) => Outcome::LabError(e),
         };
         if self.persists() {
@@ -377,6 +393,8 @@ impl Lab {
         self.interrupted.set(false);
         self.pending.set(false);
         self.step.set(0);
+        self.asking.set(None);
+        self.answered.set(Default::default());
         self.outcome.set(outcome);
         self.step.set(start);
         self.runs.update(|n| *n += 1);
@@ -394,7 +412,23 @@ impl Lab {
     }
 
     pub fn forward(&self) {
-        self.go(self.step.get_untracked() + 1);
+        let next = self.step.get_untracked() + 1;
+        if next < self.step_count() && self.pause_for(next) {
+            return;
+        }
+        self.go(next);
+    }
+
+    /// Pauses before step `next` when a prediction is due there (and stops playing).
+    pub fn pause_for(&self, next: usize) -> bool {
+        let due: Vec<usize> = self.predictions.with_untracked(|p| p.iter().map(|p| p.before_step).collect());
+        let pause =
+            self.answered.with_untracked(|a| crate::learn::should_pause(self.ask.get_untracked(), &due, a, next));
+        if pause {
+            self.stop();
+            self.asking.set(Some(next));
+        }
+        pause
     }
 
     pub fn back(&self) {
@@ -429,7 +463,7 @@ impl Lab {
             let next = lab.step.get_untracked() + 1;
             if next >= len {
                 lab.stop();
-            } else {
+            } else if !lab.pause_for(next) {
                 lab.step.set(next);
                 if next + 1 >= len {
                     lab.stop();
@@ -458,6 +492,32 @@ pub fn App() -> impl IntoView {
     crate::embed::set_options(embed.clone());
     let lab = Lab::new(embed.as_ref());
     provide_context(lab);
+    let learn_ui = learn::LearnUi::new();
+    provide_context(learn_ui);
+    // The exercise of a permalink or an embed's `exercise=` is the learn panel's exercise,
+    // and the exercise loaded there goes into the page's permalink.
+    if let Some(id) = lab.exercise.get_untracked() {
+        learn_ui.view.set("exercises");
+        let fresh_embed = embed.as_ref().is_some_and(|o| o.manifest.is_none() && o.starter.is_none());
+        match podlab_learn::content::exercises().into_iter().find(|x| x.id == id) {
+            // An embed that names only the exercise starts from the exercise's own files.
+            Some(ex) if fresh_embed => learn::load_exercise(lab, learn_ui, &ex),
+            _ => learn_ui.exercise.set(Some(id)),
+        }
+    }
+    Effect::new(move || {
+        let id = lab.exercise.get();
+        if id.is_some() && learn_ui.exercise.get_untracked() != id {
+            learn_ui.view.set("exercises");
+            learn_ui.exercise.set(id);
+        }
+    });
+    Effect::new(move || {
+        let id = learn_ui.exercise.get();
+        if lab.exercise.get_untracked() != id {
+            lab.exercise.set(id);
+        }
+    });
 
     // Arrow keys step through the run (Home and End go to its first and last step), unless the learner is typing (or in the tab list,
     // whose arrow keys switch panes).
@@ -550,11 +610,13 @@ fn page(lab: Lab) -> impl IntoView {
             </div>
             <div class="col-run">
                 <RunStatus />
+                <learn::PredictPause />
                 <timeline::Timeline />
                 <diagram::Diagram />
                 <detail::StepDetail />
                 <panes::Panes />
                 <explain::Explanations />
+                <learn::LearnPanel />
             </div>
         </main>
         <footer class="foot">

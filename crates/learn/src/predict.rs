@@ -1,0 +1,398 @@
+//! Predict, then reveal: questions generated from the learner's own trace, to ask before a
+//! decisive step and answer when the lab reaches it.
+//!
+//! Every choice comes from the run: the scheduler question offers the nodes the scheduler
+//! looked at (each wrong one with its filter reason or its lower score), the admission question
+//! the plugins of that request's mutating pass (each with what it did), the pod IP question the
+//! podCIDRs of the cluster's nodes, the `kubectl get pods` question the statuses the pod shows
+//! over the run. Only the QoS question offers Kubernetes' three classes.
+
+use crate::facts::learner_request_ids;
+use crate::quiz::{Choice, Kind, Question};
+use crate::text::permutation;
+use podlab_engine::lab::Run;
+use podlab_engine::trace::{AdmissionStage, AdmissionVerdict, Detail, Step};
+use podlab_engine::views::pod_summary;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A generated question: pause before `before_step` is shown, reveal at `reveal_step`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Prediction {
+    pub before_step: usize,
+    pub reveal_step: usize,
+    pub question: Question,
+}
+
+/// How many `kubectl get pods` predictions a run gets at most.
+const MAX_STATUS_PREDICTIONS: usize = 3;
+
+/// Every prediction for `run`, ordered by `before_step`.
+pub fn questions(run: &Run) -> Vec<Prediction> {
+    let mut out = Vec::new();
+    out.extend(authorization(run));
+    out.extend(admission(run));
+    for step in &run.steps {
+        match &step.detail {
+            Detail::Schedule(_) => out.extend(schedule(step)),
+            Detail::Work(w) if w.topic == "qos" => out.extend(qos(step)),
+            Detail::Work(w) if w.topic == "cni" => out.extend(pod_ip(run, step)),
+            _ => {}
+        }
+    }
+    out.extend(pod_status(run));
+    out.sort_by_key(|p| (p.before_step, p.reveal_step));
+    out
+}
+
+fn choice(id: usize, text: impl Into<String>, correct: bool, why: impl Into<String>) -> Choice {
+    Choice { id, text: text.into(), correct, why: why.into(), fact: None }
+}
+
+/// A question whose choices are shown in a shuffle seeded by its id.
+fn question(id: String, kind: Kind, prompt: String, choices: Vec<Choice>, explanation: String) -> Question {
+    let order = permutation(choices.len(), &id);
+    let choices = order.into_iter().map(|i| choices[i].clone()).collect();
+    Question { id, kind, prompt, choices, accepted: vec![], explanation, scenario: None, check: None }
+}
+
+fn authorization(run: &Run) -> Vec<Prediction> {
+    let ids = learner_request_ids(run);
+    run.steps
+        .iter()
+        .filter(|s| s.request_id.is_some_and(|id| ids.contains(&id)))
+        .filter_map(|s| match &s.detail {
+            Detail::Authorization(a) if a.attributes.verb != "get" => Some((s, a)),
+            _ => None,
+        })
+        .map(|(s, a)| {
+            let at = &a.attributes;
+            let target = if at.namespace.is_empty() {
+                at.resource.clone()
+            } else {
+                format!("{} in namespace {}", at.resource, at.namespace)
+            };
+            let decided = if a.matched.as_ref().is_some() || a.allowed {
+                format!("The {} authorizer allowed it: {}", a.authorizer, a.message)
+            } else {
+                let considered = if a.considered.is_empty() {
+                    "no binding applies to this user".to_string()
+                } else {
+                    format!("the bindings looked at ({}) grant no such rule", a.considered.join(", "))
+                };
+                format!("Nothing allows it: {considered}. {}", a.message)
+            };
+            let choices = vec![
+                choice(
+                    0,
+                    "Allowed",
+                    a.allowed,
+                    if a.allowed { decided.clone() } else { format!("It is not: {decided}") },
+                ),
+                choice(
+                    1,
+                    "Denied: 403 Forbidden",
+                    !a.allowed,
+                    if a.allowed { format!("It is not denied. {decided}") } else { decided.clone() },
+                ),
+            ];
+            Prediction {
+                before_step: s.index,
+                reveal_step: s.index,
+                question: question(
+                    format!("predict-authz-{}", s.index),
+                    Kind::SingleChoice,
+                    format!("Will kube-apiserver let {} {} {target}?", at.user.username, at.verb),
+                    choices,
+                    decided,
+                ),
+            }
+        })
+        .collect()
+}
+
+fn admission(run: &Run) -> Vec<Prediction> {
+    let ids = learner_request_ids(run);
+    let mut out = Vec::new();
+    for id in ids {
+        let steps: Vec<&Step> = run
+            .steps
+            .iter()
+            .filter(|s| s.request_id == Some(id))
+            .filter(|s| matches!(&s.detail, Detail::Admission(a) if a.stage == AdmissionStage::Mutating))
+            .collect();
+        let (Some(first), Some(last)) = (steps.first(), steps.last()) else { continue };
+        let object =
+            first.object.as_ref().map(|o| format!("{} {}", o.kind, o.name)).unwrap_or_else(|| "the object".into());
+        let mut choices = Vec::new();
+        let mut mutated = Vec::new();
+        for s in &steps {
+            let Detail::Admission(a) = &s.detail else { continue };
+            if choices.iter().any(|c: &Choice| c.text == a.plugin) {
+                continue;
+            }
+            let changed = a.verdict == AdmissionVerdict::Mutated;
+            let paths: Vec<&str> = a.changes.iter().map(|c| c.path.as_str()).collect();
+            let why = if changed {
+                mutated.push(a.plugin.clone());
+                format!("It changes {}. {}", paths.join(", "), a.explanation)
+            } else {
+                format!("It changes nothing here. {}", a.explanation)
+            };
+            choices.push(choice(choices.len(), a.plugin.clone(), changed, why));
+        }
+        let none_why = if mutated.is_empty() {
+            "Right: no plugin of the mutating pass changed it.".to_string()
+        } else {
+            format!("{} changed it.", mutated.join(", "))
+        };
+        choices.push(choice(choices.len(), "None of them", mutated.is_empty(), none_why));
+        let explanation = if mutated.is_empty() {
+            format!("The mutating admission pass leaves {object} as it is.")
+        } else {
+            format!("In the mutating pass, {} change {object}; the others only look.", mutated.join(" and "))
+        };
+        out.push(Prediction {
+            before_step: first.index,
+            reveal_step: last.index,
+            question: question(
+                format!("predict-admission-{}", first.index),
+                Kind::MultipleSelect,
+                format!("Which mutating admission plugins will change {object}? Select all that apply."),
+                choices,
+                explanation,
+            ),
+        });
+    }
+    out
+}
+
+fn schedule(step: &Step) -> Option<Prediction> {
+    let Detail::Schedule(d) = &step.detail else { return None };
+    let pod = step.object.as_ref().map(|o| o.name.clone()).unwrap_or_else(|| "the pod".into());
+    let total = |node: &str| d.scores.iter().find(|r| r.node == node).map(|r| r.total);
+    let chosen_total = d.chosen.as_deref().and_then(total);
+    let mut choices = Vec::new();
+    for row in &d.filter {
+        let correct = d.chosen.as_deref() == Some(row.node.as_str());
+        let why = if !row.feasible {
+            let reasons: Vec<String> = row
+                .verdicts
+                .iter()
+                .filter(|v| !v.passed)
+                .map(|v| format!("{} rejects it: {}", v.plugin, v.reasons.join(", ")))
+                .collect();
+            format!("{} is filtered out. {}.", row.node, reasons.join("; "))
+        } else if correct {
+            let mut w = format!("{} passes every filter", row.node);
+            if let Some(t) = chosen_total {
+                w.push_str(&format!(" and has the highest total score, {t}"));
+            }
+            if let Some(tb) = &d.tie_break {
+                w.push_str(&format!(". {tb}"));
+            }
+            w.push('.');
+            w
+        } else {
+            match (total(&row.node), chosen_total) {
+                (Some(t), Some(c)) if t < c => format!("{} fits, but scores {t}, less than {c}.", row.node),
+                (Some(t), Some(_)) => format!(
+                    "{} fits and ties at {t}; {}",
+                    row.node,
+                    d.tie_break.clone().unwrap_or_else(|| "the tie is broken at random.".into())
+                ),
+                _ => format!("{} fits, but another node was chosen.", row.node),
+            }
+        };
+        choices.push(choice(choices.len(), row.node.clone(), correct, why));
+    }
+    let none_correct = d.chosen.is_none();
+    let none_why = match &d.message {
+        Some(m) if none_correct => m.clone(),
+        _ => "At least one node passes every filter.".into(),
+    };
+    choices.push(choice(choices.len(), "No node: the pod stays Pending", none_correct, none_why));
+    if d.filter.is_empty() && !none_correct {
+        return None;
+    }
+    let explanation = match &d.chosen {
+        Some(n) => {
+            format!("kube-scheduler filters out the nodes that cannot run {pod}, scores the rest and binds it to {n}.")
+        }
+        None => {
+            format!("No node passes the filters, so {pod} stays Pending: {}", d.message.clone().unwrap_or_default())
+        }
+    };
+    Some(Prediction {
+        before_step: step.index,
+        reveal_step: step.index,
+        question: question(
+            format!("predict-node-{}", step.index),
+            Kind::SingleChoice,
+            format!("Which node will kube-scheduler pick for pod {pod}?"),
+            choices,
+            explanation,
+        ),
+    })
+}
+
+fn qos(step: &Step) -> Option<Prediction> {
+    let Detail::Work(w) = &step.detail else { return None };
+    let class = w.facts.iter().find(|(l, _)| l == "qosClass").map(|(_, v)| v.clone())?;
+    let why_fact = w.facts.iter().find(|(l, _)| l == "why").map(|(_, v)| v.clone()).unwrap_or_default();
+    let pod = step.object.as_ref().map(|o| o.name.clone()).unwrap_or_else(|| "the pod".into());
+    let rules = [
+        ("Guaranteed", "Guaranteed needs every container to set CPU and memory limits, with requests equal to them"),
+        ("Burstable", "Burstable is any pod that sets some request or limit but is not Guaranteed"),
+        ("BestEffort", "BestEffort is a pod where no container sets any CPU or memory request or limit"),
+    ];
+    let choices = rules
+        .iter()
+        .enumerate()
+        .map(|(i, (c, rule))| {
+            let correct = *c == class;
+            let why = if correct { format!("{rule}: {why_fact}.") } else { format!("{rule}; here {why_fact}.") };
+            choice(i, *c, correct, why)
+        })
+        .collect();
+    Some(Prediction {
+        before_step: step.index,
+        reveal_step: step.index,
+        question: Question {
+            id: format!("predict-qos-{}", step.index),
+            kind: Kind::SingleChoice,
+            prompt: format!("Which QoS class will the kubelet give pod {pod}?"),
+            choices,
+            accepted: vec![],
+            explanation: format!("{pod} is {class}: {why_fact}."),
+            scenario: None,
+            check: None,
+        },
+    })
+}
+
+fn pod_ip(run: &Run, step: &Step) -> Option<Prediction> {
+    let node = step.node.clone()?;
+    let rev = step.revision;
+    let nodes: Vec<(String, String)> = run
+        .store()
+        .list_at("/registry/minions/", rev)
+        .into_iter()
+        .filter_map(|(_, o, _)| {
+            let j = o.to_json();
+            let cidr = j.pointer("/spec/podCIDR").and_then(Value::as_str)?.to_string();
+            Some((o.name().to_string(), cidr))
+        })
+        .collect();
+    let own = nodes.iter().find(|(n, _)| *n == node)?.1.clone();
+    if nodes.len() < 2 {
+        return None;
+    }
+    let Detail::Work(w) = &step.detail else { return None };
+    let pod_side = w.facts.iter().find(|(l, _)| l == "pod side").map(|(_, v)| v.clone()).unwrap_or_default();
+    let pod = step.object.as_ref().map(|o| o.name.clone()).unwrap_or_else(|| "the pod".into());
+    let choices = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, (n, cidr))| {
+            let correct = *n == node;
+            let why = if correct {
+                format!("{cidr} is the podCIDR of {node}, where {pod} runs; the pod side gets {pod_side}.")
+            } else {
+                format!("{cidr} is the podCIDR of {n}, but {pod} runs on {node}.")
+            };
+            choice(i, cidr.clone(), correct, why)
+        })
+        .collect();
+    Some(Prediction {
+        before_step: step.index,
+        reveal_step: step.index,
+        question: question(
+            format!("predict-podip-{}", step.index),
+            Kind::SingleChoice,
+            format!("From which range will the CNI plugin give pod {pod} its IP address?"),
+            choices,
+            format!(
+                "Each node owns a slice of the cluster's pod network (its spec.podCIDR); the CNI plugin's IPAM on {node} allocates from {own}."
+            ),
+        ),
+    })
+}
+
+fn pod_status(run: &Run) -> Vec<Prediction> {
+    let store = run.store();
+    let Some(key) = store
+        .list("/registry/pods/")
+        .into_iter()
+        .map(|(k, _, _)| k.to_string())
+        .find(|k| store.get_at(k, run.setup_revision).is_none())
+    else {
+        return vec![];
+    };
+    let name = key.rsplit('/').next().unwrap_or_default().to_string();
+    let status_at = |rev: u64| store.get_at(&key, rev).and_then(|(o, _)| o.as_pod().map(|p| pod_summary(p).status));
+    // (step, before, after) for every change of STATUS.
+    let mut changes: Vec<(usize, String, String)> = Vec::new();
+    let mut prev = status_at(run.setup_revision);
+    for s in &run.steps {
+        let now = status_at(s.revision);
+        if let (Some(a), Some(b)) = (&prev, &now) {
+            if a != b {
+                changes.push((s.index, a.clone(), b.clone()));
+            }
+        }
+        if now.is_some() {
+            prev = now;
+        }
+    }
+    let seen: Vec<String> = {
+        let mut v: Vec<String> = Vec::new();
+        for (_, a, b) in &changes {
+            for s in [a, b] {
+                if !v.contains(s) {
+                    v.push(s.clone());
+                }
+            }
+        }
+        v
+    };
+    changes
+        .iter()
+        .take(MAX_STATUS_PREDICTIONS)
+        .map(|(index, before, after)| {
+            let step = &run.steps[*index];
+            let choices = seen
+                .iter()
+                .enumerate()
+                .map(|(i, st)| {
+                    let correct = st == after;
+                    let why = if correct {
+                        format!("After this step ({}), STATUS reads {after}.", step.summary)
+                    } else if st == before {
+                        format!("{before} is what it shows now; this step changes it.")
+                    } else {
+                        let when = changes.iter().find(|(_, _, b)| b == st).map(|(i, _, _)| *i);
+                        match when {
+                            Some(w) if w > *index => format!("{st} comes later in this run (step {}).", w + 1),
+                            _ => format!("{st} was shown earlier in this run, not next."),
+                        }
+                    };
+                    choice(i, st.clone(), correct, why)
+                })
+                .collect();
+            Prediction {
+                before_step: *index,
+                reveal_step: *index,
+                question: question(
+                    format!("predict-status-{index}"),
+                    Kind::SingleChoice,
+                    format!(
+                        "`kubectl get pods` shows {name} as {before}. What will its STATUS be after the next step?"
+                    ),
+                    choices,
+                    format!("{}: STATUS goes from {before} to {after}.", step.summary),
+                ),
+            }
+        })
+        .collect()
+}

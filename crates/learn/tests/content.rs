@@ -1,0 +1,52 @@
+//! The course content: every quiz file parses and validates, and every engine-checked
+//! question's answer is what the engine computes.
+
+use podlab_learn::content::{self, QUIZ_FILES};
+use podlab_learn::facts::verify;
+use podlab_learn::quiz::{parse_quiz, validate_all};
+
+const GROUPS: &[&str] = &[
+    "request-authentication",
+    "authorization",
+    "admission",
+    "validation-etcd",
+    "controllers",
+    "scheduling",
+    "kubelet-runtime",
+    "networking-endpoints",
+    "status-troubleshooting",
+];
+
+#[test]
+fn every_quiz_file_parses_and_validates() {
+    let mut all = Vec::new();
+    for (name, text) in QUIZ_FILES {
+        let quiz = parse_quiz(name, text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(quiz.group, *name, "the group is the file name");
+        assert!(quiz.questions.len() >= 6, "{name}: {} questions, at least 6 needed", quiz.questions.len());
+        all.extend(quiz.questions);
+    }
+    let groups: Vec<&str> = QUIZ_FILES.iter().map(|(n, _)| *n).collect();
+    assert_eq!(groups, GROUPS, "one file per phase group, in path order");
+    assert!(all.len() >= 60, "{} questions, at least 60 needed", all.len());
+    let problems = validate_all(&all);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(content::all_questions().len(), all.len());
+}
+
+#[test]
+fn engine_checked_questions_match_the_engine() {
+    let all = content::all_questions();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for q in &all {
+        match verify(q) {
+            Ok(Some(_)) => checked += 1,
+            Ok(None) => {}
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A large share of the bank is checked against the engine.
+    assert!(checked * 4 >= all.len() * 3, "only {checked} of {} questions are engine-checked", all.len());
+}

@@ -1,0 +1,60 @@
+//! The course's exercises: each parses and validates, its starting state fails a goal and
+//! its reference solution meets every goal.
+
+use podlab_learn::content::{self, EXERCISE_FILES};
+use podlab_learn::exercise::{check, parse_exercise, validate};
+use std::collections::BTreeSet;
+
+#[test]
+fn every_exercise_parses_and_the_course_spans_all_groups() {
+    let mut ids = BTreeSet::new();
+    let mut orders = BTreeSet::new();
+    for (name, text) in EXERCISE_FILES {
+        let ex = parse_exercise(name, text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(validate(&ex).is_empty(), "{:?}", validate(&ex));
+        assert!(ids.insert(ex.id.clone()), "{}: id used twice", ex.id);
+        assert!(orders.insert(ex.order), "{}: order used twice", ex.id);
+        assert!(content::quiz(&ex.group).is_some(), "{}: no quiz group {}", ex.id, ex.group);
+    }
+    let exercises = content::exercises();
+    assert_eq!(exercises.len(), EXERCISE_FILES.len());
+    assert!(exercises.len() >= 12);
+    let groups: BTreeSet<&str> = exercises.iter().map(|e| e.group.as_str()).collect();
+    assert!(groups.len() >= 8, "exercises cover only {groups:?}");
+}
+
+#[test]
+fn starting_states_fail_and_solutions_pass() {
+    let mut failures = Vec::new();
+    for ex in content::exercises() {
+        let start = check(&ex, &ex.manifest, None);
+        if start.iter().all(|g| g.met) {
+            failures.push(format!("{}: the starting state already meets every goal", ex.id));
+        }
+        let solved = check(&ex, &ex.solution.manifest, ex.solution.cluster.as_deref());
+        for g in solved.iter().filter(|g| !g.met) {
+            failures.push(format!("{}: the solution misses \"{}\": {}", ex.id, g.goal, g.explanation));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn constraint_goals_catch_shortcuts() {
+    let by_id = |id: &str| content::exercises().into_iter().find(|e| e.id == id).unwrap();
+    // Growing the nodes would schedule the big pod, but breaks "the nodes are unchanged".
+    let pending = by_id("pending-pod");
+    let bigger_nodes = "apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nextends: kind\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: kind-worker\nstatus:\n  capacity:\n    cpu: \"32\"\n  allocatable:\n    cpu: \"32\"\n";
+    let r = check(&pending, &pending.manifest, Some(bigger_nodes));
+    assert!(r[0].met, "the pod runs on the grown node: {r:?}");
+    assert!(!r[1].met && r[1].explanation.contains("kind-worker changed"), "{r:?}");
+    // Binding alice to cluster-admin lets her create the pod, but is not least privilege.
+    let rbac = by_id("least-privilege");
+    let admin = "apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nextends: rbac-alice\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: alice-admin\nsubjects:\n- kind: User\n  name: alice\n  apiGroup: rbac.authorization.k8s.io\nroleRef:\n  kind: ClusterRole\n  name: cluster-admin\n  apiGroup: rbac.authorization.k8s.io\n";
+    let r = check(&rbac, &rbac.manifest, Some(admin));
+    assert!(r[0].met, "{r:?}");
+    assert!(!r[1].met && r[1].explanation.contains("ClusterRoleBinding alice-admin"), "{r:?}");
+    // A broken cluster file is reported on every goal, not a panic.
+    let r = check(&rbac, &rbac.manifest, Some("kind: [broken"));
+    assert!(r.iter().all(|g| !g.met && g.explanation.contains("could not start")), "{r:?}");
+}
