@@ -20,7 +20,7 @@
 //! | `autoplay` | play the run once it is ready |
 //! | `readonly` | the manifest cannot be edited |
 //! | `theme=light\|dark` | the colour scheme (default: the system's) |
-//! | `quiz=`, `exercise=` | one quiz or exercise to show (rendered by the learn UI) |
+//! | `quiz=`, `exercise=` | a quiz group or question id, an exercise id (rendered by `ui::learn::EmbedLearn`) |
 //! | `origin=` | host origins whose messages are accepted (repeat or separate with commas) |
 
 use podlab_engine::trace::Phase;

@@ -31,17 +31,3 @@ pub fn install_panic_hook() {
         ui::show_recovery(&info.to_string());
     }));
 }
-
-/// Reports a quiz answer to the host page of an embed, as the quiz UI does through
-/// [`embed::quiz_answered`]. Exported to JavaScript (Trunk's loader puts the exports on
-/// `window.wasmBindings`) for the end-to-end tests and for scripts in the lab's own document.
-#[wasm_bindgen::prelude::wasm_bindgen(js_name = podlabQuizAnswered)]
-pub fn js_quiz_answered(quiz: &str, correct: bool) {
-    embed::quiz_answered(quiz, correct, serde_json::Value::Null);
-}
-
-/// Reports a completed exercise to the host page of an embed (see [`js_quiz_answered`]).
-#[wasm_bindgen::prelude::wasm_bindgen(js_name = podlabExerciseCompleted)]
-pub fn js_exercise_completed(exercise: &str) {
-    embed::exercise_completed(exercise);
-}

@@ -165,22 +165,29 @@ test('the example docs page embeds two labs that size themselves and report to t
       { timeout: 10_000 },
     );
   }
-  // Compact: no page header; only the panels asked for.
+  // Compact: no page header; only the panels asked for. The first lab is an exercise: its
+  // manifest and goals are loaded, and the pod stays Pending.
   const pod = frames['lab-pod'];
   assert.equal(await pod.locator('header.topbar').count(), 0);
-  assert.equal(await pod.locator('#manifest').count(), 0);
+  assert.equal(await pod.locator('#panes').count(), 0);
+  assert.match(await pod.inputValue('#manifest'), /name: big-batch/);
+  assert.match(await pod.textContent('#exercise'), /Schedule the Pending pod/);
   assert.equal(await pod.locator('#phases > li[data-phase="scheduling"] button.step[aria-current]').count(), 1);
   const rbac = frames['lab-rbac'];
   assert.equal(await rbac.getAttribute('#manifest', 'readonly'), '');
   assert.equal(await rbac.evaluate(() => document.documentElement.dataset.theme), 'dark');
   assert.match((await rbac.textContent('#failure')) ?? '', /alice/);
 
-  // Events the quiz and exercise UI report reach the host page.
-  await rbac.evaluate(() => window.wasmBindings.podlabExerciseCompleted('find-the-forbidden-step'));
-  await rbac.evaluate(() => window.wasmBindings.podlabQuizAnswered('rbac-verbs', true));
-  await page.waitForSelector('#events li[data-type="exercise-completed"]');
+  // The second lab's quiz, answered in its frame, is reported to the host page.
+  const question = rbac.locator('fieldset[data-question="authz-alice-allowed"]');
+  await question.getByLabel('No: nothing grants alice the create verb on pods').check();
+  await question.getByRole('button', { name: 'Check answer' }).click();
+  await question.locator('.verdict.right').waitFor();
   await page.waitForSelector('#events li[data-type="quiz-answered"]');
-  assert.match(await page.textContent('#events li[data-type="exercise-completed"]'), /lab-rbac: .*find-the-forbidden-step/);
+  assert.match(
+    await page.textContent('#events li[data-type="quiz-answered"]'),
+    /lab-rbac: quiz-answered .*"quiz":"authz-alice-allowed".*"correct":true/,
+  );
 
   // The host drives a lab (its origin is allowlisted by embed.js) and hears the step.
   const stepSeen = page.evaluate(
@@ -195,6 +202,15 @@ test('the example docs page embeds two labs that size themselves and report to t
     { step: 2, phase: 'authorization' },
   );
   await pod.waitForFunction(() => document.querySelector('#position')?.textContent.includes('Step 3 of'));
+
+  // The exercise, solved in the frame: the host hears it completed.
+  const ran = await runs(pod);
+  await pod.fill('#manifest', (await pod.inputValue('#manifest')).replace('cpu: "16"', 'cpu: "2"'));
+  await waitForRun(pod, ran);
+  await pod.click('#exercise-check');
+  await pod.locator('#goal-results .verdict.right').waitFor({ timeout: 30_000 });
+  await page.waitForSelector('#events li[data-type="exercise-completed"]');
+  assert.match(await page.textContent('#events li[data-type="exercise-completed"]'), /lab-pod: .*pending-pod/);
 
   // Collapsing the labs' content shrinks the frame too.
   const tall = await page.evaluate(() => document.querySelector('#lab-rbac iframe').getBoundingClientRect().height);
