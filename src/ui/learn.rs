@@ -541,7 +541,7 @@ fn exercise_detail(lab: Lab, ui: LearnUi, exercises: StoredValue<Vec<Exercise>>)
                     <div class="exercise" id="exercise">
                         <h3>{ex.title.clone()}</h3>
                         <p>{ex.brief.clone()}</p>
-                        <p class="muted">"The exercise's cluster and manifest are loaded into the lab: edit them, then check."</p>
+                        <p class="muted">"Work in the lab: edit the manifest (and the cluster, where a goal needs it), then check."</p>
                         <ul class="goals-list">
                             {ex.goals.iter().map(|g| view! { <li>{exercise::describe(g)}</li> }).collect_view()}
                         </ul>

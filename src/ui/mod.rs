@@ -498,10 +498,14 @@ pub fn App() -> impl IntoView {
     // and the exercise loaded there goes into the page's permalink.
     if let Some(id) = lab.exercise.get_untracked() {
         learn_ui.view.set("exercises");
-        let fresh_embed = embed.as_ref().is_some_and(|o| o.manifest.is_none());
+        let from_link = matches!(
+            parse_fragment(&web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()),
+            Some(Ok(_))
+        );
+        let fresh_embed = !from_link && embed.as_ref().is_some_and(|o| o.manifest.is_none());
         match podlab_learn::content::exercises().into_iter().find(|x| x.id == id) {
             // An embed's exercise starts from the exercise's own cluster and manifest, unless
-            // the embed gives its manifest inline.
+            // the embed gives its manifest inline or opens a permalink.
             Some(ex) if fresh_embed => learn::load_exercise(lab, learn_ui, &ex),
             _ => learn_ui.exercise.set(Some(id)),
         }

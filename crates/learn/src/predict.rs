@@ -72,29 +72,33 @@ fn authorization(run: &Run) -> Vec<Prediction> {
             } else {
                 format!("{} in namespace {}", at.resource, at.namespace)
             };
-            let decided = if a.matched.as_ref().is_some() || a.allowed {
+            let considered = if a.considered.is_empty() {
+                "no binding applies to this user".to_string()
+            } else {
+                format!("the bindings looked at ({}) grant no such rule", a.considered.join(", "))
+            };
+            let mut decided = if a.matched.as_ref().is_some() || a.allowed {
                 format!("The {} authorizer allowed it: {}", a.authorizer, a.message)
             } else {
-                let considered = if a.considered.is_empty() {
-                    "no binding applies to this user".to_string()
-                } else {
-                    format!("the bindings looked at ({}) grant no such rule", a.considered.join(", "))
-                };
                 format!("Nothing allows it: {considered}. {}", a.message)
             };
+            if !decided.ends_with('.') {
+                decided.push('.');
+            }
+            let (allowed_why, denied_why) = if a.allowed {
+                (
+                    format!("The {} authorizer allows the request.", a.authorizer),
+                    "A request is refused only when no authorizer allows it, and one does here.".to_string(),
+                )
+            } else {
+                (
+                    format!("No authorizer allows it: {considered}."),
+                    "No authorizer allows the request, so kube-apiserver answers 403 Forbidden.".to_string(),
+                )
+            };
             let choices = vec![
-                choice(
-                    0,
-                    "Allowed",
-                    a.allowed,
-                    if a.allowed { decided.clone() } else { format!("It is not: {decided}") },
-                ),
-                choice(
-                    1,
-                    "Denied: 403 Forbidden",
-                    !a.allowed,
-                    if a.allowed { format!("It is not denied. {decided}") } else { decided.clone() },
-                ),
+                choice(0, "Allowed", a.allowed, allowed_why),
+                choice(1, "Denied: 403 Forbidden", !a.allowed, denied_why),
             ];
             Prediction {
                 before_step: s.index,

@@ -7,8 +7,8 @@
 //! `ShortAnswer` with `answer.alternatives`), so mdbook-quiz files load unchanged. Our
 //! additions are all optional:
 //!
-//! * `type = "MultipleSelect"` (a `MultipleChoice` whose `answer.answer` is an array is one
-//!   too), `"Ordering"` (`answer.answer` lists the items in the right order) and
+//! * `type = "MultipleSelect"` (a `MultipleChoice` whose `answer.answer` is an array of
+//!   two or more is one too), `"Ordering"` (`answer.answer` lists the items in the right order) and
 //!   `"WhichFailed"` (a single choice among components or steps);
 //! * a choice may be a table `{ text, why, fact }` instead of a plain string: `why` says why it
 //!   is right or wrong, `fact` is the engine's value it stands for when that differs from the
@@ -360,8 +360,8 @@ fn display_order(id: &str, kind: Kind, choices: Vec<Choice>, answer_index: Optio
 // ---------------------------------------------------------------------------------------
 // Validation.
 
-/// Problems that make a question unfit for the course: missing explanation or reasons, an
-/// answer that is not among the choices, duplicate texts, a check without a scenario.
+/// Problems that make a question unfit for the course: missing explanation or reasons, no
+/// right answer, duplicate texts, a check without a scenario.
 /// (mdbook-quiz files load without reasons; the course's own files must have them.)
 pub fn validate(question: &Question) -> Vec<String> {
     let mut problems = Vec::new();
