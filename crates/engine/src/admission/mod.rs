@@ -698,9 +698,17 @@ impl Chain {
                 if !plugin.handles(attrs) {
                     continue;
                 }
-                let before = obj.to_json();
+                // Serialising the object around every plugin dominated a write's cost; most
+                // plugins change nothing, and an object equal to its copy serialises the same,
+                // so the JSON forms are only built when the object changed or the plugin spoke.
+                let copy = obj.clone();
                 let mut decision = plugin.admit(ctx, attrs, obj);
-                let after = obj.to_json();
+                let unchanged = *obj == copy;
+                if decision.silent && unchanged && decision.rejection.is_none() {
+                    continue;
+                }
+                let before = copy.to_json();
+                let after = if unchanged { before.clone() } else { obj.to_json() };
                 if decision.silent && before == after && decision.rejection.is_none() {
                     continue;
                 }
