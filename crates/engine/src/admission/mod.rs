@@ -691,6 +691,11 @@ impl Chain {
             let mut st = ctx.state.borrow_mut();
             *st = RequestState::default();
         }
+        // Serialising the object around every plugin dominated a write's cost; most plugins
+        // change nothing, and an object equal to its copy serialises the same, so the JSON
+        // forms are only built when the object changed or the plugin spoke. `copy` is the
+        // object as the next plugin gets it.
+        let mut copy = obj.clone();
         for round in 0..2 {
             ctx.state.borrow_mut().round = round;
             for slot in &self.slots {
@@ -698,10 +703,6 @@ impl Chain {
                 if !plugin.handles(attrs) {
                     continue;
                 }
-                // Serialising the object around every plugin dominated a write's cost; most
-                // plugins change nothing, and an object equal to its copy serialises the same,
-                // so the JSON forms are only built when the object changed or the plugin spoke.
-                let copy = obj.clone();
                 let mut decision = plugin.admit(ctx, attrs, obj);
                 let unchanged = *obj == copy;
                 if decision.silent && unchanged && decision.rejection.is_none() {
@@ -709,6 +710,9 @@ impl Chain {
                 }
                 let before = copy.to_json();
                 let after = if unchanged { before.clone() } else { obj.to_json() };
+                if !unchanged {
+                    copy = obj.clone();
+                }
                 if decision.silent && before == after && decision.rejection.is_none() {
                     continue;
                 }
