@@ -173,7 +173,12 @@ pub fn credential_of(settings: &LabSettings, user: &str) -> Option<Credential> {
 /// The kubelet of `node` as the lab settings configure it: the node's faults (`nodeFaults`,
 /// in the kubelet's `NodeFaults` shape) and the registry's extra images.
 pub fn kubelet_config(settings: &LabSettings, node: &str) -> KubeletConfig {
-    let mut config = KubeletConfig::default();
+    kubelet_config_from(KubeletConfig::default(), settings, node)
+}
+
+/// [`kubelet_config`] starting from `config` (a run builds the default registry once and
+/// gives each kubelet a copy).
+fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: &str) -> KubeletConfig {
     if let Some(faults) = settings.node_faults.get(node) {
         // Checked when the settings were loaded; a shape the kubelet cannot read means no faults.
         config.faults = serde_json::from_value(faults.clone()).unwrap_or_default();
@@ -224,6 +229,7 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
         // of the starting cluster.
         let mut controllers = ControllerManager::new();
         let mut scheduler = SchedulerActor::default();
+        let base = KubeletConfig::default();
         let mut kubelets: Vec<Kubelet> = core
             .store
             .list("/registry/minions/")
@@ -231,7 +237,7 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
             .map(|(_, node, _)| node.name().to_string())
             .collect::<Vec<_>>()
             .into_iter()
-            .map(|node| Kubelet::new(&node, kubelet_config(&settings, &node)))
+            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), &settings, &node)))
             .collect();
         for kubelet in &mut kubelets {
             kubelet.start(&mut core);

@@ -249,14 +249,21 @@ pub fn run_loop(core: &mut Core, actors: &mut [&mut dyn Actor], limit_ms: u64) {
 
 fn deliver(core: &mut Core, actors: &mut [&mut dyn Actor], delivered: &mut u64) {
     loop {
-        let events: Vec<WatchEvent<Object>> = core.store.events_since(*delivered).to_vec();
-        let Some(last) = events.last() else { return };
+        // The log is lent out while the actors observe it (instead of copying every event
+        // and its objects): writes they make meanwhile go to a fresh log, appended after.
+        let log = core.store.take_log();
+        let start = log.partition_point(|e| e.revision <= *delivered);
+        let Some(last) = log.last().filter(|_| start < log.len()) else {
+            core.store.restore_log(log);
+            return;
+        };
         *delivered = last.revision;
-        for event in &events {
+        for event in &log[start..] {
             for actor in actors.iter_mut() {
                 actor.observe(core, event);
             }
         }
+        core.store.restore_log(log);
     }
 }
 

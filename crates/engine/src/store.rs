@@ -151,6 +151,18 @@ impl<V: Clone> Store<V> {
         Ok((rev, prev))
     }
 
+    /// Takes the watch log out of the store (the simulation lends it to the watchers); writes
+    /// made until [`Store::restore_log`] start a new log.
+    pub(crate) fn take_log(&mut self) -> Vec<WatchEvent<V>> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Puts back a log taken by [`Store::take_log`], followed by the events written meanwhile.
+    pub(crate) fn restore_log(&mut self, log: Vec<WatchEvent<V>>) {
+        let newer = std::mem::replace(&mut self.log, log);
+        self.log.extend(newer);
+    }
+
     /// Watch events with a revision greater than `after`, oldest first.
     pub fn events_since(&self, after: u64) -> &[WatchEvent<V>] {
         let start = self.log.partition_point(|e| e.revision <= after);

@@ -47,7 +47,7 @@ fn check(preset_name: &str, manifest: &str, identity: Option<(&str, &[&str])>, e
         .lines()
         .filter_map(|l| l.split_once("FailedScheduling").map(|(_, rest)| rest.trim()))
         .filter_map(|rest| rest.split_once(' ').map(|(_, message)| format!("{}\n", message.trim())))
-        .last()
+        .next_back()
         .unwrap_or_default();
     expect.assert_eq(&format!("{}---\n{wide}\n{why}", run.kubectl_output));
 }

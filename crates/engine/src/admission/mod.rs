@@ -691,6 +691,11 @@ impl Chain {
             let mut st = ctx.state.borrow_mut();
             *st = RequestState::default();
         }
+        // Serialising and diffing the object around every plugin dominated a write's cost;
+        // most plugins change nothing, and an object equal to its copy serialises the same
+        // (so its diff is empty): the JSON forms are only built when the object changed.
+        // `copy` is the object as the next plugin gets it.
+        let mut copy = obj.clone();
         for round in 0..2 {
             ctx.state.borrow_mut().round = round;
             for slot in &self.slots {
@@ -698,13 +703,22 @@ impl Chain {
                 if !plugin.handles(attrs) {
                     continue;
                 }
-                let before = obj.to_json();
                 let mut decision = plugin.admit(ctx, attrs, obj);
-                let after = obj.to_json();
-                if decision.silent && before == after && decision.rejection.is_none() {
+                let unchanged = *obj == copy;
+                if decision.silent && unchanged && decision.rejection.is_none() {
                     continue;
                 }
-                let changes = diff(&before, &after);
+                let changes = if unchanged {
+                    Vec::new()
+                } else {
+                    let before = copy.to_json();
+                    let after = obj.to_json();
+                    copy = obj.clone();
+                    if decision.silent && before == after && decision.rejection.is_none() {
+                        continue;
+                    }
+                    diff(&before, &after)
+                };
                 if round == 1 {
                     // The second pass only shows what it changed, refused or called.
                     if changes.is_empty() && decision.rejection.is_none() && decision.webhook_calls.is_empty() {
