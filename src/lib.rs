@@ -14,6 +14,7 @@ pub mod highlight;
 pub mod learn;
 pub mod markers;
 pub mod nodes;
+pub mod policy;
 pub mod share;
 pub mod starters;
 pub mod state;

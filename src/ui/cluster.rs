@@ -1,8 +1,10 @@
 //! The cluster panel: the starting cluster (an engine preset, editable as YAML), whom kubectl
-//! acts as (`--user`, `--as`, `--as-group`), and the nodes at the current step.
+//! acts as (`--user`, `--as`, `--as-group`), and the nodes and policies (namespaces with Pod
+//! Security levels, LimitRanges, quotas, RBAC bindings, webhooks) at the current step.
 
 use super::Lab;
 use crate::nodes::{nodes_at, NodeSummary, Usage};
+use crate::policy::{policy_at, BindingSummary, NamespaceSummary, PolicySummary, WebhookSummary};
 use leptos::prelude::*;
 use podlab_engine::cluster::{preset, PRESETS};
 
@@ -27,6 +29,12 @@ pub fn ClusterPanel() -> impl IntoView {
         let i = lab.step.get();
         let revision = run.step(i).map(|s| s.revision).unwrap_or(run.run.setup_revision);
         Some(nodes_at(run.run.store(), revision))
+    });
+    let policy = Memo::new(move |_| {
+        let run = lab.run()?;
+        let i = lab.step.get();
+        let revision = run.step(i).map(|s| s.revision).unwrap_or(run.run.setup_revision);
+        Some(policy_at(run.run.store(), revision))
     });
     let users = move || lab.run().map(|r| (r.users.clone(), r.current_user.clone())).unwrap_or_default();
 
@@ -178,6 +186,7 @@ pub fn ClusterPanel() -> impl IntoView {
                         .collect_view()
                 }}
             </ul>
+            {policy_view(policy)}
         </section>
     }
 }
@@ -226,5 +235,113 @@ fn node_view(n: NodeSummary) -> impl IntoView {
                 <ul class="plain labels">{labels.into_iter().map(|l| view! { <li><code>{l}</code></li> }).collect_view()}</ul>
             </details>
         </li>
+    }
+}
+
+fn lines(title: &'static str, items: Vec<String>) -> impl IntoView {
+    (!items.is_empty()).then(|| {
+        view! {
+            <div class="policy-line">
+                <span class="muted">{title}</span>
+                <ul class="plain policy-values">
+                    {items.into_iter().map(|i| view! { <li><code>{i}</code></li> }).collect_view()}
+                </ul>
+            </div>
+        }
+    })
+}
+
+fn namespace_view(n: NamespaceSummary) -> impl IntoView {
+    let level = if n.pod_security.is_empty() {
+        "Pod Security: no labels (privileged)".to_string()
+    } else {
+        format!("Pod Security: {}", n.pod_security.join(", "))
+    };
+    view! {
+        <li class="policy-item" data-namespace=n.name.clone()>
+            <p>
+                <strong>{n.name.clone()}</strong>
+                " "
+                <span class="muted">{level}</span>
+            </p>
+            {lines("LimitRange", n.limit_ranges)}
+            {lines("ResourceQuota", n.quotas)}
+        </li>
+    }
+}
+
+fn binding_view(b: BindingSummary) -> impl IntoView {
+    let grants = if b.role_missing { vec![format!("nothing: {} does not exist", b.role)] } else { b.rules };
+    view! {
+        <li class="policy-item">
+            <p>
+                <strong>{b.binding}</strong>
+                " grants "
+                <span>{b.role}</span>
+                " to "
+                {b.subjects.join(", ")}
+            </p>
+            {lines("Rules", grants)}
+        </li>
+    }
+}
+
+fn webhook_view(w: WebhookSummary) -> impl IntoView {
+    let scope = if w.namespace_selector.is_empty() {
+        "every namespace".to_string()
+    } else {
+        format!("namespaces with {}", w.namespace_selector)
+    };
+    view! {
+        <li class="policy-item">
+            <p>
+                <strong>{w.name}</strong>
+                " "
+                <span class="muted">{format!("{}WebhookConfiguration {}", w.kind, w.configuration)}</span>
+            </p>
+            {lines("Calls on", w.rules)}
+            <p class="policy-line">
+                {format!("In {scope}; failurePolicy {}; the server {}.", w.failure_policy, w.server)}
+            </p>
+        </li>
+    }
+}
+
+/// The three policy lists; the `<details>` elements stay put while the step changes (only
+/// their contents follow it), so what the learner opened stays open.
+fn policy_view(policy: Memo<Option<PolicySummary>>) -> impl IntoView {
+    let get = move || policy.get().unwrap_or_default();
+    view! {
+        <h3 class="sub" id="policy-title">
+            "Policies at this step"
+        </h3>
+        <details class="policy" open=true>
+            <summary>{move || format!("Namespaces ({})", get().namespaces.len())}</summary>
+            <ul class="plain policy-list">{move || get().namespaces.into_iter().map(namespace_view).collect_view()}</ul>
+        </details>
+        <details class="policy">
+            <summary>
+                {move || {
+                    let p = get();
+                    match p.system_bindings {
+                        0 => format!("RBAC bindings ({})", p.bindings.len()),
+                        n => format!("RBAC bindings ({}) and {n} bootstrap bindings named system:…", p.bindings.len()),
+                    }
+                }}
+            </summary>
+            <ul class="plain policy-list">{move || get().bindings.into_iter().map(binding_view).collect_view()}</ul>
+        </details>
+        <details class="policy">
+            <summary>{move || format!("Admission webhooks ({})", get().webhooks.len())}</summary>
+            {move || {
+                let hooks = get().webhooks;
+                if hooks.is_empty() {
+                    view! { <p class="policy-line">"None: admission runs only the built-in plugins."</p> }.into_any()
+                } else {
+                    view! { <ul class="plain policy-list">{hooks.into_iter().map(webhook_view).collect_view()}</ul> }
+                        .into_any()
+                }
+            }}
+        </details>
     }
 }

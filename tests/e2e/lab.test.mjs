@@ -396,6 +396,32 @@ test('a broken cluster says so, and the nodes are shown at each step', async () 
   await page.context().close();
 });
 
+test('the cluster panel sums up namespaces, RBAC bindings, quotas and webhooks at each step', async () => {
+  const page = await openApp(env);
+  await page.selectOption('#preset', 'full');
+  await page.waitForSelector('#run-summary');
+  await page.waitForSelector('.policy-item[data-namespace="dev"]');
+  const dev = () => page.textContent('.policy-item[data-namespace="dev"]');
+  assert.match(await dev(), /ResourceQuota/);
+  assert.match(await page.textContent('.policy-item[data-namespace="default"]'), /Pod Security: no labels \(privileged\)/);
+  const summaries = await texts(page, '.policy summary');
+  assert.match(summaries[1], /^RBAC bindings \(\d+\) and \d+ bootstrap bindings named system:…$/);
+  assert.equal(summaries[2], 'Admission webhooks (1)');
+  await page.locator('.policy summary', { hasText: 'RBAC bindings' }).click();
+  await page.locator('.policy summary', { hasText: 'Admission webhooks' }).click();
+  const bindings = await texts(page, '.policy-item strong');
+  assert.ok(bindings.includes('ClusterRoleBinding cluster-admin'), bindings.join('\n'));
+  const hook = page.locator('.policy-item', { hasText: 'images.policy.example.com' });
+  assert.match(await hook.textContent(), /ValidatingWebhookConfiguration image-policy/);
+  assert.match(await hook.textContent(), /CREATE, UPDATE pods/);
+  assert.match(await hook.textContent(), /namespaces with kubernetes\.io\/metadata\.name=prod; failurePolicy Fail/);
+  await page.locator('.policy-item', { hasText: 'ClusterRoleBinding cluster-admin' }).scrollIntoViewIfNeeded();
+  await screenshot(page, '13-cluster-policies');
+  await checkAxe(page, 'cluster policies open');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a crash shows the recovery message and keeps the text; the next visit does not rerun by itself', async () => {
   const page = await openApp(env, { hash: '#podlab-panic-test', wait: false });
   await page.waitForSelector('#recovery');
