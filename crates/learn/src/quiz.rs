@@ -427,6 +427,63 @@ pub fn validate(question: &Question) -> Vec<String> {
     problems
 }
 
+/// Keys a quiz file may hold at each level: podlab's and mdbook-quiz's. Loading ignores any
+/// other key (so mdbook-quiz files with keys of newer versions still load), which would let a
+/// misspelt key such as `chek` silently drop an engine check; [`unknown_keys`] reports them.
+const QUIZ_KEYS: &[&str] = &["title", "group", "scenarios", "questions", "multipart"];
+const QUESTION_KEYS: &[&str] = &["id", "type", "prompt", "answer", "context", "scenario", "check", "multipart"];
+const PROMPT_KEYS: &[&str] = &["prompt", "distractors", "answerIndex", "sortAnswers", "response"];
+const ANSWER_KEYS: &[&str] = &["answer", "alternatives"];
+const CHOICE_KEYS: &[&str] = &["text", "why", "fact"];
+
+/// Every key of a quiz file that podlab does not read, as `path: unknown key "k"` lines
+/// (`questions[2].prompt.distractors[0]: unknown key "wy"`). Empty for a file that does not
+/// parse (its parse error says why).
+pub fn unknown_keys(text: &str) -> Vec<String> {
+    let Ok(top) = toml::from_str::<toml::Table>(text) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut check = |path: &str, table: &toml::value::Table, allowed: &[&str]| {
+        for k in table.keys() {
+            if !allowed.contains(&k.as_str()) {
+                let at = if path.is_empty() { String::new() } else { format!("{path}: ") };
+                out.push(format!("{at}unknown key {k:?}"));
+            }
+        }
+    };
+    check("", &top, QUIZ_KEYS);
+    let questions = top.get("questions").and_then(toml::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (i, q) in questions.iter().enumerate() {
+        let Some(q) = q.as_table() else { continue };
+        let path = format!("questions[{i}]");
+        check(&path, q, QUESTION_KEYS);
+        let mut choices: Vec<(String, &toml::Value)> = Vec::new();
+        if let Some(prompt) = q.get("prompt").and_then(toml::Value::as_table) {
+            check(&format!("{path}.prompt"), prompt, PROMPT_KEYS);
+            for (j, d) in prompt.get("distractors").and_then(toml::Value::as_array).into_iter().flatten().enumerate() {
+                choices.push((format!("{path}.prompt.distractors[{j}]"), d));
+            }
+        }
+        if let Some(answer) = q.get("answer").and_then(toml::Value::as_table) {
+            check(&format!("{path}.answer"), answer, ANSWER_KEYS);
+            match answer.get("answer") {
+                Some(toml::Value::Array(items)) => {
+                    for (j, a) in items.iter().enumerate() {
+                        choices.push((format!("{path}.answer.answer[{j}]"), a));
+                    }
+                }
+                Some(one) => choices.push((format!("{path}.answer.answer"), one)),
+                None => {}
+            }
+        }
+        for (p, c) in choices {
+            if let Some(t) = c.as_table() {
+                check(&p, t, CHOICE_KEYS);
+            }
+        }
+    }
+    out
+}
+
 /// Validates a whole bank: every question, and ids unique across it.
 pub fn validate_all<'a>(questions: impl IntoIterator<Item = &'a Question>) -> Vec<String> {
     let mut problems = Vec::new();

@@ -3,7 +3,7 @@
 
 use podlab_learn::content::{self, QUIZ_FILES};
 use podlab_learn::facts::verify;
-use podlab_learn::quiz::{parse_quiz, validate_all};
+use podlab_learn::quiz::{parse_quiz, unknown_keys, validate_all};
 
 const GROUPS: &[&str] = &[
     "request-authentication",
@@ -22,6 +22,8 @@ fn every_quiz_file_parses_and_validates() {
     let mut all = Vec::new();
     for (name, text) in QUIZ_FILES {
         let quiz = parse_quiz(name, text).unwrap_or_else(|e| panic!("{e}"));
+        let unknown = unknown_keys(text);
+        assert!(unknown.is_empty(), "{name}: keys podlab does not read:\n{}", unknown.join("\n"));
         assert_eq!(quiz.group, *name, "the group is the file name");
         assert!(quiz.questions.len() >= 6, "{name}: {} questions, at least 6 needed", quiz.questions.len());
         all.extend(quiz.questions);
@@ -49,4 +51,26 @@ fn engine_checked_questions_match_the_engine() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // A large share of the bank is checked against the engine.
     assert!(checked * 4 >= all.len() * 3, "only {checked} of {} questions are engine-checked", all.len());
+}
+
+#[test]
+fn a_misspelt_key_is_reported_with_its_path() {
+    let text = r#"
+title = "t"
+[[questions]]
+id = "q"
+type = "MultipleChoice"
+chek = "first-failed-phase"
+prompt.prompt = "Which?"
+prompt.distractors = [{ text = "b", wy = "no" }]
+answer.answer = "a"
+context = "because"
+"#;
+    parse_quiz("t", text).expect("loading ignores unknown keys, as mdbook-quiz does");
+    assert_eq!(
+        unknown_keys(text),
+        ["questions[0]: unknown key \"chek\"", "questions[0].prompt.distractors[0]: unknown key \"wy\""]
+    );
+    assert!(unknown_keys("title = \"ok\"\n").is_empty());
+    assert!(unknown_keys("not toml [").is_empty());
 }
