@@ -15,8 +15,14 @@
 //! ran longer than `activeDeadlineSeconds` (`DeadlineExceeded`). Pod events are batched:
 //! the controller syncs a Job one second after a Pod change (`syncJobBatchPeriod`).
 //!
-//! Not modelled: Indexed completion mode, `podFailurePolicy`, `successPolicy`,
-//! `backoffLimitPerIndex`, `managedBy`.
+//! `completionMode: Indexed`: each Pod gets a completion index from 0 to `completions - 1`
+//! (the annotation and label `batch.kubernetes.io/job-completion-index`, the environment
+//! variable `JOB_COMPLETION_INDEX` in every container, the hostname `<job>-<index>` and the
+//! name `<job>-<index>-<suffix>`); the lowest pending indexes are created first, a failed
+//! index is retried with a new Pod, and success is counted by index in
+//! `status.completedIndexes` (`0-2,4`), not by Pod UIDs.
+//!
+//! Not modelled: `podFailurePolicy`, `successPolicy`, `backoffLimitPerIndex`, `managedBy`.
 
 use super::replicaset::{create_pods_in_batches, namespace_terminating};
 use super::util::*;
@@ -38,6 +44,12 @@ pub const DEFAULT_POD_FAILURE_BACKOFF_MS: i64 = 10_000;
 pub const MAX_POD_FAILURE_BACKOFF_MS: i64 = 600_000;
 pub const MAX_POD_CREATE_DELETE_PER_SYNC: i32 = 500;
 pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
+/// The annotation (and label) with an Indexed Job's completion index.
+pub const COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
+/// The environment variable the controller adds to every container of an Indexed Job.
+pub const COMPLETION_INDEX_ENV: &str = "JOB_COMPLETION_INDEX";
+/// `names.MaxGeneratedNameLength`: 63 minus the 5 random characters.
+const MAX_GENERATED_NAME_LENGTH: usize = 58;
 /// Retry back-off of failed syncs (`DefaultJobApiBackOff`, `MaxJobApiBackOff`).
 pub const API_BACKOFF_MS: u64 = 1_000;
 pub const MAX_API_BACKOFF_MS: u64 = 60_000;
@@ -81,6 +93,78 @@ fn job_of(cx: &Cx, pod: &Pod) -> Option<Job> {
         Some(Object::Job(j)) => Some(*j),
         _ => None,
     }
+}
+
+fn is_indexed(job: &Job) -> bool {
+    job.spec.as_ref().and_then(|s| s.completion_mode.as_deref()) == Some("Indexed")
+}
+
+/// The Pod's completion index, when it has a valid one.
+fn completion_index(pod: &Pod) -> Option<i32> {
+    let v = pod.metadata.annotations.as_ref()?.get(COMPLETION_INDEX)?;
+    v.parse::<i32>().ok().filter(|i| *i >= 0)
+}
+
+/// `completedIndexes` as upstream writes it: ascending, runs of three or more as `a-b`,
+/// a run of two as `a,b` (`0-2,4,6,7`).
+pub fn format_indexes(set: &BTreeSet<i32>) -> String {
+    let mut out = String::new();
+    let mut iter = set.iter().copied().peekable();
+    while let Some(first) = iter.next() {
+        let mut last = first;
+        while iter.peek() == Some(&(last + 1)) {
+            last = iter.next().unwrap_or(last);
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(&first.to_string());
+        if last > first {
+            out.push(if last == first + 1 { ',' } else { '-' });
+            out.push_str(&last.to_string());
+        }
+    }
+    out
+}
+
+/// Parses `completedIndexes`, keeping indexes below `completions` (upstream drops the rest).
+pub fn parse_indexes(text: &str, completions: i32) -> BTreeSet<i32> {
+    let mut set = BTreeSet::new();
+    for part in text.split(',').filter(|p| !p.is_empty()) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        if let (Ok(a), Ok(b)) = (a.trim().parse::<i32>(), b.trim().parse::<i32>()) {
+            set.extend((a.max(0)..=b.min(completions - 1)).filter(|i| *i >= 0));
+        }
+    }
+    set
+}
+
+/// `podGenerateNameWithIndex`: `<job>-<index>-`, the job name cut so it fits.
+pub fn generate_name_with_index(job: &str, index: i32) -> String {
+    let append = format!("-{index}-");
+    let prefix = format!("{job}{append}");
+    if prefix.len() > MAX_GENERATED_NAME_LENGTH {
+        let keep = MAX_GENERATED_NAME_LENGTH - append.len();
+        let cut = job.char_indices().map(|(i, _)| i).take_while(|i| *i <= keep).last().unwrap_or(0);
+        return format!("{}{append}", &job[..cut.min(keep)]);
+    }
+    prefix
+}
+
+/// `calculateSucceededIndexes`: the indexes recorded in the status plus those of
+/// succeeded Pods still carrying the tracking finalizer.
+fn succeeded_indexes(job: &Job, pods: &[Pod]) -> BTreeSet<i32> {
+    let completions = job.spec.as_ref().and_then(|s| s.completions).unwrap_or(0);
+    let recorded = job.status.as_ref().and_then(|s| s.completed_indexes.as_deref()).unwrap_or("");
+    let mut set = parse_indexes(recorded, completions);
+    for p in pods {
+        if phase(p) == "Succeeded" && has_tracking_finalizer(p) {
+            if let Some(ix) = completion_index(p).filter(|ix| *ix < completions) {
+                set.insert(ix);
+            }
+        }
+    }
+    set
 }
 
 fn has_tracking_finalizer(pod: &Pod) -> bool {
@@ -212,6 +296,14 @@ fn sync_orphan_pod(cx: &mut Cx, pod_key: &str) {
         StepStatus::Ok,
     );
     let _ = remove_tracking_finalizer(cx, &pod);
+}
+
+/// ` completedIndexes=0-2` for an Indexed Job's status line, empty otherwise.
+fn completed_text(st: &JobStatus) -> String {
+    match st.completed_indexes.as_deref() {
+        Some(t) => format!(" completedIndexes={t}"),
+        None => String::new(),
+    }
 }
 
 fn uncounted_text(u: &UncountedTerminatedPods) -> String {
@@ -379,7 +471,11 @@ impl JobSync<'_, '_> {
             .cloned()
             .collect();
         let status = self.job.status.clone().unwrap_or_default();
-        let succeeded = status.succeeded.unwrap_or(0) + new_succeeded.len() as i32 + unc_succ.len() as i32;
+        let succeeded = if is_indexed(&self.job) {
+            succeeded_indexes(&self.job, &pods).len() as i32
+        } else {
+            status.succeeded.unwrap_or(0) + new_succeeded.len() as i32 + unc_succ.len() as i32
+        };
         let failed = status.failed.unwrap_or(0) + new_failed.len() as i32 + unc_fail.len() as i32;
 
         if status.start_time.is_none() && !suspended {
@@ -678,6 +774,9 @@ impl JobSync<'_, '_> {
             return (0, false);
         }
         let diff = diff.min(MAX_POD_CREATE_DELETE_PER_SYNC);
+        if is_indexed(&self.job) {
+            return self.create_indexed_pods(active_pods, succeeded, diff);
+        }
         self.decide(
             format!("job-controller creates {diff} Pod(s) for Job {}", self.name()),
             format!("{active} active, {succeeded} succeeded"),
@@ -700,6 +799,91 @@ impl JobSync<'_, '_> {
             create_pods_in_batches(self.cx, SOURCE, &template, ns.as_deref(), &name, owner, &job_obj, diff);
         let failed = err.as_deref().is_some_and(|e| !namespace_terminating(e));
         (active + created, failed)
+    }
+
+    /// `manageJob` for an Indexed Job: Pods for the `count` lowest indexes that neither
+    /// succeeded nor have an active Pod (`firstPendingIndexes`), each from the template with
+    /// its index filled in. Returns (active, error).
+    fn create_indexed_pods(&mut self, active_pods: &[Pod], succeeded: i32, count: i32) -> (i32, bool) {
+        let active = active_pods.len() as i32;
+        let ns = self.job.metadata.namespace.clone();
+        let name = self.name();
+        let spec = self.job.spec.clone().unwrap_or_default();
+        let completions = spec.completions.unwrap_or(0);
+        let pods = pods(self.cx.core, ns.as_deref());
+        let uid = self.job.metadata.uid.clone().unwrap_or_default();
+        let own: Vec<Pod> = pods.into_iter().filter(|p| is_controlled_by(&p.metadata, &uid)).collect();
+        let done = succeeded_indexes(&self.job, &own);
+        let busy: BTreeSet<i32> = active_pods.iter().filter_map(completion_index).collect();
+        let indexes: Vec<i32> =
+            (0..completions).filter(|i| !done.contains(i) && !busy.contains(i)).take(count.max(0) as usize).collect();
+        if indexes.is_empty() {
+            return (active, false);
+        }
+        self.decide(
+            format!("job-controller creates {} Pod(s) for Indexed Job {name}", indexes.len()),
+            format!(
+                "{active} active, {succeeded} succeeded; completed indexes: {}",
+                if done.is_empty() { "none".to_string() } else { format_indexes(&done) }
+            ),
+            indexes
+                .iter()
+                .map(|i| {
+                    format!(
+                        "create Pod for index {i} with generateName {}, hostname {name}-{i}, {COMPLETION_INDEX}={i} and finalizer {JOB_TRACKING_FINALIZER}",
+                        generate_name_with_index(&name, *i)
+                    )
+                })
+                .collect(),
+            StepStatus::Ok,
+        );
+        // `addCompletionIndexEnvVariables`: once on the template, every container.
+        let mut base = spec.template.clone();
+        if let Some(ps) = base.spec.as_mut() {
+            let containers = ps.containers.iter_mut().chain(ps.init_containers.iter_mut().flatten());
+            for c in containers {
+                let env = c.env.get_or_insert_with(Vec::new);
+                if !env.iter().any(|e| e.name == COMPLETION_INDEX_ENV) {
+                    env.push(k8s_openapi::api::core::v1::EnvVar {
+                        name: COMPLETION_INDEX_ENV.to_string(),
+                        value: None,
+                        value_from: Some(k8s_openapi::api::core::v1::EnvVarSource {
+                            field_ref: Some(k8s_openapi::api::core::v1::ObjectFieldSelector {
+                                api_version: None,
+                                field_path: format!("metadata.annotations['{COMPLETION_INDEX}']"),
+                            }),
+                            ..Default::default()
+                        }),
+                    });
+                }
+            }
+        }
+        let meta = base.metadata.get_or_insert_with(Default::default);
+        let f = meta.finalizers.get_or_insert_with(Vec::new);
+        if !f.iter().any(|x| x == JOB_TRACKING_FINALIZER) {
+            f.push(JOB_TRACKING_FINALIZER.into());
+        }
+        let owner = new_controller_ref(&self.job.metadata, "batch/v1", "Job");
+        let job_obj = Object::from(self.job.clone());
+        let mut created = 0;
+        for i in indexes {
+            let mut template = base.clone();
+            let meta = template.metadata.get_or_insert_with(Default::default);
+            meta.annotations.get_or_insert_with(Default::default).insert(COMPLETION_INDEX.into(), i.to_string());
+            meta.labels.get_or_insert_with(Default::default).insert(COMPLETION_INDEX.into(), i.to_string());
+            if let Some(ps) = template.spec.as_mut() {
+                ps.hostname = Some(format!("{name}-{i}"));
+            }
+            let generate = generate_name_with_index(&name, i);
+            let prefix = generate.strip_suffix('-').unwrap_or(&generate);
+            let (n, err) =
+                create_pods_in_batches(self.cx, SOURCE, &template, ns.as_deref(), prefix, owner.clone(), &job_obj, 1);
+            created += n;
+            if let Some(e) = err {
+                return (active + created, !namespace_terminating(&e));
+            }
+        }
+        (active + created, false)
     }
 
     /// Removes the tracking finalizer and deletes each Pod; returns (ready deleted,
@@ -737,12 +921,16 @@ impl JobSync<'_, '_> {
         let mut flushed = false;
         let mut with_finalizer: BTreeSet<String> =
             pods.iter().filter(|p| has_tracking_finalizer(p)).filter_map(|p| p.metadata.uid.clone()).collect();
+        let indexed = is_indexed(&self.job);
+        let completions = self.job.spec.as_ref().and_then(|s| s.completions).unwrap_or(0);
         let st = self.job.status.get_or_insert_with(Default::default);
         if clean_uncounted(st, &with_finalizer) {
             needs_flush = true;
         }
         let mut to_unfinalize = Vec::new();
         let mut counted = Vec::new();
+        let recorded = st.completed_indexes.clone().unwrap_or_default();
+        let mut done = parse_indexes(&recorded, completions);
         {
             let unc = st.uncounted_terminated_pods.get_or_insert_with(Default::default);
             for p in pods.iter().filter(|p| has_tracking_finalizer(p)) {
@@ -759,7 +947,16 @@ impl JobSync<'_, '_> {
                 let in_failed = unc.failed.iter().flatten().any(|u| *u == uid);
                 let in_succeeded = unc.succeeded.iter().flatten().any(|u| *u == uid);
                 if phase(p) == "Succeeded" && !in_failed {
-                    if !in_succeeded {
+                    if indexed {
+                        // The index is enough to avoid counting a Pod twice: no UID.
+                        if let Some(ix) = completion_index(p).filter(|ix| *ix < completions && !done.contains(ix)) {
+                            done.insert(ix);
+                            counted.push(format!(
+                                "Pod {} succeeded: index {ix} completed",
+                                p.metadata.name.as_deref().unwrap_or("")
+                            ));
+                        }
+                    } else if !in_succeeded {
                         unc.succeeded.get_or_insert_with(Vec::new).push(uid.clone());
                         counted.push(format!("Pod {} succeeded", p.metadata.name.as_deref().unwrap_or("")));
                         needs_flush = true;
@@ -770,6 +967,14 @@ impl JobSync<'_, '_> {
                     needs_flush = true;
                 }
             }
+        }
+        if indexed {
+            let text = format_indexes(&done);
+            if text != recorded {
+                needs_flush = true;
+            }
+            st.succeeded = Some(done.len() as i32);
+            st.completed_indexes = (!text.is_empty()).then_some(text);
         }
         let mut conditions_note = Vec::new();
         if let Some(fc) = finished.clone() {
@@ -806,17 +1011,20 @@ impl JobSync<'_, '_> {
             let unc = st.uncounted_terminated_pods.clone().unwrap_or_default();
             let mut actions = counted.clone();
             actions.push(format!(
-                "PUT status: active={} ready={} succeeded={} failed={} uncountedTerminatedPods={}",
+                "PUT status: active={} ready={} succeeded={} failed={}{} uncountedTerminatedPods={}",
                 st.active.unwrap_or(0),
                 st.ready.unwrap_or(0),
                 st.succeeded.unwrap_or(0),
                 st.failed.unwrap_or(0),
+                completed_text(&st),
                 uncounted_text(&unc)
             ));
             actions.extend(conditions_note.clone());
             let warn = conditions_note.iter().any(|c| c.contains("FailureTarget"));
             let summary = if counted.is_empty() {
                 format!("job-controller updates status of Job {}", self.name())
+            } else if indexed && unc.failed.as_ref().is_none_or(Vec::is_empty) {
+                format!("job-controller records the completed indexes of Job {}", self.name())
             } else {
                 format!("job-controller records finished Pods of Job {} as uncounted", self.name())
             };
@@ -880,10 +1088,11 @@ impl JobSync<'_, '_> {
         if needs_flush {
             let st = self.job.status.clone().unwrap_or_default();
             let mut actions = vec![format!(
-                "PUT status: active={} succeeded={} failed={} uncountedTerminatedPods={{}}",
+                "PUT status: active={} succeeded={} failed={}{} uncountedTerminatedPods={{}}",
                 st.active.unwrap_or(0),
                 st.succeeded.unwrap_or(0),
-                st.failed.unwrap_or(0)
+                st.failed.unwrap_or(0),
+                completed_text(&st)
             )];
             let warn = finished.as_ref().is_some_and(|f| f.type_ == "Failed");
             if job_finished {
@@ -1027,6 +1236,21 @@ fn active_pods_order(a: &Pod, b: &Pod) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn completed_indexes_use_upstream_notation() {
+        let set = |v: &[i32]| v.iter().copied().collect::<BTreeSet<i32>>();
+        assert_eq!(format_indexes(&set(&[])), "");
+        assert_eq!(format_indexes(&set(&[0, 1, 2, 4, 6, 7])), "0-2,4,6,7");
+        assert_eq!(format_indexes(&set(&[3])), "3");
+        assert_eq!(parse_indexes("0-2,4,6,7", 10), set(&[0, 1, 2, 4, 6, 7]));
+        assert_eq!(parse_indexes("1-5", 3), set(&[1, 2]));
+        assert_eq!(generate_name_with_index("indexed-job", 4), "indexed-job-4-");
+        let long = "a".repeat(60);
+        let g = generate_name_with_index(&long, 12);
+        assert_eq!(g.len(), MAX_GENERATED_NAME_LENGTH);
+        assert!(g.ends_with("a-12-"));
+    }
 
     #[test]
     fn backoff_doubles_and_caps() {

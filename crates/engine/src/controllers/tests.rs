@@ -899,6 +899,75 @@ fn job_runs_to_completion() {
 }
 
 #[test]
+fn indexed_job_names_its_pods_by_index_and_counts_completed_indexes() {
+    // completions 3, parallelism 2: indexes 0 and 1 first, index 2 once a Pod finishes.
+    let job =
+        JOB.replace("completions: 2\n  parallelism: 2", "completions: 3\n  parallelism: 2\n  completionMode: Indexed");
+    check(
+        TWO_NODES,
+        &format!("@@limit 60s\n@0 apply\n{job}"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.002s decide  job-controller creates 2 Pod(s) for Indexed Job pi
+                         - create Pod for index 0 with generateName pi-0-, hostname pi-0, batch.kubernetes.io/job-completion-index=0 and finalizer batch.kubernetes.io/job-tracking
+                         - create Pod for index 1 with generateName pi-1-, hostname pi-1, batch.kubernetes.io/job-completion-index=1 and finalizer batch.kubernetes.io/job-tracking
+           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-0-4cclz
+           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-1-kffsq
+           0.002s decide  job-controller updates status of Job pi
+                         - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+           0.006s         (test scheduler) binds Pod default/pi-0-4cclz to worker-1
+           0.006s         (test scheduler) binds Pod default/pi-1-kffsq to worker-2
+           2.006s         (test kubelet) Pod default/pi-0-4cclz Running on worker-1, IP 10.244.1.2, Ready
+           2.006s         (test kubelet) Pod default/pi-1-kffsq Running on worker-2, IP 10.244.2.2, Ready
+           3.006s decide  job-controller updates status of Job pi
+                         - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+           7.006s         (test kubelet) Pod default/pi-0-4cclz Succeeded (exit code 0)
+           7.006s         (test kubelet) Pod default/pi-1-kffsq Succeeded (exit code 0)
+           8.006s decide  job-controller creates 1 Pod(s) for Indexed Job pi
+                         - create Pod for index 2 with generateName pi-2-, hostname pi-2, batch.kubernetes.io/job-completion-index=2 and finalizer batch.kubernetes.io/job-tracking
+           8.006s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-2-qvkrg
+           8.006s decide  job-controller records the completed indexes of Job pi
+                         - Pod pi-0-4cclz succeeded: index 0 completed
+                         - Pod pi-1-kffsq succeeded: index 1 completed
+                         - PUT status: active=1 ready=0 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
+           8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-0-4cclz
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-1-kffsq
+           8.010s         (test scheduler) binds Pod default/pi-2-qvkrg to worker-1
+          10.010s         (test kubelet) Pod default/pi-2-qvkrg Running on worker-1, IP 10.244.1.3, Ready
+          11.010s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=1 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
+          15.010s         (test kubelet) Pod default/pi-2-qvkrg Succeeded (exit code 0)
+          16.010s decide  job-controller records the completed indexes of Job pi
+                         - Pod pi-2-qvkrg succeeded: index 2 completed
+                         - PUT status: active=0 ready=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
+                         - condition SuccessCriteriaMet=True (CompletionsReached)
+          16.010s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-2-qvkrg
+          16.010s decide  job-controller marks Job pi Complete
+                         - PUT status: active=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
+                         - condition Complete=True (CompletionsReached)
+                         - completionTime set
+          16.010s event   Normal Completed Job/default/pi: Job completed
+        == events
+          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-0-4cclz
+          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-1-kffsq
+          8.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-2-qvkrg
+         16.000s Normal Completed Job/pi from job-controller: Job completed
+        == objects (at 60.000s)
+        Job default/pi
+            status: active=0 ready=0 succeeded=3 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=16.000s
+            conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
+                        Complete=True/CompletionsReached "Reached expected number of succeeded pods"
+        Pod default/pi-0-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=0,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
+        Pod default/pi-1-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=1,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Succeeded ready=false
+        Pod default/pi-2-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=2,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
+    "#]],
+    );
+}
+
+#[test]
 fn job_fails_after_its_backoff_limit() {
     // backoffLimit 2: the first Pod and two retries fail; the retries wait 10 s and 20 s
     // after the previous failure.

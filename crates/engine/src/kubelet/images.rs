@@ -193,13 +193,27 @@ pub fn parse_image_ref(image: &str) -> Result<ImageRef, String> {
             return Err(invalid(""));
         }
     }
-    let (domain, path) = match name.split_once('/') {
-        Some((first, rest)) if first.contains('.') || first.contains(':') || first == "localhost" => {
+    // distribution/reference's splitDockerDomain: the first component is a registry when it
+    // looks like a host; `index.docker.io` is the old name of `docker.io`; a one-component
+    // path on Docker Hub is an official image under `library/`, even with the host written
+    // out (`docker.io/redis` is `docker.io/library/redis`).
+    let (mut domain, mut path) = match name.split_once('/') {
+        Some((first, rest))
+            if first.contains('.')
+                || first.contains(':')
+                || first == "localhost"
+                || first.chars().any(|c| c.is_ascii_uppercase()) =>
+        {
             (first.to_string(), rest.to_string())
         }
-        Some(_) => (DEFAULT_DOMAIN.to_string(), name.to_string()),
-        None => (DEFAULT_DOMAIN.to_string(), format!("{OFFICIAL_NAMESPACE}/{name}")),
+        _ => (DEFAULT_DOMAIN.to_string(), name.to_string()),
     };
+    if domain == "index.docker.io" {
+        domain = DEFAULT_DOMAIN.to_string();
+    }
+    if domain == DEFAULT_DOMAIN && !path.contains('/') {
+        path = format!("{OFFICIAL_NAMESPACE}/{path}");
+    }
     if path.chars().any(|c| c.is_ascii_uppercase()) {
         return Err(invalid(&format!(": repository name ({path}) must be lowercase")));
     }
@@ -955,6 +969,28 @@ const DEFAULT_IMAGES: &[Row] = &[
         &["apache2-foreground"],
         &["apache2-foreground", "php"],
     ),
+    // The guestbook tutorial's images: the PHP front end (php:apache underneath, Apache on
+    // port 80) and a Redis follower whose /run.sh starts `redis-server --replicaof`.
+    row(
+        "gcr.io/google_samples/gb-frontend",
+        &["v6", "v5", "v4", "v3"],
+        147_265_112,
+        Gnu,
+        K::Httpd,
+        &[],
+        &["apache2-foreground"],
+        &["apache2-foreground", "php"],
+    ),
+    row(
+        "gcr.io/google_samples/gb-redis-follower",
+        &["v2", "v1"],
+        42_331_904,
+        Gnu,
+        K::Redis,
+        &[],
+        &["/run.sh"],
+        &["/run.sh", "redis-server", "redis-cli", "docker-entrypoint.sh"],
+    ),
     row(
         "gcr.io/google-samples/hello-app",
         &["1.0", "2.0"],
@@ -1070,6 +1106,9 @@ mod tests {
         assert_eq!(norm("bitnami/nginx:1.2"), "docker.io/bitnami/nginx:1.2");
         assert_eq!(norm("registry.k8s.io/pause:3.10"), "registry.k8s.io/pause:3.10");
         assert_eq!(norm("localhost:5000/app"), "localhost:5000/app:latest");
+        assert_eq!(norm("docker.io/redis:6.0.5"), "docker.io/library/redis:6.0.5");
+        assert_eq!(norm("index.docker.io/library/busybox"), "docker.io/library/busybox:latest");
+        assert_eq!(norm("index.docker.io/bitnami/nginx"), "docker.io/bitnami/nginx:latest");
         assert_eq!(
             norm("Nginx"),
             "error: couldn't parse image name \"Nginx\": invalid reference format: repository name (library/Nginx) must be lowercase"

@@ -159,7 +159,7 @@ const BUSYBOX_APPLETS: &[&str] = &[
     "httpd", "tail", "head", "touch", "rm", "mkdir", "test", "[", "yes", "top", "ps", "id", "whoami", "ping",
     "nslookup", "vi", "grep", "sed", "awk", "uname", "pwd", "kill", "mv", "cp", "chmod", "chown", "df", "du", "free",
     "find", "xargs", "wc", "sort", "uniq", "tr", "cut", "seq", "stat", "timeout", "watch", "dd", "ln", "readlink",
-    "basename", "dirname", "exit",
+    "basename", "dirname", "exit", "rev",
 ];
 const GNU_TOOLS: &[&str] = &[
     "sh", "bash", "dash", "sleep", "echo", "printf", "cat", "ls", "true", "false", "env", "date", "hostname", "tail",
@@ -378,6 +378,14 @@ fn interpret(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: us
             12 * MIB,
             OnStop::Exits(0),
             "echoserver answering every HTTP request on port 8080 with the request it received",
+        ),
+        "run.sh" if image.kind == ImageKind::Redis => server(
+            argv,
+            vec![Listener::tcp(6379)],
+            30,
+            4 * MIB,
+            OnStop::Exits(0),
+            "the image's start script runs Redis (as a replica of its leader), listening on TCP port 6379",
         ),
         "run.sh" => server(argv, vec![], 0, 80 * MIB, OnStop::Exits(0), "a daemon that runs until stopped"),
         "sh" | "ash" | "bash" | "dash" => shell(image, argv, ctx, depth),
@@ -1562,6 +1570,9 @@ mod tests {
             ),
             run("nginx:alpine", Some(&["sh", "-c", "trap 'exit 0' TERM; nginx -g 'daemon off;'"]), None, &[], 0),
             run("mysql:8.4", None, None, &[("MYSQL_ROOT_PASSWORD", "x")], 256),
+            run("docker.io/library/busybox", Some(&["rev", "/input/data.txt"]), None, &[], 0),
+            run("gcr.io/google_samples/gb-frontend:v5", None, None, &[], 0),
+            run("gcr.io/google_samples/gb-redis-follower:v2", None, None, &[], 0),
         ];
         expect_test::expect![[r#"
             ["/docker-entrypoint.sh", "nginx", "-g", "daemon off;"] Never ports=[80] Exits(0): nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
@@ -1579,7 +1590,10 @@ mod tests {
             ["sh", "-c", "nginx -g 'daemon off;'"] Exit { after_ms: 15, code: 127 } ports=[] Ignores: the script runs for 0s and exits 127
             ["sh", "-c", "echo start > /tmp/log; exec nginx -g 'daemon off;'"] Never ports=[80] Exits(0): nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             ["sh", "-c", "trap 'exit 0' TERM; nginx -g 'daemon off;'"] Never ports=[80] Ignores: the script ends in a foreground process: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            ["docker-entrypoint.sh", "mysqld"] Oom { after_ms: 6000 } ports=[3306,33060] Exits(0): MySQL: initialises (about 12 s), then listens on TCP 3306; it needs about 360 MiB but the memory limit is 256 MiB, so the kernel OOM-kills it"#]]
+            ["docker-entrypoint.sh", "mysqld"] Oom { after_ms: 6000 } ports=[3306,33060] Exits(0): MySQL: initialises (about 12 s), then listens on TCP 3306; it needs about 360 MiB but the memory limit is 256 MiB, so the kernel OOM-kills it
+            ["rev", "/input/data.txt"] Exit { after_ms: 50, code: 0 } ports=[] Exits(0): rev does its work and exits 0
+            ["apache2-foreground"] Never ports=[80] Exits(0): Apache httpd serving HTTP on port 80 (`/` answers 200, other paths 404)
+            ["/run.sh"] Never ports=[6379] Exits(0): the image's start script runs Redis (as a replica of its leader), listening on TCP port 6379"#]]
         .assert_eq(&cases.join("\n"));
     }
 }
