@@ -52,6 +52,7 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// The API version and kind of the lab's settings document.
 pub const SETTINGS_API_VERSION: &str = "podlab.dev/v1alpha1";
@@ -352,6 +353,7 @@ pub fn base_settings() -> LabSettings {
 }
 
 /// One document to load, with where it came from.
+#[derive(Clone)]
 struct Doc {
     source: String,
     line: Option<usize>,
@@ -497,21 +499,45 @@ fn put_object(core: &mut Core, mut obj: Object) {
     core.store.create(&key, obj).ok();
 }
 
+/// The default cluster's documents and settings, read once per process (the text is built in
+/// and reading it is deterministic, so every load gets the same copy).
+fn default_cluster() -> &'static Result<(Vec<Doc>, LabSettings), ClusterError> {
+    static DEFAULT: OnceLock<Result<(Vec<Doc>, LabSettings), ClusterError>> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let mut docs = Vec::new();
+        let mut settings = base_settings();
+        collect("preset kind", DEFAULT_CLUSTER, 0, &mut docs, &mut settings)?;
+        Ok((docs, settings))
+    })
+}
+
+/// The bootstrap policy objects, built once per process (they never change).
+fn bootstrap_objects() -> &'static [Object] {
+    static OBJECTS: OnceLock<Vec<Object>> = OnceLock::new();
+    OBJECTS.get_or_init(bootstrap::bootstrap_objects)
+}
+
 /// Loads the starting state into `core` (see the module docs): the base objects, then the
 /// cluster file (the default cluster when `None`), then the settings. Returns the settings.
 pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
-    let mut docs = Vec::new();
-    let mut settings = base_settings();
-    let (source, text) = match cluster {
-        Some(t) => ("cluster file", t),
-        None => ("preset kind", DEFAULT_CLUSTER),
+    let (source, docs, settings) = match cluster {
+        Some(text) => {
+            let source = "cluster file";
+            let mut docs = Vec::new();
+            let mut settings = base_settings();
+            collect(source, text, 0, &mut docs, &mut settings)?;
+            (source, docs, settings)
+        }
+        None => {
+            let (docs, settings) = default_cluster().clone()?;
+            ("preset kind", docs, settings)
+        }
     };
-    collect(source, text, 0, &mut docs, &mut settings)?;
     for v in base_objects() {
         put(core, "base", None, v)?;
     }
-    for o in bootstrap::bootstrap_objects() {
-        put_object(core, o);
+    for o in bootstrap_objects() {
+        put_object(core, o.clone());
     }
     for d in docs {
         put(core, &d.source, d.line, d.value)?;

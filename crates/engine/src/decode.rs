@@ -609,7 +609,45 @@ fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Re
 }
 
 fn strict<'a, T: Deserialize<'a>>(body: &'a Value, ctx: &mut Ctx) -> Result<T, DeError> {
-    T::deserialize(De { v: body, path: String::new(), go_struct: "", go_field: String::new(), ctx })
+    T::deserialize(De { v: body, path: Loc::Root, go_struct: "", go_field: Loc::Root, ctx })
+}
+
+/// Where the deserializer is in the body, as a chain of borrowed segments; rendered to a
+/// string only when something is reported (an unknown field or an error).
+#[derive(Clone, Copy)]
+enum Loc<'p> {
+    Root,
+    /// `parent.key` (just `key` when the parent renders empty).
+    Key(&'p Loc<'p>, &'p str),
+    /// `parent[index]`.
+    Index(&'p Loc<'p>, usize),
+}
+
+impl Loc<'_> {
+    fn write_into(&self, out: &mut String) {
+        match self {
+            Loc::Root => {}
+            Loc::Key(parent, k) => {
+                parent.write_into(out);
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Loc::Index(parent, i) => {
+                parent.write_into(out);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        self.write_into(&mut out);
+        out
+    }
 }
 
 /// State shared by the whole decoding: the unknown fields found so far.
@@ -619,10 +657,13 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn unknown_field(&mut self, path: &str) {
+    fn unknown_field(&mut self, path: &Loc) {
         // sigs.k8s.io/json keeps at most 100 strict errors, without repeats.
-        if self.unknown.len() < 100 && !self.unknown.iter().any(|p| p == path) {
-            self.unknown.push(path.to_string());
+        if self.unknown.len() < 100 {
+            let path = path.render();
+            if !self.unknown.contains(&path) {
+                self.unknown.push(path);
+            }
         }
     }
 }
@@ -803,21 +844,21 @@ fn go_map_type(go_struct: &str, field: &str) -> &'static str {
 }
 
 /// The deserializer over the JSON body.
-struct De<'a, 'c> {
+struct De<'a, 'p, 'c> {
     v: &'a Value,
-    path: String,
+    path: Loc<'p>,
     go_struct: &'static str,
-    go_field: String,
+    go_field: Loc<'p>,
     ctx: &'c mut Ctx,
 }
 
 /// Fills in where an error happened, unless an inner level already did.
-fn locate_at(mut e: DeError, path: &str, go_struct: &'static str, go_field: &str, v: &Value) -> DeError {
+fn locate_at(mut e: DeError, path: &Loc, go_struct: &'static str, go_field: &Loc, v: &Value) -> DeError {
     if !e.located {
         e.located = true;
-        e.path = path.to_string();
+        e.path = path.render();
         e.go_struct = go_struct.to_string();
-        e.go_field = go_field.to_string();
+        e.go_field = go_field.render();
         if let DeErrorKind::Type { expected } = &e.kind {
             e.value = value_desc(v, expected);
         }
@@ -844,7 +885,7 @@ fn value_desc(v: &Value, expected: &str) -> String {
     }
 }
 
-impl<'a> De<'a, '_> {
+impl<'a> De<'a, '_, '_> {
     fn locate(&self, e: DeError) -> DeError {
         locate_at(e, &self.path, self.go_struct, &self.go_field, self.v)
     }
@@ -947,8 +988,25 @@ fn go_base64_error(s: &str) -> Option<usize> {
     }
 }
 
-fn expecting<'de, V: Visitor<'de>>(v: &V) -> String {
-    format!("{}", v as &dyn de::Expected)
+/// Whether the visitor describes what it expects as `want` (compared as it is written, without
+/// building the description).
+fn expects<'de, V: Visitor<'de>>(v: &V, want: &str) -> bool {
+    struct Compare<'w> {
+        rest: &'w str,
+        same: bool,
+    }
+    impl fmt::Write for Compare<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            match self.rest.strip_prefix(s) {
+                Some(rest) if self.same => self.rest = rest,
+                _ => self.same = false,
+            }
+            Ok(())
+        }
+    }
+    let mut c = Compare { rest: want, same: true };
+    let _ = fmt::write(&mut c, format_args!("{}", v as &dyn de::Expected));
+    c.same && c.rest.is_empty()
 }
 
 macro_rules! forward_zero {
@@ -965,11 +1023,11 @@ macro_rules! forward_zero {
     };
 }
 
-impl<'a> de::Deserializer<'a> for De<'a, '_> {
+impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
-        if expecting(&visitor) == "IntOrString" {
+        if expects(&visitor, "IntOrString") {
             return self.int_or_string(visitor);
         }
         self.any(visitor)
@@ -997,7 +1055,7 @@ impl<'a> de::Deserializer<'a> for De<'a, '_> {
 
     fn deserialize_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         if let Value::String(s) = self.v {
-            if expecting(&visitor) == "a base64-encoded string" {
+            if expects(&visitor, "a base64-encoded string") {
                 if let Some(at) = go_base64_error(s) {
                     return Err(self.locate(DeError::message(format!("illegal base64 data at input byte {at}"))));
                 }
@@ -1042,9 +1100,9 @@ impl<'a> de::Deserializer<'a> for De<'a, '_> {
                 visitor
                     .visit_newtype_struct(De {
                         v: self.v,
-                        path: self.path.clone(),
+                        path: self.path,
                         go_struct: self.go_struct,
-                        go_field: self.go_field.clone(),
+                        go_field: self.go_field,
                         ctx: self.ctx,
                     })
                     .map_err(|_| {
@@ -1133,7 +1191,7 @@ impl<'a> de::Deserializer<'a> for De<'a, '_> {
     }
 }
 
-impl<'a> De<'a, '_> {
+impl<'a> De<'a, '_, '_> {
     /// `intstr.IntOrString`: a string, or a JSON number that fits an int32.
     fn int_or_string<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         let desc = match self.v {
@@ -1175,9 +1233,9 @@ impl<'de> MapAccess<'de> for EmptyMap {
 struct SeqDe<'a, 'p, 'c> {
     items: std::slice::Iter<'a, Value>,
     index: usize,
-    path: &'p str,
+    path: &'p Loc<'p>,
     go_struct: &'static str,
-    go_field: &'p str,
+    go_field: &'p Loc<'p>,
     ctx: &'c mut Ctx,
 }
 
@@ -1186,10 +1244,9 @@ impl<'a> SeqAccess<'a> for SeqDe<'a, '_, '_> {
 
     fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>, DeError> {
         let Some(v) = self.items.next() else { return Ok(None) };
-        let path = format!("{}[{}]", self.path, self.index);
+        let path = Loc::Index(self.path, self.index);
         self.index += 1;
-        seed.deserialize(De { v, path, go_struct: self.go_struct, go_field: self.go_field.to_string(), ctx: self.ctx })
-            .map(Some)
+        seed.deserialize(De { v, path, go_struct: self.go_struct, go_field: *self.go_field, ctx: self.ctx }).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -1200,11 +1257,11 @@ impl<'a> SeqAccess<'a> for SeqDe<'a, '_, '_> {
 struct MapDe<'a, 'p, 'c> {
     iter: serde_json::map::Iter<'a>,
     value: Option<(&'a String, &'a Value)>,
-    path: &'p str,
+    path: &'p Loc<'p>,
     /// Set when the map is a struct: its fields extend Go's field path.
     struct_name: Option<&'static str>,
     go_struct: &'static str,
-    go_field: &'p str,
+    go_field: &'p Loc<'p>,
     ctx: &'c mut Ctx,
 }
 
@@ -1220,13 +1277,10 @@ impl<'a> MapAccess<'a> for MapDe<'a, '_, '_> {
 
     fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         let Some((k, v)) = self.value.take() else { return Err(de::Error::custom("value without a key")) };
-        let path = if self.path.is_empty() { k.clone() } else { format!("{}.{k}", self.path) };
+        let path = Loc::Key(self.path, k);
         let (go_struct, go_field) = match self.struct_name {
-            Some(name) => {
-                let f = if self.go_field.is_empty() { k.clone() } else { format!("{}.{k}", self.go_field) };
-                (name, f)
-            }
-            None => (self.go_struct, self.go_field.to_string()),
+            Some(name) => (name, Loc::Key(self.go_field, k)),
+            None => (self.go_struct, *self.go_field),
         };
         seed.deserialize(De { v, path, go_struct, go_field, ctx: self.ctx })
     }

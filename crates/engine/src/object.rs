@@ -39,6 +39,18 @@ impl ResourceInfo {
         }
     }
 
+    /// Whether `api_version` is [`ResourceInfo::api_version`] (compared without building it).
+    pub fn is_api_version(&self, api_version: &str) -> bool {
+        if self.group.is_empty() {
+            api_version == self.version
+        } else {
+            api_version
+                .strip_prefix(self.group)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .is_some_and(|v| v == self.version)
+        }
+    }
+
     /// The group-qualified resource (`pods`, `deployments.apps`), as Status messages print it.
     pub fn qualified_resource(&self) -> String {
         if self.group.is_empty() {
@@ -178,7 +190,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
 
 /// Finds a kind by its `apiVersion` and `kind`.
 pub fn resource_for(api_version: &str, kind: &str) -> Option<&'static ResourceInfo> {
-    RESOURCES.iter().find(|r| r.kind == kind && r.api_version() == api_version)
+    RESOURCES.iter().find(|r| r.kind == kind && r.is_api_version(api_version))
 }
 
 /// Finds a kind by name alone (for messages and lookups where the version is known).
@@ -347,6 +359,12 @@ mod tests {
         assert_eq!(dep.qualified_resource(), "deployments.apps");
         assert_eq!(dep.qualified_kind(), "Deployment.apps");
         assert_eq!(dep.collection_path(Some("dev")), "/apis/apps/v1/namespaces/dev/deployments");
+        for r in RESOURCES {
+            assert!(r.is_api_version(&r.api_version()), "{}", r.kind);
+            for other in ["", "v1", "apps/v1", "v2", "apps/v1beta1", "/v1", "rbac.authorization.k8s.io/v1"] {
+                assert_eq!(r.is_api_version(other), r.api_version() == other, "{} {other}", r.kind);
+            }
+        }
         let node = resource_for("v1", "Node").unwrap();
         assert_eq!(node.etcd_key(None, "worker-1"), "/registry/minions/worker-1");
 

@@ -44,14 +44,44 @@ impl Rng {
         bytes[8..].copy_from_slice(&b.to_be_bytes());
         bytes[6] = (bytes[6] & 0x0f) | 0x40;
         bytes[8] = (bytes[8] & 0x3f) | 0x80;
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(36);
+        for (i, b) in bytes.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                out.push('-');
+            }
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 0x0f)] as char);
+        }
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uuid_text_is_the_usual_form() {
+        // The text as the engine printed it before (hex of each byte, then the 8-4-4-4-12 groups).
+        fn reference(rng: &mut Rng) -> String {
+            let a = rng.next_u64();
+            let b = rng.next_u64();
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&a.to_be_bytes());
+            bytes[8..].copy_from_slice(&b.to_be_bytes());
+            bytes[6] = (bytes[6] & 0x0f) | 0x40;
+            bytes[8] = (bytes[8] & 0x3f) | 0x80;
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+        }
+        for seed in [0, 1, 42, u64::MAX] {
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            for _ in 0..100 {
+                assert_eq!(a.uuid(), reference(&mut b));
+            }
+        }
+    }
 
     #[test]
     fn same_seed_same_sequence() {

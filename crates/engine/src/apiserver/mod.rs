@@ -1277,13 +1277,12 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
-    let old_rv = with_resource_version(old.clone(), rev);
     let Some(body) = req.body.clone() else {
         return ApiResponse::failure(Status::bad_request("the request body is empty"));
     };
     // A patch applies to the stored object; an update replaces it.
     let candidate = if req.verb == Verb::Patch {
-        let mut current = old_rv.to_json();
+        let mut current = with_resource_version(old.clone(), rev).to_json();
         strategic::merge(&mut current, &body);
         current
     } else {
@@ -1352,11 +1351,16 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         return ApiResponse::failure(s);
     }
     new.meta_mut().resource_version = None;
-    let mut old_plain = old.clone();
-    old_plain.meta_mut().resource_version = None;
-    if new == old_plain {
+    let unchanged = if old.meta().resource_version.is_none() {
+        new == old
+    } else {
+        let mut old_plain = old.clone();
+        old_plain.meta_mut().resource_version = None;
+        new == old_plain
+    };
+    if unchanged {
         // Nothing changed: etcd is not written, the stored object is returned as is.
-        return ApiResponse::success(200, Some(old_rv));
+        return ApiResponse::success(200, Some(with_resource_version(old, rev)));
     }
     if should_delete_during_update(&old, &new) {
         return delete_now(core, r, &key, &name);

@@ -382,13 +382,31 @@ fn spec_of(v: &Value) -> Value {
     Value::Object(out)
 }
 
+/// The object's `status` as [`Object::to_json`] renders it (serialising only that field for
+/// the kinds whose status the components write).
+fn status_json(obj: &Object) -> Option<Value> {
+    fn field<T: serde::Serialize>(status: &Option<T>) -> Option<Value> {
+        status.as_ref().and_then(|s| serde_json::to_value(s).ok())
+    }
+    match obj {
+        Object::Pod(o) => field(&o.status),
+        Object::Deployment(o) => field(&o.status),
+        Object::ReplicaSet(o) => field(&o.status),
+        Object::Node(o) => field(&o.status),
+        Object::Job(o) => field(&o.status),
+        _ => match obj.to_json() {
+            Value::Object(mut m) => m.remove("status"),
+            _ => None,
+        },
+    }
+}
+
 /// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
 /// annotations).
 pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     let mut out = old.to_json();
-    let new_json = new.to_json();
-    match new_json.get("status") {
-        Some(s) => out["status"] = s.clone(),
+    match status_json(new) {
+        Some(s) => out["status"] = s,
         None => {
             if let Some(m) = out.as_object_mut() {
                 m.remove("status");
@@ -399,8 +417,8 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     // controller records `deployment.kubernetes.io/revision` (an annotation) through the
     // status subresource.
     if old.kind() == "Deployment" {
-        match new_json.pointer("/metadata/annotations") {
-            Some(a) => out["metadata"]["annotations"] = a.clone(),
+        match new.meta().annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()) {
+            Some(a) => out["metadata"]["annotations"] = a,
             None => {
                 if let Some(m) = out.get_mut("metadata").and_then(Value::as_object_mut) {
                     m.remove("annotations");
@@ -410,8 +428,8 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     }
     // The QoS class is immutable; old kubelets dropped it (upstream backfills it).
     if old.kind() == "Pod" && out.pointer("/status/qosClass").is_none() {
-        if let Some(q) = old.to_json().pointer("/status/qosClass") {
-            out["status"]["qosClass"] = q.clone();
+        if let Some(q) = old.as_pod().and_then(|p| p.status.as_ref()).and_then(|s| s.qos_class.as_ref()) {
+            out["status"]["qosClass"] = Value::String(q.clone());
         }
     }
     Object::from_json(&old.api_version(), old.kind(), out).unwrap_or_else(|_| old.clone())
