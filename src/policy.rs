@@ -6,6 +6,7 @@
 
 use k8s_openapi::api::admissionregistration::v1::RuleWithOperations;
 use k8s_openapi::api::rbac::v1::{PolicyRule, RoleRef, Subject};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use podlab_engine::admission::{selector_text, SimulatedWebhook, WebhookBehaviour, WebhookFailure};
 use podlab_engine::cluster::settings;
 use podlab_engine::object::Object;
@@ -182,32 +183,35 @@ pub fn policy_at(store: &Store<Object>, revision: u64) -> PolicySummary {
         Some(s) => behaviour_text(&s.behaviour),
         None => "no server declared: every call fails with connection refused".to_string(),
     };
+    // The fields mutating and validating webhooks share, from either type.
+    let mut webhook = |kind: &'static str,
+                       configuration: &Option<String>,
+                       name: &str,
+                       rules: &Option<Vec<RuleWithOperations>>,
+                       failure_policy: &Option<String>,
+                       namespace_selector: &Option<LabelSelector>| {
+        out.webhooks.push(WebhookSummary {
+            kind,
+            configuration: configuration.clone().unwrap_or_default(),
+            name: name.to_string(),
+            rules: rules.iter().flatten().map(webhook_rule_text).collect(),
+            failure_policy: failure_policy.clone().unwrap_or_else(|| "Fail".into()),
+            namespace_selector: namespace_selector.as_ref().map(selector_text).unwrap_or_default(),
+            server: server_of(name),
+        });
+    };
     for o in snap.list("MutatingWebhookConfiguration", None) {
         let Object::MutatingWebhookConfiguration(c) = o else { continue };
         for w in c.webhooks.iter().flatten() {
-            out.webhooks.push(WebhookSummary {
-                kind: "Mutating",
-                configuration: c.metadata.name.clone().unwrap_or_default(),
-                name: w.name.clone(),
-                rules: w.rules.iter().flatten().map(webhook_rule_text).collect(),
-                failure_policy: w.failure_policy.clone().unwrap_or_else(|| "Fail".into()),
-                namespace_selector: w.namespace_selector.as_ref().map(selector_text).unwrap_or_default(),
-                server: server_of(&w.name),
-            });
+            let cfg = &c.metadata.name;
+            webhook("Mutating", cfg, &w.name, &w.rules, &w.failure_policy, &w.namespace_selector);
         }
     }
     for o in snap.list("ValidatingWebhookConfiguration", None) {
         let Object::ValidatingWebhookConfiguration(c) = o else { continue };
         for w in c.webhooks.iter().flatten() {
-            out.webhooks.push(WebhookSummary {
-                kind: "Validating",
-                configuration: c.metadata.name.clone().unwrap_or_default(),
-                name: w.name.clone(),
-                rules: w.rules.iter().flatten().map(webhook_rule_text).collect(),
-                failure_policy: w.failure_policy.clone().unwrap_or_else(|| "Fail".into()),
-                namespace_selector: w.namespace_selector.as_ref().map(selector_text).unwrap_or_default(),
-                server: server_of(&w.name),
-            });
+            let cfg = &c.metadata.name;
+            webhook("Validating", cfg, &w.name, &w.rules, &w.failure_policy, &w.namespace_selector);
         }
     }
     out

@@ -24,18 +24,13 @@ fn preset_title(name: &str) -> &'static str {
 #[component]
 pub fn ClusterPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let nodes = Memo::new(move |_| {
+    // The etcd revision the current step shows (the starting cluster before the first step).
+    let revision = Memo::new(move |_| {
         let run = lab.run()?;
-        let i = lab.step.get();
-        let revision = run.step(i).map(|s| s.revision).unwrap_or(run.run.setup_revision);
-        Some(nodes_at(run.run.store(), revision))
+        Some(run.step(lab.step.get()).map(|s| s.revision).unwrap_or(run.run.setup_revision))
     });
-    let policy = Memo::new(move |_| {
-        let run = lab.run()?;
-        let i = lab.step.get();
-        let revision = run.step(i).map(|s| s.revision).unwrap_or(run.run.setup_revision);
-        Some(policy_at(run.run.store(), revision))
-    });
+    let nodes = Memo::new(move |_| Some(nodes_at(lab.run()?.run.store(), revision.get()?)));
+    let policy = Memo::new(move |_| Some(policy_at(lab.run()?.run.store(), revision.get()?)));
     let users = move || lab.run().map(|r| (r.users.clone(), r.current_user.clone())).unwrap_or_default();
 
     view! {
@@ -310,31 +305,39 @@ fn webhook_view(w: WebhookSummary) -> impl IntoView {
 /// The three policy lists; the `<details>` elements stay put while the step changes (only
 /// their contents follow it), so what the learner opened stays open.
 fn policy_view(policy: Memo<Option<PolicySummary>>) -> impl IntoView {
-    let get = move || policy.get().unwrap_or_default();
+    // Each part reads only what it shows, without copying the whole summary.
+    let part = move |f: fn(&PolicySummary) -> String| {
+        policy.with(|p| match p {
+            Some(p) => f(p),
+            None => f(&PolicySummary::default()),
+        })
+    };
+    let namespaces = move || policy.with(|p| p.as_ref().map(|p| p.namespaces.clone()).unwrap_or_default());
+    let bindings = move || policy.with(|p| p.as_ref().map(|p| p.bindings.clone()).unwrap_or_default());
+    let webhooks = move || policy.with(|p| p.as_ref().map(|p| p.webhooks.clone()).unwrap_or_default());
     view! {
         <h3 class="sub" id="policy-title">
             "Policies at this step"
         </h3>
         <details class="policy" open=true>
-            <summary>{move || format!("Namespaces ({})", get().namespaces.len())}</summary>
-            <ul class="plain policy-list">{move || get().namespaces.into_iter().map(namespace_view).collect_view()}</ul>
+            <summary>{move || part(|p| format!("Namespaces ({})", p.namespaces.len()))}</summary>
+            <ul class="plain policy-list">{move || namespaces().into_iter().map(namespace_view).collect_view()}</ul>
         </details>
         <details class="policy">
             <summary>
                 {move || {
-                    let p = get();
-                    match p.system_bindings {
+                    part(|p| match p.system_bindings {
                         0 => format!("RBAC bindings ({})", p.bindings.len()),
                         n => format!("RBAC bindings ({}) and {n} bootstrap bindings named system:…", p.bindings.len()),
-                    }
+                    })
                 }}
             </summary>
-            <ul class="plain policy-list">{move || get().bindings.into_iter().map(binding_view).collect_view()}</ul>
+            <ul class="plain policy-list">{move || bindings().into_iter().map(binding_view).collect_view()}</ul>
         </details>
         <details class="policy">
-            <summary>{move || format!("Admission webhooks ({})", get().webhooks.len())}</summary>
+            <summary>{move || part(|p| format!("Admission webhooks ({})", p.webhooks.len()))}</summary>
             {move || {
-                let hooks = get().webhooks;
+                let hooks = webhooks();
                 if hooks.is_empty() {
                     view! { <p class="policy-line">"None: admission runs only the built-in plugins."</p> }.into_any()
                 } else {

@@ -1351,14 +1351,10 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         return ApiResponse::failure(s);
     }
     new.meta_mut().resource_version = None;
-    let unchanged = if old.meta().resource_version.is_none() {
-        new == old
-    } else {
-        let mut old_plain = old.clone();
-        old_plain.meta_mut().resource_version = None;
-        new == old_plain
-    };
-    if unchanged {
+    // `old` is this request's own copy: compare without the version (it is set again below).
+    let mut old = old;
+    old.meta_mut().resource_version = None;
+    if new == old {
         // Nothing changed: etcd is not written, the stored object is returned as is.
         return ApiResponse::success(200, Some(with_resource_version(old, rev)));
     }

@@ -133,7 +133,7 @@ pub fn parse_indexes(text: &str, completions: i32) -> BTreeSet<i32> {
     for part in text.split(',').filter(|p| !p.is_empty()) {
         let (a, b) = part.split_once('-').unwrap_or((part, part));
         if let (Ok(a), Ok(b)) = (a.trim().parse::<i32>(), b.trim().parse::<i32>()) {
-            set.extend((a.max(0)..=b.min(completions - 1)).filter(|i| *i >= 0));
+            set.extend(a.max(0)..=b.min(completions - 1));
         }
     }
     set
@@ -144,9 +144,8 @@ pub fn generate_name_with_index(job: &str, index: i32) -> String {
     let append = format!("-{index}-");
     let prefix = format!("{job}{append}");
     if prefix.len() > MAX_GENERATED_NAME_LENGTH {
-        let keep = MAX_GENERATED_NAME_LENGTH - append.len();
-        let cut = job.char_indices().map(|(i, _)| i).take_while(|i| *i <= keep).last().unwrap_or(0);
-        return format!("{}{append}", &job[..cut.min(keep)]);
+        // Job names are DNS subdomains (ASCII), so cutting at a byte is cutting at a character.
+        return format!("{}{append}", &job[..MAX_GENERATED_NAME_LENGTH - append.len()]);
     }
     prefix
 }
@@ -471,8 +470,10 @@ impl JobSync<'_, '_> {
             .cloned()
             .collect();
         let status = self.job.status.clone().unwrap_or_default();
+        // An Indexed Job counts success by index (empty for other Jobs).
+        let done_indexes = if is_indexed(&self.job) { succeeded_indexes(&self.job, &pods) } else { BTreeSet::new() };
         let succeeded = if is_indexed(&self.job) {
-            succeeded_indexes(&self.job, &pods).len() as i32
+            done_indexes.len() as i32
         } else {
             status.succeeded.unwrap_or(0) + new_succeeded.len() as i32 + unc_succ.len() as i32
         };
@@ -568,6 +569,7 @@ impl JobSync<'_, '_> {
                 let (a, err) = self.manage_job(
                     &active_pods,
                     succeeded,
+                    &done_indexes,
                     parallelism,
                     completions,
                     suspended,
@@ -703,6 +705,7 @@ impl JobSync<'_, '_> {
         &mut self,
         active_pods: &[Pod],
         succeeded: i32,
+        done_indexes: &BTreeSet<i32>,
         parallelism: i32,
         completions: Option<i32>,
         suspended: bool,
@@ -775,7 +778,7 @@ impl JobSync<'_, '_> {
         }
         let diff = diff.min(MAX_POD_CREATE_DELETE_PER_SYNC);
         if is_indexed(&self.job) {
-            return self.create_indexed_pods(active_pods, succeeded, diff);
+            return self.create_indexed_pods(active_pods, done_indexes, diff);
         }
         self.decide(
             format!("job-controller creates {diff} Pod(s) for Job {}", self.name()),
@@ -804,16 +807,13 @@ impl JobSync<'_, '_> {
     /// `manageJob` for an Indexed Job: Pods for the `count` lowest indexes that neither
     /// succeeded nor have an active Pod (`firstPendingIndexes`), each from the template with
     /// its index filled in. Returns (active, error).
-    fn create_indexed_pods(&mut self, active_pods: &[Pod], succeeded: i32, count: i32) -> (i32, bool) {
+    fn create_indexed_pods(&mut self, active_pods: &[Pod], done: &BTreeSet<i32>, count: i32) -> (i32, bool) {
         let active = active_pods.len() as i32;
+        let succeeded = done.len();
         let ns = self.job.metadata.namespace.clone();
         let name = self.name();
         let spec = self.job.spec.clone().unwrap_or_default();
         let completions = spec.completions.unwrap_or(0);
-        let pods = pods(self.cx.core, ns.as_deref());
-        let uid = self.job.metadata.uid.clone().unwrap_or_default();
-        let own: Vec<Pod> = pods.into_iter().filter(|p| is_controlled_by(&p.metadata, &uid)).collect();
-        let done = succeeded_indexes(&self.job, &own);
         let busy: BTreeSet<i32> = active_pods.iter().filter_map(completion_index).collect();
         let indexes: Vec<i32> =
             (0..completions).filter(|i| !done.contains(i) && !busy.contains(i)).take(count.max(0) as usize).collect();
@@ -824,7 +824,7 @@ impl JobSync<'_, '_> {
             format!("job-controller creates {} Pod(s) for Indexed Job {name}", indexes.len()),
             format!(
                 "{active} active, {succeeded} succeeded; completed indexes: {}",
-                if done.is_empty() { "none".to_string() } else { format_indexes(&done) }
+                if done.is_empty() { "none".to_string() } else { format_indexes(done) }
             ),
             indexes
                 .iter()

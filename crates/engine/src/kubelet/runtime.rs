@@ -379,14 +379,14 @@ fn interpret(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: us
             OnStop::Exits(0),
             "echoserver answering every HTTP request on port 8080 with the request it received",
         ),
-        "run.sh" if image.kind == ImageKind::Redis => server(
-            argv,
-            vec![Listener::tcp(6379)],
-            30,
-            4 * MIB,
-            OnStop::Exits(0),
-            "the image's start script runs Redis (as a replica of its leader), listening on TCP port 6379",
-        ),
+        "run.sh" if image.kind == ImageKind::Redis => {
+            // The start script execs `redis-server --replicaof <leader> 6379`.
+            let mut p = interpret(image, &["redis-server".to_string()], ctx, depth + 1);
+            p.argv = argv.to_vec();
+            p.description =
+                "the image's start script runs Redis (as a replica of its leader), listening on TCP port 6379".into();
+            p
+        }
         "run.sh" => server(argv, vec![], 0, 80 * MIB, OnStop::Exits(0), "a daemon that runs until stopped"),
         "sh" | "ash" | "bash" | "dash" => shell(image, argv, ctx, depth),
         "sleep" => match args.first().map(|a| parse_sleep(a)) {
