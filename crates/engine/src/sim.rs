@@ -125,6 +125,8 @@ pub struct Core {
     last_write_ms: u64,
     /// Whether the writes being made are routine (see [`Core::routine`]).
     routine: bool,
+    /// The API server's admission chain, built once (it is plain data: the enabled plugins).
+    pub(crate) admission: std::sync::Arc<crate::admission::Chain>,
 }
 
 impl Core {
@@ -139,6 +141,7 @@ impl Core {
             next_request: 1,
             last_write_ms: 0,
             routine: false,
+            admission: std::sync::Arc::new(crate::admission::Chain::lab()),
         }
     }
 

@@ -7,13 +7,14 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One version of a key.
 #[derive(Clone, Debug)]
 struct Version<V> {
     mod_revision: u64,
-    /// `None` marks a deletion (a tombstone).
-    value: Option<V>,
+    /// `None` marks a deletion (a tombstone). Shared with the watch log's events.
+    value: Option<Arc<V>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,9 +41,10 @@ pub struct WatchEvent<V> {
     pub revision: u64,
     pub kind: EventType,
     pub key: String,
-    /// The new value (for a deletion: the last value before it).
-    pub object: V,
-    pub prev: Option<V>,
+    /// The new value (for a deletion: the last value before it). The store's history and
+    /// its watch log share one copy of each value.
+    pub object: Arc<V>,
+    pub prev: Option<Arc<V>>,
 }
 
 /// What a write can fail with, in etcd's terms (the API server turns these into Status errors).
@@ -86,14 +88,19 @@ impl<V: Clone> Store<V> {
 
     /// The current value and its mod revision.
     pub fn get(&self, key: &str) -> Option<(&V, u64)> {
-        self.current(key).map(|v| (v.value.as_ref().expect("filtered"), v.mod_revision))
+        self.current(key).map(|v| (&**v.value.as_ref().expect("filtered"), v.mod_revision))
+    }
+
+    /// The current value as a shared handle (no copy of the value).
+    pub fn get_shared(&self, key: &str) -> Option<(Arc<V>, u64)> {
+        self.current(key).map(|v| (Arc::clone(v.value.as_ref().expect("filtered")), v.mod_revision))
     }
 
     /// The value a key had at `revision` (inclusive).
     pub fn get_at(&self, key: &str, revision: u64) -> Option<(&V, u64)> {
         let history = self.keys.get(key)?;
         let v = history.iter().rev().find(|v| v.mod_revision <= revision)?;
-        v.value.as_ref().map(|value| (value, v.mod_revision))
+        v.value.as_deref().map(|value| (value, v.mod_revision))
     }
 
     /// Every live key under `prefix`, in key order, with its value and mod revision.
@@ -110,7 +117,16 @@ impl<V: Clone> Store<V> {
             .collect()
     }
 
-    fn push(&mut self, key: &str, value: Option<V>, kind: EventType, object: V, prev: Option<V>) -> u64 {
+    /// The live values under `prefix`, in key order, as shared handles (no copies).
+    pub fn list_shared(&self, prefix: &str) -> Vec<Arc<V>> {
+        self.keys
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter_map(|(_, h)| h.last().and_then(|v| v.value.clone()))
+            .collect()
+    }
+
+    fn push(&mut self, key: &str, value: Option<Arc<V>>, kind: EventType, object: Arc<V>, prev: Option<Arc<V>>) -> u64 {
         self.revision += 1;
         let revision = self.revision;
         self.keys.entry(key.to_string()).or_default().push(Version { mod_revision: revision, value });
@@ -123,14 +139,15 @@ impl<V: Clone> Store<V> {
         if self.current(key).is_some() {
             return Err(StoreError::AlreadyExists);
         }
-        Ok(self.push(key, Some(value.clone()), EventType::Added, value, None))
+        let value = Arc::new(value);
+        Ok(self.push(key, Some(Arc::clone(&value)), EventType::Added, value, None))
     }
 
     /// Replace the value of an existing key. With `expected`, the key's current mod revision
     /// must equal it (optimistic concurrency, as resourceVersion preconditions do).
     pub fn update(&mut self, key: &str, value: V, expected: Option<u64>) -> Result<u64, StoreError> {
-        let (prev, current) = match self.get(key) {
-            Some((v, r)) => (v.clone(), r),
+        let (prev, current) = match self.get_shared(key) {
+            Some(found) => found,
             None => return Err(StoreError::NotFound),
         };
         if let Some(e) = expected {
@@ -138,17 +155,18 @@ impl<V: Clone> Store<V> {
                 return Err(StoreError::Conflict { current });
             }
         }
-        Ok(self.push(key, Some(value.clone()), EventType::Modified, value, Some(prev)))
+        let value = Arc::new(value);
+        Ok(self.push(key, Some(Arc::clone(&value)), EventType::Modified, value, Some(prev)))
     }
 
     /// Delete a key; returns the revision of the deletion and the last value.
     pub fn delete(&mut self, key: &str) -> Result<(u64, V), StoreError> {
-        let prev = match self.get(key) {
-            Some((v, _)) => v.clone(),
+        let prev = match self.get_shared(key) {
+            Some((v, _)) => v,
             None => return Err(StoreError::NotFound),
         };
-        let rev = self.push(key, None, EventType::Deleted, prev.clone(), Some(prev.clone()));
-        Ok((rev, prev))
+        let rev = self.push(key, None, EventType::Deleted, Arc::clone(&prev), Some(Arc::clone(&prev)));
+        Ok((rev, (*prev).clone()))
     }
 
     /// Takes the watch log out of the store (the simulation lends it to the watchers); writes

@@ -31,6 +31,8 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("HashMap", "random iteration order (use BTreeMap)"),
     ("HashSet", "random iteration order (use BTreeSet)"),
     ("RandomState", "entropy from the machine"),
+    ("static mut", "mutable global state"),
+    ("thread_local!", "per-thread global state"),
     ("wasm_bindgen", "web dependency"),
     ("web_sys", "web dependency"),
     ("js_sys", "web dependency"),

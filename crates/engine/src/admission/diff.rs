@@ -22,21 +22,34 @@ fn fragment(v: &Value) -> String {
     serde_yaml::to_string(v).unwrap_or_default().trim_end().to_string()
 }
 
+/// Appends `/` and the escaped `segment` to `path`.
+fn push_segment(path: &mut String, segment: &str) {
+    path.push('/');
+    if segment.contains(['~', '/']) {
+        path.push_str(&escape(segment));
+    } else {
+        path.push_str(segment);
+    }
+}
+
 fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, out: &mut Vec<Change>) {
     match (before, after) {
         (Some(Value::Object(b)), Some(Value::Object(a))) => {
             for (k, bv) in b {
+                let av = a.get(k);
+                // Equal subtrees have nothing to report: skip them without building paths.
+                if av == Some(bv) {
+                    continue;
+                }
                 let len = path.len();
-                path.push('/');
-                path.push_str(&escape(k));
-                walk(path, Some(bv), a.get(k), out);
+                push_segment(path, k);
+                walk(path, Some(bv), av, out);
                 path.truncate(len);
             }
             for (k, av) in a {
                 if !b.contains_key(k) {
                     let len = path.len();
-                    path.push('/');
-                    path.push_str(&escape(k));
+                    push_segment(path, k);
                     walk(path, None, Some(av), out);
                     path.truncate(len);
                 }
@@ -44,10 +57,14 @@ fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, out: &
         }
         (Some(Value::Array(b)), Some(Value::Array(a))) => {
             for i in 0..b.len().max(a.len()) {
+                let (bv, av) = (b.get(i), a.get(i));
+                if bv == av {
+                    continue;
+                }
                 let len = path.len();
                 path.push('/');
                 path.push_str(&i.to_string());
-                walk(path, b.get(i), a.get(i), out);
+                walk(path, bv, av, out);
                 path.truncate(len);
             }
         }

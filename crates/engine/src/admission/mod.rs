@@ -199,7 +199,7 @@ impl Operation {
 
 /// What admission knows about the request (`admission.Attributes`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Attributes {
+pub struct Attributes<'a> {
     pub operation: Operation,
     /// The resource of the URL (`pods`, `deployments.apps`).
     pub resource: &'static ResourceInfo,
@@ -213,14 +213,14 @@ pub struct Attributes {
     pub name: String,
     pub user: UserInfo,
     pub dry_run: bool,
-    /// The stored object, for UPDATE and DELETE.
-    pub old_object: Option<Object>,
+    /// The stored object, for UPDATE and DELETE (borrowed: the chain only reads it).
+    pub old_object: Option<&'a Object>,
 }
 
-impl Attributes {
+impl<'a> Attributes<'a> {
     /// Attributes for `operation` on `obj` (its resource, kind, namespace and name), by `user`.
     /// Returns `None` for a kind the API server does not know.
-    pub fn for_object(operation: Operation, obj: &Object, user: UserInfo) -> Option<Attributes> {
+    pub fn for_object(operation: Operation, obj: &Object, user: UserInfo) -> Option<Attributes<'a>> {
         let resource = obj.resource().or_else(|| resource_for_kind(obj.kind()))?;
         Some(Attributes {
             operation,
@@ -235,17 +235,17 @@ impl Attributes {
         })
     }
 
-    pub fn with_old(mut self, old: Object) -> Attributes {
+    pub fn with_old(mut self, old: &'a Object) -> Attributes<'a> {
         self.old_object = Some(old);
         self
     }
 
-    pub fn with_subresource(mut self, subresource: &str) -> Attributes {
+    pub fn with_subresource(mut self, subresource: &str) -> Attributes<'a> {
         self.subresource = subresource.to_string();
         self
     }
 
-    pub fn with_dry_run(mut self, dry_run: bool) -> Attributes {
+    pub fn with_dry_run(mut self, dry_run: bool) -> Attributes<'a> {
         self.dry_run = dry_run;
         self
     }
@@ -498,7 +498,7 @@ impl Decision {
 }
 
 /// A plugin of the mutating pass: it may change the object.
-pub trait MutatingPlugin {
+pub trait MutatingPlugin: Send + Sync {
     /// Upstream's plugin name.
     fn name(&self) -> &'static str;
     /// Whether this request concerns the plugin at all (operation, resource, subresource).
@@ -507,7 +507,7 @@ pub trait MutatingPlugin {
 }
 
 /// A plugin of the validating pass: it sees the object read-only.
-pub trait ValidatingPlugin {
+pub trait ValidatingPlugin: Send + Sync {
     fn name(&self) -> &'static str;
     fn handles(&self, attrs: &Attributes) -> bool;
     fn validate(&self, ctx: &Context, attrs: &Attributes, obj: &Object) -> Decision;

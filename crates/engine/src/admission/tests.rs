@@ -196,7 +196,7 @@ fn run(cluster: &str, request: &str) -> String {
     if operation != Operation::Create {
         let key = info.etcd_key(obj.namespace(), if attrs.name.is_empty() { obj.name() } else { &attrs.name });
         if let Some((old, _)) = store.get(&key) {
-            attrs = attrs.with_old(old.clone());
+            attrs = attrs.with_old(old);
         }
     }
     let mut rng = Rng::new(42);

@@ -321,8 +321,8 @@ fn skip_reason(ctx: &Context, hook: &Hook, attrs: &Attributes, obj: &Object) -> 
     if !is_empty(&hook.object_selector) {
         let new_ok = attrs.operation != Operation::Delete
             && label_selector_matches(&hook.object_selector, &labels_of(Some(obj)));
-        let old_ok = attrs.old_object.is_some()
-            && label_selector_matches(&hook.object_selector, &labels_of(attrs.old_object.as_ref()));
+        let old_ok =
+            attrs.old_object.is_some() && label_selector_matches(&hook.object_selector, &labels_of(attrs.old_object));
         if !new_ok && !old_ok {
             return Some(format!(
                 "its objectSelector ({}) does not match the object's labels",
@@ -380,8 +380,8 @@ fn dial_target(ctx: &Context, hook: &Hook) -> Result<String, String> {
 fn review_request(ctx: &Context, attrs: &Attributes, obj: &Object, uid: &str) -> Value {
     let r = attrs.resource;
     let (object, old_object) = match attrs.operation {
-        Operation::Delete => (Value::Null, attrs.old_object.as_ref().map(Object::to_json).unwrap_or(Value::Null)),
-        _ => (obj.to_json(), attrs.old_object.as_ref().map(Object::to_json).unwrap_or(Value::Null)),
+        Operation::Delete => (Value::Null, attrs.old_object.map(Object::to_json).unwrap_or(Value::Null)),
+        _ => (obj.to_json(), attrs.old_object.map(Object::to_json).unwrap_or(Value::Null)),
     };
     let options_kind = match attrs.operation {
         Operation::Create => "CreateOptions",

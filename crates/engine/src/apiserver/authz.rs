@@ -30,6 +30,7 @@ use crate::store::Store;
 use crate::trace::{RbacMatch, RequestAttributes, UserInfo};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Subject};
+use std::borrow::Cow;
 
 /// The request as an authorizer sees it (upstream `authorizer.Attributes`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -288,16 +289,23 @@ pub mod rbac {
             "Group" => user.groups.contains(&s.name),
             "ServiceAccount" => {
                 let ns = s.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(namespace);
-                !ns.is_empty() && user.username == format!("system:serviceaccount:{ns}:{}", s.name)
+                // `system:serviceaccount:<ns>:<name>`, compared without building it.
+                !ns.is_empty()
+                    && user
+                        .username
+                        .strip_prefix("system:serviceaccount:")
+                        .and_then(|rest| rest.strip_prefix(ns))
+                        .and_then(|rest| rest.strip_prefix(':'))
+                        == Some(s.name.as_str())
             }
             _ => false,
         }
     }
 
     /// The rules of a ClusterRole, aggregated if it has an aggregationRule.
-    pub fn cluster_role_rules(store: &Store<Object>, role: &ClusterRole) -> Vec<PolicyRule> {
+    pub fn cluster_role_rules<'a>(store: &Store<Object>, role: &'a ClusterRole) -> Cow<'a, [PolicyRule]> {
         if role.aggregation_rule.is_none() {
-            return role.rules.clone().unwrap_or_default();
+            return Cow::Borrowed(role.rules.as_deref().unwrap_or(&[]));
         }
         let all: Vec<ClusterRole> = store
             .list("/registry/clusterroles/")
@@ -307,22 +315,22 @@ pub mod rbac {
                 _ => None,
             })
             .collect();
-        aggregate_rules(role, &all)
+        Cow::Owned(aggregate_rules(role, &all))
     }
 
-    fn role_rules(
-        store: &Store<Object>,
+    fn role_rules<'s>(
+        store: &'s Store<Object>,
         kind: &str,
         name: &str,
         binding_namespace: &str,
-    ) -> Result<Vec<PolicyRule>, String> {
+    ) -> Result<Cow<'s, [PolicyRule]>, String> {
         match kind {
             "ClusterRole" => match store.get(&format!("/registry/clusterroles/{name}")) {
                 Some((Object::ClusterRole(r), _)) => Ok(cluster_role_rules(store, r)),
                 _ => Err(format!("clusterrole.rbac.authorization.k8s.io \"{name}\" not found")),
             },
             "Role" => match store.get(&format!("/registry/roles/{binding_namespace}/{name}")) {
-                Some((Object::Role(r), _)) => Ok(r.rules.clone().unwrap_or_default()),
+                Some((Object::Role(r), _)) => Ok(Cow::Borrowed(r.rules.as_deref().unwrap_or(&[]))),
                 _ => Err(format!("role.rbac.authorization.k8s.io \"{name}\" not found")),
             },
             other => Err(format!("unsupported role reference kind: \"{other}\"")),

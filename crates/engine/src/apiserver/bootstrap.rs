@@ -135,7 +135,12 @@ fn cluster_binding(name: &str, role: &str, subjects: &[Sub]) -> ClusterRoleBindi
 
 /// The rules of `system:node` (upstream `NodeRules()`), also used by the Node authorizer for
 /// the resources it does not subdivide.
-pub fn node_rules() -> Vec<PolicyRule> {
+pub fn node_rules() -> &'static [PolicyRule] {
+    static RULES: std::sync::OnceLock<Vec<PolicyRule>> = std::sync::OnceLock::new();
+    RULES.get_or_init(build_node_rules)
+}
+
+fn build_node_rules() -> Vec<PolicyRule> {
     vec![
         rule(&["create"], &["authentication.k8s.io"], &["tokenreviews"]),
         rule(&["create"], &["authorization.k8s.io"], &["subjectaccessreviews", "localsubjectaccessreviews"]),
@@ -356,7 +361,7 @@ fn cluster_roles() -> Vec<ClusterRole> {
                 rule(READ, &["networking.k8s.io"], &["networkpolicies", "ingresses", "ingresses/status"]),
             ],
         ),
-        cluster_role("system:node", node_rules()),
+        cluster_role("system:node", node_rules().to_vec()),
         cluster_role(
             "system:kubelet-api-admin",
             vec![

@@ -88,15 +88,15 @@ fn webhook_servers(core: &Core) -> Vec<admission::SimulatedWebhook> {
         .collect()
 }
 
-fn attributes(
+fn attributes<'a>(
     op: Operation,
     resource: &'static ResourceInfo,
     subresource: &str,
     name: &str,
     user: &UserInfo,
     obj: &Object,
-    old: Option<&Object>,
-) -> Option<admission::Attributes> {
+    old: Option<&'a Object>,
+) -> Option<admission::Attributes<'a>> {
     let operation = match op {
         Operation::Create => admission::Operation::Create,
         Operation::Update => admission::Operation::Update,
@@ -109,7 +109,7 @@ fn attributes(
         attrs.name = name.to_string();
     }
     if let Some(o) = old {
-        attrs = attrs.with_old(o.clone());
+        attrs = attrs.with_old(o);
     }
     Some(attrs)
 }
@@ -144,10 +144,11 @@ pub fn admit_mutating(
     let redefault = |o: &mut Object| {
         crate::defaults::apply_defaults(o);
     };
+    let chain = std::sync::Arc::clone(&core.admission);
     let ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
         .with_webhook_servers(&servers)
         .with_defaulter(&redefault);
-    outcome(admission::Chain::lab().run_mutating(&ctx, &attrs, obj))
+    outcome(chain.run_mutating(&ctx, &attrs, obj))
 }
 
 /// The validating admission pass of the lab's chain.
@@ -166,6 +167,7 @@ pub fn admit_validating(
         return AdmissionResult::default();
     };
     let servers = webhook_servers(core);
+    let chain = std::sync::Arc::clone(&core.admission);
     let ctx = admission::Context::new(&core.store, core.now, &mut core.rng).with_webhook_servers(&servers);
-    outcome(admission::Chain::lab().run_validating(&ctx, &attrs, obj))
+    outcome(chain.run_validating(&ctx, &attrs, obj))
 }

@@ -1277,18 +1277,20 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
-    let Some(body) = req.body.clone() else {
+    let Some(body) = req.body.as_ref() else {
         return ApiResponse::failure(Status::bad_request("the request body is empty"));
     };
     // A patch applies to the stored object; an update replaces it.
+    let patched;
     let candidate = if req.verb == Verb::Patch {
         let mut current = with_resource_version(old.clone(), rev).to_json();
-        strategic::merge(&mut current, &body);
-        current
+        strategic::merge(&mut current, body);
+        patched = current;
+        &patched
     } else {
         body
     };
-    let mut incoming = match hooks::decode(req.resource, &candidate, req.caller.component == Component::Kubectl) {
+    let mut incoming = match hooks::decode(req.resource, candidate, req.caller.component == Component::Kubectl) {
         Ok(o) => o,
         Err(s) => return ApiResponse::failure(s),
     };

@@ -382,54 +382,53 @@ fn spec_of(v: &Value) -> Value {
     Value::Object(out)
 }
 
-/// The object's `status` as [`Object::to_json`] renders it (serialising only that field for
-/// the kinds whose status the components write).
-fn status_json(obj: &Object) -> Option<Value> {
-    fn field<T: serde::Serialize>(status: &Option<T>) -> Option<Value> {
-        status.as_ref().and_then(|s| serde_json::to_value(s).ok())
-    }
-    match obj {
-        Object::Pod(o) => field(&o.status),
-        Object::Deployment(o) => field(&o.status),
-        Object::ReplicaSet(o) => field(&o.status),
-        Object::Node(o) => field(&o.status),
-        Object::Job(o) => field(&o.status),
-        _ => match obj.to_json() {
-            Value::Object(mut m) => m.remove("status"),
-            _ => None,
-        },
-    }
-}
-
 /// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
 /// annotations).
 pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
+    // The kinds with a typed variant copy the status field itself; what follows is the same
+    // operation on the JSON form for the others.
+    let mut out = old.clone();
+    match (&mut out, new) {
+        (Object::Pod(o), Object::Pod(n)) => {
+            o.status = n.status.clone();
+            // The QoS class is immutable; old kubelets dropped it (upstream backfills it).
+            let old_qos = old.as_pod().and_then(|p| p.status.as_ref()).and_then(|s| s.qos_class.as_ref());
+            if let Some(q) = old_qos {
+                if o.status.as_ref().and_then(|s| s.qos_class.as_ref()).is_none() {
+                    o.status.get_or_insert_with(Default::default).qos_class = Some(q.clone());
+                }
+            }
+            return out;
+        }
+        (Object::Deployment(o), Object::Deployment(n)) => {
+            o.status = n.status.clone();
+            // `deploymentStatusStrategy` resets only the spec and the labels: the deployment
+            // controller records `deployment.kubernetes.io/revision` (an annotation) through
+            // the status subresource.
+            o.metadata.annotations = n.metadata.annotations.clone();
+            return out;
+        }
+        (Object::ReplicaSet(o), Object::ReplicaSet(n)) => {
+            o.status = n.status.clone();
+            return out;
+        }
+        (Object::Node(o), Object::Node(n)) => {
+            o.status = n.status.clone();
+            return out;
+        }
+        (Object::Job(o), Object::Job(n)) => {
+            o.status = n.status.clone();
+            return out;
+        }
+        _ => {}
+    }
     let mut out = old.to_json();
-    match status_json(new) {
+    match new.to_json().as_object_mut().and_then(|m| m.remove("status")) {
         Some(s) => out["status"] = s,
         None => {
             if let Some(m) = out.as_object_mut() {
                 m.remove("status");
             }
-        }
-    }
-    // `deploymentStatusStrategy` resets only the spec and the labels: the deployment
-    // controller records `deployment.kubernetes.io/revision` (an annotation) through the
-    // status subresource.
-    if old.kind() == "Deployment" {
-        match new.meta().annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()) {
-            Some(a) => out["metadata"]["annotations"] = a,
-            None => {
-                if let Some(m) = out.get_mut("metadata").and_then(Value::as_object_mut) {
-                    m.remove("annotations");
-                }
-            }
-        }
-    }
-    // The QoS class is immutable; old kubelets dropped it (upstream backfills it).
-    if old.kind() == "Pod" && out.pointer("/status/qosClass").is_none() {
-        if let Some(q) = old.as_pod().and_then(|p| p.status.as_ref()).and_then(|s| s.qos_class.as_ref()) {
-            out["status"]["qosClass"] = Value::String(q.clone());
         }
     }
     Object::from_json(&old.api_version(), old.kind(), out).unwrap_or_else(|_| old.clone())

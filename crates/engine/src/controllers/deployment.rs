@@ -86,13 +86,13 @@ impl Controller for DeploymentController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Deployment(d) => {
                 if ev.kind == EventType::Deleted {
                     return;
                 }
                 // Our own status writes come back as updates; they need no sync.
-                if let Some(Object::Deployment(prev)) = &ev.prev {
+                if let Some(Object::Deployment(prev)) = ev.prev.as_deref() {
                     if prev.spec == d.spec
                         && prev.metadata.labels == d.metadata.labels
                         && prev.metadata.deletion_timestamp == d.metadata.deletion_timestamp
@@ -123,7 +123,7 @@ impl Controller for DeploymentController {
                         }
                     }
                 }
-                if let Some(Object::ReplicaSet(prev)) = &ev.prev {
+                if let Some(Object::ReplicaSet(prev)) = ev.prev.as_deref() {
                     if controller_of(&prev.metadata) != controller_of(&rs.metadata) {
                         if let Some(d) = owning_deployment(cx, ns, &prev.metadata) {
                             owners.push((d, "a ReplicaSet left this Deployment"));
@@ -138,7 +138,8 @@ impl Controller for DeploymentController {
                 // Recreate waits for every old Pod to be gone.
                 let ns = pod.metadata.namespace.as_deref();
                 let Some(r) = controller_of(&pod.metadata).filter(|r| r.kind == "ReplicaSet") else { return };
-                let Some(Object::ReplicaSet(rs)) = resolve_owner(cx.core, ns, r) else { return };
+                let Some(owner) = resolve_owner(cx.core, ns, r) else { return };
+                let Object::ReplicaSet(rs) = &*owner else { return };
                 let Some(d) = owning_deployment(cx, ns, &rs.metadata) else { return };
                 if strategy_type(&d) != "Recreate" {
                     return;
@@ -184,8 +185,8 @@ fn owning_deployment(
     meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
 ) -> Option<Deployment> {
     let r = controller_of(meta).filter(|r| r.kind == "Deployment")?;
-    match resolve_owner(cx.core, ns, r) {
-        Some(Object::Deployment(d)) => Some(*d),
+    match resolve_owner(cx.core, ns, r).as_deref() {
+        Some(Object::Deployment(d)) => Some((**d).clone()),
         _ => None,
     }
 }

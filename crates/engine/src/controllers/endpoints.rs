@@ -44,9 +44,9 @@ impl Controller for EndpointsController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Service(svc) => {
-                if let Some(Object::Service(prev)) = &ev.prev {
+                if let Some(Object::Service(prev)) = ev.prev.as_deref() {
                     if ev.kind == EventType::Modified
                         && prev.spec == svc.spec
                         && prev.metadata.labels == svc.metadata.labels

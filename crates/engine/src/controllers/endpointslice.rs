@@ -94,7 +94,7 @@ pub fn pod_endpoints_changed(old: &Pod, new: &Pod) -> bool {
 /// controller.
 pub fn observe_pod_for_services(cx: &mut Cx, controller: &'static str, ev: &WatchEvent<Object>, pod: &Pod) {
     let ns = pod.metadata.namespace.as_deref();
-    let prev = match &ev.prev {
+    let prev = match ev.prev.as_deref() {
         Some(Object::Pod(p)) => Some(p.as_ref()),
         _ => None,
     };
@@ -286,13 +286,13 @@ impl Controller for EndpointSliceController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Service(svc) => {
                 if ev.kind == EventType::Deleted {
                     self.triggers.remove(&key_of(&svc.metadata));
                     return;
                 }
-                if let Some(Object::Service(prev)) = &ev.prev {
+                if let Some(Object::Service(prev)) = ev.prev.as_deref() {
                     if prev.spec == svc.spec && prev.metadata.labels == svc.metadata.labels {
                         return;
                     }

@@ -83,7 +83,7 @@ impl Controller for GarbageCollector {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        let obj = &ev.object;
+        let obj = &*ev.object;
         if obj.kind() == "Event" {
             return;
         }
@@ -112,7 +112,7 @@ impl Controller for GarbageCollector {
                 }
             }
             EventType::Added | EventType::Modified => {
-                let prev_meta = ev.prev.as_ref().map(|p| p.meta().clone());
+                let prev_meta = ev.prev.as_deref().map(|p| p.meta().clone());
                 let newly = |f: &str| {
                     has_finalizer(meta, f)
                         && is_deleting(meta)

@@ -89,8 +89,8 @@ pub struct JobController {
 
 fn job_of(cx: &Cx, pod: &Pod) -> Option<Job> {
     let r = controller_of(&pod.metadata).filter(|r| r.kind == "Job")?;
-    match resolve_owner(cx.core, pod.metadata.namespace.as_deref(), r) {
-        Some(Object::Job(j)) => Some(*j),
+    match resolve_owner(cx.core, pod.metadata.namespace.as_deref(), r).as_deref() {
+        Some(Object::Job(j)) => Some((**j).clone()),
         _ => None,
     }
 }
@@ -185,12 +185,12 @@ impl Controller for JobController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Job(job) => {
                 if ev.kind == EventType::Deleted {
                     return;
                 }
-                if let Some(Object::Job(prev)) = &ev.prev {
+                if let Some(Object::Job(prev)) = ev.prev.as_deref() {
                     if prev.spec == job.spec
                         && prev.metadata.deletion_timestamp == job.metadata.deletion_timestamp
                         && prev.metadata.labels == job.metadata.labels
@@ -277,7 +277,7 @@ fn sync_orphan_pod(cx: &mut Cx, pod_key: &str) {
         if r.kind != "Job" {
             return;
         }
-        if let Some(Object::Job(job)) = resolve_owner(cx.core, ns, r) {
+        if let Some(Object::Job(job)) = resolve_owner(cx.core, ns, r).as_deref() {
             if !is_finished(&job) {
                 return;
             }

@@ -178,7 +178,7 @@ impl Cx<'_> {
         if !self.enqueue(controller, key, delay_ms) {
             return;
         }
-        let obj = &event.object;
+        let obj = &*event.object;
         let summary = format!(
             "{controller} sees {} {} {}",
             event.kind.as_str(),

@@ -57,7 +57,7 @@ impl Controller for NamespaceController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        if let Object::Namespace(ns) = &ev.object {
+        if let Object::Namespace(ns) = &*ev.object {
             if ev.kind != EventType::Deleted && is_deleting(&ns.metadata) {
                 let name = ns.metadata.name.clone().unwrap_or_default();
                 cx.watch(

@@ -115,13 +115,13 @@ impl Controller for NodeLifecycleController {
             self.started = true;
             cx.enqueue_periodic(NAME, "monitor", NODE_MONITOR_PERIOD_MS);
         }
-        let Object::Node(node) = &ev.object else { return };
+        let Object::Node(node) = &*ev.object else { return };
         if ev.kind == EventType::Deleted {
             self.health.remove(node.metadata.name.as_deref().unwrap_or(""));
             return;
         }
         // Conditions or cordoning changed: recompute the NoSchedule taints.
-        let changed = match &ev.prev {
+        let changed = match ev.prev.as_deref() {
             Some(Object::Node(prev)) => {
                 prev.status
                     .as_ref()
@@ -184,15 +184,13 @@ impl NodeLifecycleController {
 
     fn monitor(&mut self, cx: &mut Cx) {
         let now = cx.core.now as i64;
-        for o in list(cx.core, "Node", None) {
-            let Object::Node(node) = o else { continue };
+        for o in list_shared(cx.core, "Node", None) {
+            let Object::Node(node) = &*o else { continue };
             let name = node.metadata.name.clone().unwrap_or_default();
-            let ready = ready_condition(&node).cloned();
+            let ready = ready_condition(node).cloned();
             let heartbeat = ready.as_ref().and_then(|c| c.last_heartbeat_time.as_ref()).map(time_ms);
-            let lease_renew = match get(cx.core, "Lease", Some(LEASE_NAMESPACE), &name) {
-                Some(l) => l.to_json().pointer("/spec/renewTime").and_then(|v| v.as_str()).and_then(parse_time_ms),
-                None => None,
-            };
+            let lease_renew =
+                get_shared(cx.core, "Lease", Some(LEASE_NAMESPACE), &name).and_then(|l| lease_renew_time_ms(&l));
             let created = node.metadata.creation_timestamp.as_ref().map(time_ms).unwrap_or(0);
             let h = self.health.entry(name.clone()).or_insert(Health {
                 probe_ms: created,
@@ -212,7 +210,7 @@ impl NodeLifecycleController {
             let observed_status = ready.as_ref().map_or("Unknown".to_string(), |c| c.status.clone());
             let mut current_status = observed_status.clone();
             if now > probe + grace {
-                let mut updated = (*node).clone();
+                let mut updated = (**node).clone();
                 let st = updated.status.get_or_insert_with(Default::default);
                 let conds = st.conditions.get_or_insert_with(Vec::new);
                 let stamp = crate::apiserver::timestamp(cx.core.now);
@@ -239,7 +237,7 @@ impl NodeLifecycleController {
                 if new_ready != ready {
                     current_status = "Unknown".into();
                     let silent = go_duration(now - probe);
-                    let obj = Object::from((*node).clone());
+                    let obj = (*o).clone();
                     cx.decide(
                         Phase::Controllers,
                         NAME,
@@ -258,15 +256,13 @@ impl NodeLifecycleController {
                 }
             }
             if current_status != "True" && observed_status == "True" {
-                let obj = Object::from((*node).clone());
+                let obj = (*o).clone();
                 cx.event(SOURCE, &obj, "Normal", "NodeNotReady", &format!("Node {name} status is now: NodeNotReady"));
                 mark_pods_not_ready(cx, &name);
             }
             // Taint-based eviction.
-            let node = match get(cx.core, "Node", None, &name) {
-                Some(Object::Node(n)) => *n,
-                _ => continue,
-            };
+            let Some(current) = get_shared(cx.core, "Node", None, &name) else { continue };
+            let Object::Node(node) = &*current else { continue };
             match current_status.as_str() {
                 "False" => {
                     if has_taint(&node, TAINT_UNREACHABLE, "NoExecute") {
@@ -424,4 +420,16 @@ fn mark_pods_not_ready(cx: &mut Cx, node: &str) {
         }
         cx.event(SOURCE, &Object::from(p), "Warning", "NodeNotReady", "Node is not ready");
     }
+}
+
+/// A Lease's `spec.renewTime` as logical milliseconds.
+fn lease_renew_time_ms(lease: &Object) -> Option<i64> {
+    let renew = match lease {
+        // Leases are stored untyped: read the field without rendering the whole object.
+        Object::Other(u) => {
+            u.rest.get("spec").and_then(|s| s.get("renewTime")).and_then(|v| v.as_str()).map(str::to_string)
+        }
+        other => other.to_json().pointer("/spec/renewTime").and_then(|v| v.as_str()).map(str::to_string),
+    };
+    renew.as_deref().and_then(parse_time_ms)
 }

@@ -26,6 +26,7 @@ use crate::trace::{Phase, StepStatus};
 use k8s_openapi::api::apps::v1::{ReplicaSet, ReplicaSetCondition, ReplicaSetStatus};
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 pub const NAME: &str = "replicaset-controller";
 pub const SERVICE_ACCOUNT: &str = "replicaset-controller";
@@ -50,14 +51,14 @@ impl Controller for ReplicaSetController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::ReplicaSet(rs) => {
                 if ev.kind == EventType::Deleted {
                     return;
                 }
                 // Upstream resyncs on every update; a status-only change is a no-op sync, so
                 // the lab skips it.
-                if let Some(Object::ReplicaSet(prev)) = &ev.prev {
+                if let Some(Object::ReplicaSet(prev)) = ev.prev.as_deref() {
                     if prev.spec == rs.spec
                         && prev.metadata.labels == rs.metadata.labels
                         && prev.metadata.owner_references == rs.metadata.owner_references
@@ -92,18 +93,15 @@ impl Controller for ReplicaSetController {
 
 fn observe_pod(cx: &mut Cx, ev: &WatchEvent<Object>, pod: &Pod) {
     let ns = pod.metadata.namespace.as_deref();
-    let owner = |cx: &Cx, p: &Pod| -> Option<ReplicaSet> {
+    let owner = |cx: &Cx, p: &Pod| -> Option<Arc<Object>> {
         let r = controller_of(&p.metadata).filter(|r| r.kind == "ReplicaSet")?;
-        match resolve_owner(cx.core, ns, r) {
-            Some(Object::ReplicaSet(rs)) => Some(*rs),
-            _ => None,
-        }
+        resolve_owner(cx.core, ns, r).filter(|o| matches!(**o, Object::ReplicaSet(_)))
     };
-    let prev = match &ev.prev {
+    let prev = match ev.prev.as_deref() {
         Some(Object::Pod(p)) => Some(p.as_ref()),
         _ => None,
     };
-    if let Some(rs) = owner(cx, pod) {
+    if let Some(Object::ReplicaSet(rs)) = owner(cx, pod).as_deref() {
         let key = key_of(&rs.metadata);
         let reason = match ev.kind {
             EventType::Added => "a Pod of this ReplicaSet was created",
@@ -145,14 +143,8 @@ fn observe_pod(cx: &mut Cx, ev: &WatchEvent<Object>, pod: &Pod) {
     if let Some(p) = prev {
         if controller_of(&p.metadata) != controller_of(&pod.metadata) {
             if let Some(rs) = owner(cx, p) {
-                cx.watch(
-                    NAME,
-                    Phase::Controllers,
-                    ev,
-                    &key_of(&rs.metadata),
-                    WATCH_LATENCY_MS,
-                    "a Pod left this ReplicaSet",
-                );
+                let key = key_of(rs.meta());
+                cx.watch(NAME, Phase::Controllers, ev, &key, WATCH_LATENCY_MS, "a Pod left this ReplicaSet");
             }
         }
     }

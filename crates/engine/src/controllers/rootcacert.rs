@@ -42,7 +42,7 @@ impl Controller for RootCaCertPublisher {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Namespace(ns) if ev.kind == EventType::Added && !terminating(ns) => {
                 let name = ns.metadata.name.clone().unwrap_or_default();
                 cx.watch(

@@ -97,7 +97,7 @@ impl Controller for TaintEvictionController {
     }
 
     fn observe(&mut self, cx: &mut Cx, ev: &WatchEvent<Object>) {
-        match &ev.object {
+        match &*ev.object {
             Object::Node(node) => {
                 let name = node.metadata.name.clone().unwrap_or_default();
                 let new = if ev.kind == EventType::Deleted {
@@ -144,7 +144,7 @@ impl Controller for TaintEvictionController {
                 if node.is_empty() || !self.tainted.contains_key(&node) {
                     return;
                 }
-                let prev = match &ev.prev {
+                let prev = match ev.prev.as_deref() {
                     Some(Object::Pod(p)) => Some(p.as_ref()),
                     _ => None,
                 };

@@ -170,7 +170,7 @@ impl Actor for FakeScheduler {
     }
 
     fn observe(&mut self, core: &mut Core, ev: &WatchEvent<Object>) {
-        if let Object::Pod(p) = &ev.object {
+        if let Object::Pod(p) = &*ev.object {
             if ev.kind != EventType::Deleted
                 && node_name(p).is_empty()
                 && !is_deleting(&p.metadata)
@@ -298,20 +298,20 @@ impl Actor for FakeKubelet {
         if self.stopped(core.now) {
             return;
         }
-        let Object::Pod(p) = &ev.object else { return };
+        let Object::Pod(p) = &*ev.object else { return };
         if ev.kind == EventType::Deleted || node_name(p) != self.spec.name {
             return;
         }
         let key = key_of(&p.metadata);
         if is_deleting(&p.metadata) {
-            let was = matches!(&ev.prev, Some(Object::Pod(old)) if is_deleting(&old.metadata));
+            let was = matches!(ev.prev.as_deref(), Some(Object::Pod(old)) if is_deleting(&old.metadata));
             if !was {
                 let delay = if matches!(phase(p), "Succeeded" | "Failed") { 0 } else { KILL_MS };
                 core.after(delay, Task::new(self.target(), format!("kill/{key}")));
             }
             return;
         }
-        let newly_bound = match &ev.prev {
+        let newly_bound = match ev.prev.as_deref() {
             Some(Object::Pod(old)) => node_name(old).is_empty(),
             None => true,
             _ => false,

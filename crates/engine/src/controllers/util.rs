@@ -8,6 +8,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference, Time};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The resource table entry of a built-in kind (the table always has these kinds).
 pub fn res(kind: &str) -> &'static ResourceInfo {
@@ -16,18 +17,28 @@ pub fn res(kind: &str) -> &'static ResourceInfo {
 
 /// Every object of `kind` in `namespace` (or in all namespaces), in key order.
 pub fn list(core: &Core, kind: &str, namespace: Option<&str>) -> Vec<Object> {
+    list_shared(core, kind, namespace).into_iter().map(|o| (*o).clone()).collect()
+}
+
+/// [`list`] without copying the objects: handles on the store's own values.
+pub fn list_shared(core: &Core, kind: &str, namespace: Option<&str>) -> Vec<Arc<Object>> {
     let r = res(kind);
     let prefix = match (r.namespaced, namespace) {
         (true, Some(ns)) => format!("/registry/{}/{ns}/", r.etcd_prefix),
         _ => format!("/registry/{}/", r.etcd_prefix),
     };
-    core.store.list(&prefix).into_iter().map(|(_, o, _)| o.clone()).filter(|o| o.kind() == kind).collect()
+    core.store.list_shared(&prefix).into_iter().filter(|o| o.kind() == kind).collect()
 }
 
 /// One object by kind, namespace and name.
 pub fn get(core: &Core, kind: &str, namespace: Option<&str>, name: &str) -> Option<Object> {
+    get_shared(core, kind, namespace, name).map(|o| (*o).clone())
+}
+
+/// [`get`] without copying the object.
+pub fn get_shared(core: &Core, kind: &str, namespace: Option<&str>, name: &str) -> Option<Arc<Object>> {
     let r = res(kind);
-    core.store.get(&r.etcd_key(namespace, name)).map(|(o, _)| o.clone())
+    core.store.get_shared(&r.etcd_key(namespace, name)).map(|(o, _)| o)
 }
 
 /// The etcd mod revision of an object (what its resourceVersion reads as).
@@ -145,11 +156,11 @@ pub fn is_controlled_by(meta: &ObjectMeta, uid: &str) -> bool {
 
 /// Resolves an owner reference to the live owner in the store (same namespace for
 /// namespaced owners), checking the UID as upstream does.
-pub fn resolve_owner(core: &Core, namespace: Option<&str>, r: &OwnerReference) -> Option<Object> {
+pub fn resolve_owner(core: &Core, namespace: Option<&str>, r: &OwnerReference) -> Option<Arc<Object>> {
     let info = resource_for(&r.api_version, &r.kind).or_else(|| resource_for_kind(&r.kind))?;
     let ns = if info.namespaced { namespace } else { None };
-    let (obj, _) = core.store.get(&info.etcd_key(ns, &r.name))?;
-    (obj.meta().uid.as_deref() == Some(r.uid.as_str())).then(|| obj.clone())
+    let (obj, _) = core.store.get_shared(&info.etcd_key(ns, &r.name))?;
+    (obj.meta().uid.as_deref() == Some(r.uid.as_str())).then_some(obj)
 }
 
 pub fn has_finalizer(meta: &ObjectMeta, f: &str) -> bool {

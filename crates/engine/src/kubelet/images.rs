@@ -10,6 +10,7 @@
 //! real ones) and the pull time (size over a fixed bandwidth plus a fixed resolve time).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
 /// The registry that short names resolve to.
 pub const DEFAULT_DOMAIN: &str = "docker.io";
@@ -117,11 +118,13 @@ pub struct Repository {
 
 /// The image registries the nodes pull from: repositories keyed by their normalised name
 /// (`docker.io/library/nginx`). `Registry::default()` holds well-known public images.
+/// Copies share the tables until one of them adds an image (every kubelet of a run starts
+/// from the same built-in registry).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Registry {
-    pub repositories: BTreeMap<String, Repository>,
+    repositories: Arc<BTreeMap<String, Repository>>,
     /// Registry hosts that exist (a reference to any other host fails DNS resolution).
-    pub hosts: BTreeSet<String>,
+    hosts: Arc<BTreeSet<String>>,
 }
 
 /// A parsed image reference.
@@ -284,15 +287,21 @@ pub const NODE_DNS_SERVER: &str = "172.18.0.1:53";
 impl Registry {
     /// An empty registry (no images, no hosts).
     pub fn empty() -> Registry {
-        Registry { repositories: BTreeMap::new(), hosts: BTreeSet::new() }
+        Registry { repositories: Arc::new(BTreeMap::new()), hosts: Arc::new(BTreeSet::new()) }
     }
 
     /// Adds (or replaces) one image.
     pub fn insert(&mut self, repository: &str, tag: &str, info: ImageInfo) {
         if let Some((host, _)) = repository.split_once('/') {
-            self.hosts.insert(host.to_string());
+            if !self.hosts.contains(host) {
+                Arc::make_mut(&mut self.hosts).insert(host.to_string());
+            }
         }
-        self.repositories.entry(repository.to_string()).or_default().tags.insert(tag.to_string(), info);
+        Arc::make_mut(&mut self.repositories)
+            .entry(repository.to_string())
+            .or_default()
+            .tags
+            .insert(tag.to_string(), info);
     }
 
     /// Adds an image of the lab's own (say `registry.example.com/shop/api:1.4`): a process
@@ -1035,12 +1044,21 @@ const DEFAULT_IMAGES: &[Row] = &[
 ];
 
 impl Default for Registry {
+    /// The built-in registry: the same constant tables in every run, so they are built once
+    /// per process (a read-only static, never written after) and shared.
     fn default() -> Registry {
+        static BUILT_IN: OnceLock<Registry> = OnceLock::new();
+        BUILT_IN.get_or_init(Registry::built_in).clone()
+    }
+}
+
+impl Registry {
+    fn built_in() -> Registry {
         let mut reg = Registry::empty();
         // Hosts that exist even where the lab has no images in them.
         for host in ["docker.io", "registry.k8s.io", "k8s.gcr.io", "gcr.io", "quay.io", "ghcr.io", "us-docker.pkg.dev"]
         {
-            reg.hosts.insert(host.to_string());
+            Arc::make_mut(&mut reg.hosts).insert(host.to_string());
         }
         for r in DEFAULT_IMAGES {
             for (i, tag) in r.tags.iter().enumerate() {

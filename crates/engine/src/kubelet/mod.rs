@@ -43,7 +43,7 @@ use crate::store::{EventType, WatchEvent};
 use crate::trace::{Change, Component, Detail, Phase, StepStatus, Table, WatchDetail, WorkDetail};
 use events::{EventRecorder, EventSpec};
 use images::{go_duration, Backoff, CachedImage, ImageCache, ImageInfo, ImageRef};
-use k8s_openapi::api::core::v1::{Container, Node, Pod};
+use k8s_openapi::api::core::v1::{Container, Node, Pod, PodStatus};
 use probes::{ProbeKind, WorkerState};
 use qos::QosClass;
 use runtime::{End, OnStop, Process};
@@ -338,7 +338,9 @@ struct PodWorker {
     terminal: Option<String>,
     deleting: bool,
     deleted: bool,
-    last_status: Option<serde_json::Value>,
+    /// The last status written, as sent (JSON) and as generated (the typed value spares
+    /// serialising an unchanged status).
+    last_status: Option<(serde_json::Value, PodStatus)>,
     wakes: BTreeSet<u64>,
     probe_epoch: u64,
 }
@@ -528,10 +530,13 @@ impl Kubelet {
     }
 
     fn node_ip(&self, core: &Core) -> String {
-        self.node_obj(core)
-            .and_then(|n| n.status)
-            .and_then(|s| s.addresses)
-            .and_then(|a| a.into_iter().find(|a| a.type_ == "InternalIP").map(|a| a.address))
+        let node = match core.store.get(&format!("/registry/minions/{}", self.node)) {
+            Some((Object::Node(n), _)) => Some(n),
+            _ => None,
+        };
+        node.and_then(|n| n.status.as_ref())
+            .and_then(|s| s.addresses.as_ref())
+            .and_then(|a| a.iter().find(|a| a.type_ == "InternalIP").map(|a| a.address.clone()))
             .unwrap_or_else(|| "172.18.0.2".to_string())
     }
 
@@ -2254,10 +2259,14 @@ impl Kubelet {
     fn update_status(&mut self, core: &mut Core, w: &mut PodWorker) {
         let node_ip = self.node_ip(core);
         let new = status::generate(w, &node_ip, core.now);
-        let json = serde_json::to_value(&new).unwrap_or_default();
-        if w.last_status.as_ref() == Some(&json) {
+        if w.last_status.as_ref().is_some_and(|(_, typed)| *typed == new) {
             return;
         }
+        let json = serde_json::to_value(&new).unwrap_or_default();
+        if w.last_status.as_ref().is_some_and(|(sent, _)| *sent == json) {
+            return;
+        }
+        let typed = new.clone();
         let Some(resource) = resource_for("v1", "Pod") else { return };
         let Some(current) = Self::read_pod(core, &w.key) else { return };
         let changes = status::diff(current.status.as_ref(), &new);
@@ -2285,7 +2294,7 @@ impl Kubelet {
             if let Some(Object::Pod(p)) = resp.object {
                 w.pod = *p;
             }
-            w.last_status = Some(json);
+            w.last_status = Some((json, typed));
         }
     }
 
@@ -2564,7 +2573,7 @@ impl Actor for Kubelet {
     }
 
     fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
-        let Object::Pod(p) = &event.object else { return };
+        let Object::Pod(p) = &*event.object else { return };
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
         let key = format!("{ns}/{}", p.metadata.name.as_deref().unwrap_or(""));
         let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(self.node.as_str());

@@ -274,7 +274,7 @@ impl Actor for SchedulerActor {
     }
 
     fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
-        match &event.object {
+        match &*event.object {
             Object::Pod(pod) => {
                 let key = pod_key(pod);
                 if event.kind == EventType::Deleted {
@@ -288,7 +288,7 @@ impl Actor for SchedulerActor {
                 if !needs_scheduling(pod) {
                     // Bound or finished; a pod that just finished frees its node's room.
                     self.unschedulable.remove(&key);
-                    let was_running = event.prev.as_ref().and_then(Object::as_pod).is_some_and(|p| !is_finished(p));
+                    let was_running = event.prev.as_deref().and_then(Object::as_pod).is_some_and(|p| !is_finished(p));
                     if is_finished(pod) && was_running && !self.unschedulable.is_empty() {
                         self.retry_unschedulable(core);
                     }
@@ -314,12 +314,12 @@ impl Actor for SchedulerActor {
                             reason: "the pod has no spec.nodeName and asks for the default-scheduler".into(),
                         }),
                     )
-                    .object(Some(object_ref(&event.object))),
+                    .object(Some(object_ref(&*event.object))),
                 );
                 core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, key));
             }
             Object::Node(node) if !self.unschedulable.is_empty() => {
-                let changed = match (&event.kind, event.prev.as_ref()) {
+                let changed = match (&event.kind, event.prev.as_deref()) {
                     (EventType::Modified, Some(Object::Node(prev))) => node_scheduling_properties_changed(prev, node),
                     _ => true,
                 };

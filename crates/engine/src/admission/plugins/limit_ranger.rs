@@ -55,7 +55,7 @@ fn supports(attrs: &Attributes) -> bool {
 }
 
 fn marked_for_deletion(attrs: &Attributes) -> bool {
-    attrs.old_object.as_ref().is_some_and(|o| o.meta().deletion_timestamp.is_some())
+    attrs.old_object.is_some_and(|o| o.meta().deletion_timestamp.is_some())
 }
 
 impl MutatingPlugin for LimitRanger {
