@@ -3,40 +3,63 @@
 use crate::exercise::{self, Exercise};
 use crate::quiz::{self, Question, Quiz};
 
-/// The quiz files, in the order of the path (file stem, text).
-pub const QUIZ_FILES: &[(&str, &str)] = &[
-    ("request-authentication", include_str!("../../../content/quizzes/request-authentication.toml")),
-    ("authorization", include_str!("../../../content/quizzes/authorization.toml")),
-    ("admission", include_str!("../../../content/quizzes/admission.toml")),
-    ("validation-etcd", include_str!("../../../content/quizzes/validation-etcd.toml")),
-    ("controllers", include_str!("../../../content/quizzes/controllers.toml")),
-    ("scheduling", include_str!("../../../content/quizzes/scheduling.toml")),
-    ("kubelet-runtime", include_str!("../../../content/quizzes/kubelet-runtime.toml")),
-    ("networking-endpoints", include_str!("../../../content/quizzes/networking-endpoints.toml")),
-    ("status-troubleshooting", include_str!("../../../content/quizzes/status-troubleshooting.toml")),
-];
+/// The files of a content directory, in the order given, as (file stem, text): the TOML
+/// source (native builds only: the tests read it) and the JSON that `build.rs` converts it to,
+/// value for value, which the lab loads (so the browser needs no TOML parser).
+macro_rules! content_files {
+    ($(#[$doc:meta])* $toml:ident, $json:ident, $dir:literal: $($stem:literal),* $(,)?) => {
+        $(#[$doc])*
+        #[cfg(not(target_arch = "wasm32"))]
+        pub const $toml: &[(&str, &str)] =
+            &[$(($stem, include_str!(concat!("../../../content/", $dir, "/", $stem, ".toml")))),*];
+        $(#[$doc])*
+        ///
+        /// As JSON, converted at build time.
+        pub const $json: &[(&str, &str)] =
+            &[$(($stem, include_str!(concat!(env!("OUT_DIR"), "/", $dir, "/", $stem, ".json")))),*];
+    };
+}
 
-/// The exercise files (file stem, text); the course order is each exercise's `order`.
-pub const EXERCISE_FILES: &[(&str, &str)] = &[
-    ("01-strict-fields", include_str!("../../../content/exercises/01-strict-fields.toml")),
-    ("02-required-fields", include_str!("../../../content/exercises/02-required-fields.toml")),
-    ("03-least-privilege", include_str!("../../../content/exercises/03-least-privilege.toml")),
-    ("04-missing-namespace", include_str!("../../../content/exercises/04-missing-namespace.toml")),
-    ("05-restricted", include_str!("../../../content/exercises/05-restricted.toml")),
-    ("06-limitrange", include_str!("../../../content/exercises/06-limitrange.toml")),
-    ("07-deployment", include_str!("../../../content/exercises/07-deployment.toml")),
-    ("08-pending", include_str!("../../../content/exercises/08-pending.toml")),
-    ("09-control-plane", include_str!("../../../content/exercises/09-control-plane.toml")),
-    ("10-guaranteed", include_str!("../../../content/exercises/10-guaranteed.toml")),
-    ("11-image", include_str!("../../../content/exercises/11-image.toml")),
-    ("12-crashloop", include_str!("../../../content/exercises/12-crashloop.toml")),
-    ("13-service", include_str!("../../../content/exercises/13-service.toml")),
-    ("14-readiness", include_str!("../../../content/exercises/14-readiness.toml")),
-];
+content_files!(
+    /// The quiz files, in the order of the path (file stem, text).
+    QUIZ_FILES,
+    QUIZ_JSON,
+    "quizzes":
+    "request-authentication",
+    "authorization",
+    "admission",
+    "validation-etcd",
+    "controllers",
+    "scheduling",
+    "kubelet-runtime",
+    "networking-endpoints",
+    "status-troubleshooting",
+);
+
+content_files!(
+    /// The exercise files (file stem, text); the course order is each exercise's `order`.
+    EXERCISE_FILES,
+    EXERCISE_JSON,
+    "exercises":
+    "01-strict-fields",
+    "02-required-fields",
+    "03-least-privilege",
+    "04-missing-namespace",
+    "05-restricted",
+    "06-limitrange",
+    "07-deployment",
+    "08-pending",
+    "09-control-plane",
+    "10-guaranteed",
+    "11-image",
+    "12-crashloop",
+    "13-service",
+    "14-readiness",
+);
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).
 pub fn quizzes() -> Vec<Quiz> {
-    QUIZ_FILES.iter().filter_map(|(name, text)| quiz::parse_quiz(name, text).ok()).collect()
+    QUIZ_JSON.iter().filter_map(|(name, json)| quiz::parse_quiz_json(name, json).ok()).collect()
 }
 
 /// Every question of every quiz.
@@ -52,7 +75,7 @@ pub fn quiz(group: &str) -> Option<Quiz> {
 /// The exercises, in course order.
 pub fn exercises() -> Vec<Exercise> {
     let mut all: Vec<Exercise> =
-        EXERCISE_FILES.iter().filter_map(|(name, text)| exercise::parse_exercise(name, text).ok()).collect();
+        EXERCISE_JSON.iter().filter_map(|(name, json)| exercise::parse_exercise_json(name, json).ok()).collect();
     all.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
     all
 }

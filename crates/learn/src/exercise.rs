@@ -113,8 +113,14 @@ impl Exercise {
 }
 
 /// Parses an exercise file.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse_exercise(name: &str, text: &str) -> Result<Exercise, crate::quiz::LoadError> {
     toml::from_str(text).map_err(|e| crate::quiz::LoadError { file: name.to_string(), message: e.to_string() })
+}
+
+/// Parses an exercise file converted to JSON by the build (see [`crate::content`]).
+pub fn parse_exercise_json(name: &str, json: &str) -> Result<Exercise, crate::quiz::LoadError> {
+    serde_json::from_str(json).map_err(|e| crate::quiz::LoadError { file: name.to_string(), message: e.to_string() })
 }
 
 /// Problems with an exercise's content (empty texts, no goals, no hints).

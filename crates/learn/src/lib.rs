@@ -2,7 +2,8 @@
 //!
 //! Pure and deterministic like the engine it reads: no clock, no I/O, no `HashMap`, no web
 //! types. The content is data (`content/quizzes/*.toml`, `content/exercises/*.toml` at the
-//! repository root), embedded at compile time.
+//! repository root), converted to JSON by `build.rs` and embedded at compile time (the browser
+//! gets no TOML parser; native builds also read the TOML, for the content tests).
 //!
 //! * [`quiz`]: the question model (reads mdbook-quiz's TOML plus our additive types), loading,
 //!   validation and [`quiz::grade`] (by choice ids, never by displayed text).

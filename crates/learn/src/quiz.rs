@@ -172,7 +172,7 @@ struct RawQuiz {
     /// mdbook-quiz's multipart contexts: accepted and ignored.
     #[serde(default)]
     #[allow(dead_code)]
-    multipart: Option<toml::Value>,
+    multipart: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -275,9 +275,21 @@ impl std::fmt::Display for LoadError {
 }
 
 /// Parses one quiz file (`name` is its stem, used as the group and for error messages).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse_quiz(name: &str, text: &str) -> Result<Quiz, LoadError> {
+    let raw = toml::from_str(text).map_err(|e| LoadError { file: name.to_string(), message: e.to_string() })?;
+    from_raw(name, raw)
+}
+
+/// Parses one quiz file converted to JSON by the build (see [`crate::content`]).
+pub fn parse_quiz_json(name: &str, json: &str) -> Result<Quiz, LoadError> {
+    let raw = serde_json::from_str(json).map_err(|e| LoadError { file: name.to_string(), message: e.to_string() })?;
+    from_raw(name, raw)
+}
+
+/// The normalised quiz of a file's contents.
+fn from_raw(name: &str, raw: RawQuiz) -> Result<Quiz, LoadError> {
     let err = |message: String| LoadError { file: name.to_string(), message };
-    let raw: RawQuiz = toml::from_str(text).map_err(|e| err(e.to_string()))?;
     let mut questions = Vec::new();
     for (i, q) in raw.questions.into_iter().enumerate() {
         let id = q.id.clone().unwrap_or_else(|| format!("{name}-{}", i + 1));
@@ -430,15 +442,21 @@ pub fn validate(question: &Question) -> Vec<String> {
 /// Keys a quiz file may hold at each level: podlab's and mdbook-quiz's. Loading ignores any
 /// other key (so mdbook-quiz files with keys of newer versions still load), which would let a
 /// misspelt key such as `chek` silently drop an engine check; [`unknown_keys`] reports them.
+#[cfg(not(target_arch = "wasm32"))]
 const QUIZ_KEYS: &[&str] = &["title", "group", "scenarios", "questions", "multipart"];
+#[cfg(not(target_arch = "wasm32"))]
 const QUESTION_KEYS: &[&str] = &["id", "type", "prompt", "answer", "context", "scenario", "check", "multipart"];
+#[cfg(not(target_arch = "wasm32"))]
 const PROMPT_KEYS: &[&str] = &["prompt", "distractors", "answerIndex", "sortAnswers", "response"];
+#[cfg(not(target_arch = "wasm32"))]
 const ANSWER_KEYS: &[&str] = &["answer", "alternatives"];
+#[cfg(not(target_arch = "wasm32"))]
 const CHOICE_KEYS: &[&str] = &["text", "why", "fact"];
 
 /// Every key of a quiz file that podlab does not read, as `path: unknown key "k"` lines
 /// (`questions[2].prompt.distractors[0]: unknown key "wy"`). Empty for a file that does not
 /// parse (its parse error says why).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn unknown_keys(text: &str) -> Vec<String> {
     let Ok(top) = toml::from_str::<toml::Table>(text) else { return Vec::new() };
     let mut out = Vec::new();

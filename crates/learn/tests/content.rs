@@ -1,9 +1,9 @@
 //! The course content: every quiz file parses and validates, and every engine-checked
 //! question's answer is what the engine computes.
 
-use podlab_learn::content::{self, QUIZ_FILES};
+use podlab_learn::content::{self, QUIZ_FILES, QUIZ_JSON};
 use podlab_learn::facts::verify;
-use podlab_learn::quiz::{parse_quiz, unknown_keys, validate_all};
+use podlab_learn::quiz::{parse_quiz, parse_quiz_json, unknown_keys, validate_all};
 
 const GROUPS: &[&str] = &[
     "request-authentication",
@@ -34,6 +34,18 @@ fn every_quiz_file_parses_and_validates() {
     let problems = validate_all(&all);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert_eq!(content::all_questions().len(), all.len());
+}
+
+#[test]
+fn the_lab_loads_what_the_toml_files_say() {
+    // The lab reads the JSON that build.rs converts each TOML file to.
+    let names = |files: &[(&str, &str)]| files.iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(QUIZ_JSON), names(QUIZ_FILES));
+    for ((name, text), (_, json)) in QUIZ_FILES.iter().zip(QUIZ_JSON) {
+        assert_eq!(parse_quiz_json(name, json), parse_quiz(name, text), "{name}: the JSON differs");
+    }
+    let from_toml: Vec<_> = QUIZ_FILES.iter().map(|(name, text)| parse_quiz(name, text).unwrap()).collect();
+    assert_eq!(content::quizzes(), from_toml);
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! The course's exercises: each parses and validates, its starting state fails a goal and
 //! its reference solution meets every goal.
 
-use podlab_learn::content::{self, EXERCISE_FILES};
-use podlab_learn::exercise::{check, parse_exercise, validate};
+use podlab_learn::content::{self, EXERCISE_FILES, EXERCISE_JSON};
+use podlab_learn::exercise::{check, parse_exercise, parse_exercise_json, validate};
 use std::collections::BTreeSet;
 
 #[test]
@@ -18,6 +18,12 @@ fn every_exercise_parses_and_the_course_spans_all_groups() {
     }
     let exercises = content::exercises();
     assert_eq!(exercises.len(), EXERCISE_FILES.len());
+    // What the lab loads (the JSON the build converted) is what the TOML files say.
+    let names = |files: &[(&str, &str)]| files.iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(EXERCISE_JSON), names(EXERCISE_FILES));
+    for ((name, text), (_, json)) in EXERCISE_FILES.iter().zip(EXERCISE_JSON) {
+        assert_eq!(parse_exercise_json(name, json), parse_exercise(name, text), "{name}: the JSON differs");
+    }
     assert!(exercises.len() >= 12);
     let groups: BTreeSet<&str> = exercises.iter().map(|e| e.group.as_str()).collect();
     assert!(groups.len() >= 8, "exercises cover only {groups:?}");
