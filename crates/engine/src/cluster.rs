@@ -225,7 +225,7 @@ impl LabSettings {
 /// Reads the settings stored by [`load`] (defaults if there are none).
 pub fn settings(store: &Store<Object>) -> LabSettings {
     match store.get(SETTINGS_KEY) {
-        Some((Object::Other(u), _)) => serde_json::from_value(Value::Object(u.rest.clone())).unwrap_or_default(),
+        Some((Object::Other(u), _)) => crate::decode::from_value(&Value::Object(u.rest.clone())).unwrap_or_default(),
         _ => LabSettings::default(),
     }
 }

@@ -650,10 +650,13 @@ impl Loc<'_> {
     }
 }
 
-/// State shared by the whole decoding: the unknown fields found so far.
+/// State shared by the whole decoding: the unknown fields found so far, and the mode.
 #[derive(Default)]
 struct Ctx {
     unknown: Vec<String>,
+    /// [`from_value`]'s mode: decode exactly as `serde_json::from_value` does (serde's
+    /// semantics and messages, unknown fields ignored) instead of as the API server does.
+    lenient: bool,
 }
 
 impl Ctx {
@@ -701,8 +704,9 @@ struct DeErrorInner {
 
 #[derive(Debug, Clone)]
 enum DeErrorKind {
-    /// The value has the wrong type for the field; `expected` is serde's description.
-    Type { expected: String },
+    /// The value has the wrong type for the field; `expected` is serde's description, `json`
+    /// the message serde_json gives for it (what [`from_value`] reports).
+    Type { expected: String, json: String },
     /// A message that stands as it is (quantities, base64, times).
     Message(String),
     /// Anything else serde reports.
@@ -721,11 +725,25 @@ impl DeError {
         }))
     }
 
+    fn of_type(exp: &dyn de::Expected, json: String) -> Self {
+        let mut e = DeError::message(String::new());
+        e.kind = DeErrorKind::Type { expected: exp.to_string(), json };
+        e
+    }
+
+    /// The message serde_json's own deserializer gives for this error.
+    fn json_message(&self) -> &str {
+        match &self.kind {
+            DeErrorKind::Type { json, .. } => json,
+            DeErrorKind::Message(m) | DeErrorKind::Custom(m) => m,
+        }
+    }
+
     fn render(&self) -> String {
         match &self.kind {
             DeErrorKind::Message(m) => m.clone(),
             DeErrorKind::Custom(m) => format!("json: {m}"),
-            DeErrorKind::Type { expected } => {
+            DeErrorKind::Type { expected, .. } => {
                 let field_name = self.go_field.rsplit('.').next().unwrap_or_default();
                 let ty = go_type(expected, &self.go_struct, field_name);
                 if self.go_struct.is_empty() && self.go_field.is_empty() {
@@ -755,13 +773,13 @@ impl de::Error for DeError {
         e.kind = DeErrorKind::Custom(msg.to_string());
         e
     }
-    fn invalid_type(_unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        let mut e = DeError::message(String::new());
-        e.kind = DeErrorKind::Type { expected: exp.to_string() };
-        e
+    fn invalid_type(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        let json = <serde_json::Error as de::Error>::invalid_type(unexp, exp).to_string();
+        DeError::of_type(exp, json)
     }
-    fn invalid_value(_unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        Self::invalid_type(_unexp, exp)
+    fn invalid_value(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        let json = <serde_json::Error as de::Error>::invalid_value(unexp, exp).to_string();
+        DeError::of_type(exp, json)
     }
 }
 
@@ -859,7 +877,7 @@ fn locate_at(mut e: DeError, path: &Loc, go_struct: &'static str, go_field: &Loc
         e.path = path.render();
         e.go_struct = go_struct.to_string();
         e.go_field = go_field.render();
-        if let DeErrorKind::Type { expected } = &e.kind {
+        if let DeErrorKind::Type { expected, .. } = &e.kind {
             e.value = value_desc(v, expected);
         }
     }
@@ -1010,9 +1028,12 @@ fn expects<'de, V: Visitor<'de>>(v: &V, want: &str) -> bool {
 }
 
 macro_rules! forward_zero {
-    ($($method:ident => $zero:expr),* $(,)?) => {
+    ($($method:ident => $zero:expr, $lenient:ident),* $(,)?) => {
         $(
             fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+                if self.ctx.lenient {
+                    return self.$lenient(visitor);
+                }
                 if self.v.is_null() {
                     let r = $zero(visitor);
                     return r.map_err(|e| self.locate(e));
@@ -1027,6 +1048,9 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return self.lenient_any(visitor);
+        }
         if expects(&visitor, "IntOrString") {
             return self.int_or_string(visitor);
         }
@@ -1034,26 +1058,29 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     forward_zero!(
-        deserialize_bool => |v: V| v.visit_bool(false),
-        deserialize_i8 => |v: V| v.visit_i64(0),
-        deserialize_i16 => |v: V| v.visit_i64(0),
-        deserialize_i32 => |v: V| v.visit_i64(0),
-        deserialize_i64 => |v: V| v.visit_i64(0),
-        deserialize_u8 => |v: V| v.visit_u64(0),
-        deserialize_u16 => |v: V| v.visit_u64(0),
-        deserialize_u32 => |v: V| v.visit_u64(0),
-        deserialize_u64 => |v: V| v.visit_u64(0),
-        deserialize_f32 => |v: V| v.visit_f64(0.0),
-        deserialize_f64 => |v: V| v.visit_f64(0.0),
-        deserialize_char => |v: V| v.visit_str(""),
-        deserialize_string => |v: V| v.visit_str(""),
-        deserialize_bytes => |v: V| v.visit_bytes(&[]),
-        deserialize_byte_buf => |v: V| v.visit_bytes(&[]),
-        deserialize_unit => |v: V| v.visit_unit(),
-        deserialize_identifier => |v: V| v.visit_str(""),
+        deserialize_bool => |v: V| v.visit_bool(false), lenient_bool,
+        deserialize_i8 => |v: V| v.visit_i64(0), lenient_number,
+        deserialize_i16 => |v: V| v.visit_i64(0), lenient_number,
+        deserialize_i32 => |v: V| v.visit_i64(0), lenient_number,
+        deserialize_i64 => |v: V| v.visit_i64(0), lenient_number,
+        deserialize_u8 => |v: V| v.visit_u64(0), lenient_number,
+        deserialize_u16 => |v: V| v.visit_u64(0), lenient_number,
+        deserialize_u32 => |v: V| v.visit_u64(0), lenient_number,
+        deserialize_u64 => |v: V| v.visit_u64(0), lenient_number,
+        deserialize_f32 => |v: V| v.visit_f64(0.0), lenient_number,
+        deserialize_f64 => |v: V| v.visit_f64(0.0), lenient_number,
+        deserialize_char => |v: V| v.visit_str(""), lenient_str,
+        deserialize_string => |v: V| v.visit_str(""), lenient_str,
+        deserialize_bytes => |v: V| v.visit_bytes(&[]), lenient_bytes,
+        deserialize_byte_buf => |v: V| v.visit_bytes(&[]), lenient_bytes,
+        deserialize_unit => |v: V| v.visit_unit(), lenient_unit,
+        deserialize_identifier => |v: V| v.visit_str(""), lenient_str,
     );
 
     fn deserialize_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return self.lenient_str(visitor);
+        }
         if let Value::String(s) = self.v {
             if expects(&visitor, "a base64-encoded string") {
                 if let Some(at) = go_base64_error(s) {
@@ -1083,6 +1110,9 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     fn deserialize_newtype_struct<V: Visitor<'a>>(self, name: &'static str, visitor: V) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return visitor.visit_newtype_struct(self);
+        }
         match (name, self.v) {
             ("Quantity", Value::Null) => visitor.visit_str("").map_err(|e| self.locate(e)),
             ("Quantity", v) => {
@@ -1131,6 +1161,12 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return match self.v {
+                Value::Array(items) => self.lenient_seq(items, visitor),
+                _ => self.wrong_type(&visitor),
+            };
+        }
         match self.v {
             Value::Null => visitor.visit_seq(EmptySeq).map_err(|e| self.locate(e)),
             Value::Array(items) => self.seq(items, visitor),
@@ -1152,6 +1188,12 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return match self.v {
+                Value::Object(m) => self.lenient_map(m, visitor),
+                _ => self.wrong_type(&visitor),
+            };
+        }
         match self.v {
             Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
             Value::Object(m) => self.map(m, None, visitor),
@@ -1165,6 +1207,13 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
+        if self.ctx.lenient {
+            return match self.v {
+                Value::Array(items) => self.lenient_seq(items, visitor),
+                Value::Object(m) => self.lenient_map(m, visitor),
+                _ => self.wrong_type(&visitor),
+            };
+        }
         match self.v {
             Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
             Value::Object(m) => self.map(m, Some(name), visitor),
@@ -1180,13 +1229,17 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     ) -> Result<V::Value, DeError> {
         match self.v {
             Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e| self.locate(e)),
+            Value::Object(m) if self.ctx.lenient => self.lenient_enum(m, visitor),
+            v if self.ctx.lenient => Err(de::Error::invalid_type(unexpected(v), &"string or map")),
             _ => self.any(visitor),
         }
     }
 
     fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         // The type has no such field: strict decoding reports it and skips its value.
-        self.ctx.unknown_field(&self.path);
+        if !self.ctx.lenient {
+            self.ctx.unknown_field(&self.path);
+        }
         visitor.visit_unit()
     }
 }
@@ -1206,6 +1259,178 @@ impl<'a> De<'a, '_, '_> {
             Value::Object(_) => "object".into(),
         };
         Err(self.locate(DeError::message(format!("json: cannot unmarshal {desc} into Go value of type int32"))))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The lenient mode: serde_json's `from_value`, through the same deserializer type
+// ---------------------------------------------------------------------------------------
+
+/// Builds a typed value from JSON exactly as `serde_json::from_value` does (the same values and
+/// the same error messages; unknown fields are ignored), but through this module's deserializer.
+/// Every type's `Deserialize` code is generic over the deserializer, so a second deserializer
+/// type (serde_json's `Value`) would be a second copy of the whole k8s-openapi decoding tree in
+/// the wasm; with this one, strict and lenient decoding share one copy.
+pub fn from_value<T: de::DeserializeOwned>(v: &Value) -> Result<T, serde_json::Error> {
+    let mut ctx = Ctx { unknown: Vec::new(), lenient: true };
+    T::deserialize(De { v, path: Loc::Root, go_struct: "", go_field: Loc::Root, ctx: &mut ctx })
+        .map_err(|e| de::Error::custom(e.json_message()))
+}
+
+/// How serde_json's `Value` describes itself in an `invalid type` error.
+fn unexpected(v: &Value) -> de::Unexpected<'_> {
+    match v {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => de::Unexpected::Unsigned(u),
+            (None, Some(i)) => de::Unexpected::Signed(i),
+            (None, None) => de::Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// A number as serde_json visits it: non-negative integers as `u64`, negative ones as `i64`.
+fn visit_number<'a, V: Visitor<'a>>(n: &Number, visitor: V) -> Result<V::Value, DeError> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => visitor.visit_u64(u),
+        (None, Some(i)) => visitor.visit_i64(i),
+        (None, None) => visitor.visit_f64(n.as_f64().unwrap_or_default()),
+    }
+}
+
+/// The lenient mode's side of each `deserialize_*` method: what serde_json's `Value` does.
+impl<'a> De<'a, '_, '_> {
+    fn wrong_type<V: Visitor<'a>, T>(&self, visitor: &V) -> Result<T, DeError> {
+        Err(de::Error::invalid_type(unexpected(self.v), visitor))
+    }
+
+    fn lenient_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => visit_number(n, visitor),
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => self.lenient_seq(items, visitor),
+            Value::Object(m) => self.lenient_map(m, visitor),
+        }
+    }
+
+    fn lenient_bool<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Bool(b) => visitor.visit_bool(*b),
+            _ => self.wrong_type(&visitor),
+        }
+    }
+
+    fn lenient_number<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Number(n) => visit_number(n, visitor),
+            _ => self.wrong_type(&visitor),
+        }
+    }
+
+    fn lenient_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            _ => self.wrong_type(&visitor),
+        }
+    }
+
+    fn lenient_bytes<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => self.lenient_seq(items, visitor),
+            _ => self.wrong_type(&visitor),
+        }
+    }
+
+    fn lenient_unit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Null => visitor.visit_unit(),
+            _ => self.wrong_type(&visitor),
+        }
+    }
+
+    /// An array: every element must be taken.
+    fn lenient_seq<V: Visitor<'a>>(self, items: &'a [Value], visitor: V) -> Result<V::Value, DeError> {
+        let De { path, go_struct, go_field, ctx, .. } = self;
+        let mut access = SeqDe { items: items.iter(), index: 0, path: &path, go_struct, go_field: &go_field, ctx };
+        let out = visitor.visit_seq(&mut access)?;
+        match access.items.len() {
+            0 => Ok(out),
+            _ => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
+        }
+    }
+
+    /// An object: every entry must be taken.
+    fn lenient_map<V: Visitor<'a>>(self, m: &'a Map<String, Value>, visitor: V) -> Result<V::Value, DeError> {
+        let De { path, go_struct, go_field, ctx, .. } = self;
+        let mut access =
+            MapDe { iter: m.iter(), value: None, path: &path, struct_name: None, go_struct, go_field: &go_field, ctx };
+        let out = visitor.visit_map(&mut access)?;
+        match access.iter.len() {
+            0 => Ok(out),
+            _ => Err(de::Error::invalid_length(m.len(), &"fewer elements in map")),
+        }
+    }
+
+    /// An enum written as an object of one key, the variant, holding its content.
+    fn lenient_enum<V: Visitor<'a>>(self, m: &'a Map<String, Value>, visitor: V) -> Result<V::Value, DeError> {
+        let mut entries = m.iter();
+        let (Some((variant, v)), None) = (entries.next(), entries.next()) else {
+            return Err(de::Error::invalid_value(de::Unexpected::Map, &"map with a single key"));
+        };
+        let De { path, go_struct, go_field, ctx, .. } = self;
+        visitor.visit_enum(LenientEnum { variant, content: De { v, path, go_struct, go_field, ctx } })
+    }
+}
+
+struct LenientEnum<'a, 'p, 'c> {
+    variant: &'a str,
+    content: De<'a, 'p, 'c>,
+}
+
+impl<'a, 'p, 'c> de::EnumAccess<'a> for LenientEnum<'a, 'p, 'c> {
+    type Error = DeError;
+    type Variant = De<'a, 'p, 'c>;
+
+    fn variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<(S::Value, Self::Variant), DeError> {
+        let variant: de::value::BorrowedStrDeserializer<'a, DeError> =
+            de::value::BorrowedStrDeserializer::new(self.variant);
+        Ok((seed.deserialize(variant)?, self.content))
+    }
+}
+
+/// The content of an enum variant (lenient mode only: strict decoding takes variants as
+/// strings).
+impl<'a> de::VariantAccess<'a> for De<'a, '_, '_> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<(), DeError> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<S::Value, DeError> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Array(items) if items.is_empty() => visitor.visit_unit(),
+            Value::Array(items) => self.lenient_seq(items, visitor),
+            v => Err(de::Error::invalid_type(unexpected(v), &"tuple variant")),
+        }
+    }
+
+    fn struct_variant<V: Visitor<'a>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, DeError> {
+        match self.v {
+            Value::Object(m) => self.lenient_map(m, visitor),
+            v => Err(de::Error::invalid_type(unexpected(v), &"struct variant")),
+        }
     }
 }
 
@@ -1676,5 +1901,149 @@ spec:
             "aGVs\nbG8=": None
             "": None"#]]
         .assert_eq(&out.join("\n"));
+    }
+
+    /// `from_value` decodes as `serde_json::from_value` does: the same value or the same message.
+    fn same_as_serde_json<T>(json: Value) -> String
+    where
+        T: de::DeserializeOwned + PartialEq + fmt::Debug,
+    {
+        let ours = from_value::<T>(&json).map_err(|e| e.to_string());
+        let theirs = serde_json::from_value::<T>(json.clone()).map_err(|e| e.to_string());
+        assert_eq!(ours, theirs, "{json}");
+        match ours {
+            Ok(_) => "ok".into(),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn from_value_is_serde_json_from_value() {
+        use crate::cluster::LabSettings;
+        use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
+        use k8s_openapi::api::core::v1::{Pod, Secret};
+        use serde_json::json;
+
+        #[derive(Debug, PartialEq, Deserialize)]
+        enum Shape {
+            Unit,
+            Newtype(u8),
+            Tuple(i32, String),
+            Struct { a: Option<bool> },
+        }
+        #[derive(Debug, PartialEq, Deserialize)]
+        struct Shapes {
+            shapes: Vec<Shape>,
+            #[serde(default)]
+            pair: Option<(u16, f64)>,
+            #[serde(default)]
+            unit: (),
+        }
+
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "labels": {"a": "b"},
+            "creationTimestamp": "2026-01-02T03:04:05Z"},
+            "spec": {"containers": [{"name": "web", "image": "nginx", "ports": [{"containerPort": 80}],
+            "resources": {"limits": {"cpu": "1", "memory": 128}}, "unknown": [1, 2]}],
+            "tolerations": [{"key": "k", "operator": "Exists", "tolerationSeconds": -5}]},
+            "status": {"phase": "Running"}});
+        let mut out = vec![same_as_serde_json::<Pod>(pod)];
+        for bad in [
+            json!({"spec": {"containers": [{"name": 1}]}}),
+            json!({"spec": {"containers": {"name": "web"}}}),
+            json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": 1.5}]}]}}),
+            json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": 99999999999i64}]}]}}),
+            json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": -1}]}]}}),
+            json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": null}]}]}}),
+            json!({"spec": {"containers": [{"name": "web", "resources": {"limits": {"cpu": true}}}]}}),
+            json!({"spec": {"containers": [{"name": "web", "tty": "yes"}]}}),
+            json!({"metadata": {"creationTimestamp": "yesterday"}}),
+            json!({"metadata": {"creationTimestamp": 5}}),
+            json!({"metadata": {"labels": ["a"]}}),
+            json!({"metadata": "web"}),
+            json!({"spec": ["web"]}),
+            json!([1]),
+            json!(null),
+        ] {
+            out.push(same_as_serde_json::<Pod>(bad));
+        }
+        out.push(same_as_serde_json::<Deployment>(json!({"spec": {"replicas": "3"}})));
+        out.push(same_as_serde_json::<Deployment>(json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": 1.5}}}})));
+        out.push(same_as_serde_json::<StatefulSet>(json!({"spec": {"template": {"spec": {"containers": 3}}}})));
+        out.push(same_as_serde_json::<Secret>(json!({"data": {"k": "aGVsbG8="}})));
+        out.push(same_as_serde_json::<Secret>(json!({"data": {"k": "not base64!"}})));
+        out.push(same_as_serde_json::<Unstructured>(
+            json!({"apiVersion": "x/v1", "kind": "K", "spec": {"a": [1, -2, 3.5]}}),
+        ));
+        out.push(same_as_serde_json::<Unstructured>(json!({"apiVersion": "x/v1", "metadata": {"name": 7}})));
+        out.push(same_as_serde_json::<LabSettings>(json!({"users": [{"name": "alice"}], "namespace": "dev"})));
+        out.push(same_as_serde_json::<LabSettings>(json!({"users": [{"name": "alice"}], "nmespace": "dev"})));
+        out.push(same_as_serde_json::<Shapes>(
+            json!({"shapes": ["Unit", {"Newtype": 7}, {"Tuple": [1, "x"]}, {"Struct": {"a": true}}], "pair": [1, 2], "unit": null}),
+        ));
+        for bad in [
+            json!({"shapes": [{"Unit": null, "Newtype": 1}]}),
+            json!({"shapes": [{}]}),
+            json!({"shapes": [5]}),
+            json!({"shapes": ["Newtype"]}),
+            json!({"shapes": ["Tuple"]}),
+            json!({"shapes": [{"Unit": 1}]}),
+            json!({"shapes": [{"Newtype": 300}]}),
+            json!({"shapes": [{"Tuple": [1]}]}),
+            json!({"shapes": [{"Tuple": [1, "x", 2]}]}),
+            json!({"shapes": [{"Tuple": "x"}]}),
+            json!({"shapes": [{"Struct": [true]}]}),
+            json!({"shapes": [{"Struct": 1}]}),
+            json!({"shapes": [{"Other": 1}]}),
+            json!({"shapes": [], "pair": [1]}),
+            json!({"shapes": [], "pair": [1, 2, 3]}),
+            json!({"shapes": [], "unit": 0}),
+            json!({}),
+        ] {
+            out.push(same_as_serde_json::<Shapes>(bad));
+        }
+        expect![[r#"
+            ok
+            invalid type: integer `1`, expected a string
+            invalid type: map, expected a sequence
+            invalid type: floating point `1.5`, expected i32
+            invalid value: integer `99999999999`, expected i32
+            ok
+            ok
+            invalid type: boolean `true`, expected Quantity
+            invalid type: string "yes", expected a boolean
+            failed to parse four digit integer as year: invalid digit, expected 0-9 but got y
+            invalid type: integer `5`, expected a timestamp string
+            invalid type: sequence, expected a map
+            invalid type: string "web", expected ObjectMeta
+            invalid type: sequence, expected PodSpec
+            invalid type: sequence, expected Pod
+            invalid type: null, expected Pod
+            invalid type: string "3", expected i32
+            invalid type: floating point `1.5`, expected IntOrString
+            invalid type: integer `3`, expected a sequence
+            ok
+            Invalid symbol 32, offset 3.
+            ok
+            invalid type: integer `7`, expected a string
+            ok
+            unknown field `nmespace`, expected one of `apiVersion`, `kind`, `metadata`, `extends`, `users`, `currentUser`, `namespace`, `anonymousAuth`, `webhooks`, `nodeFaults`, `registry`
+            ok
+            invalid value: map, expected map with a single key
+            invalid value: map, expected map with a single key
+            invalid type: integer `5`, expected string or map
+            invalid type: unit variant, expected newtype variant
+            invalid type: unit variant, expected tuple variant
+            invalid type: integer `1`, expected unit
+            invalid value: integer `300`, expected u8
+            invalid length 1, expected tuple variant Shape::Tuple with 2 elements
+            invalid length 3, expected fewer elements in array
+            invalid type: string "x", expected tuple variant
+            invalid type: sequence, expected struct variant
+            invalid type: integer `1`, expected struct variant
+            unknown variant `Other`, expected one of `Unit`, `Newtype`, `Tuple`, `Struct`
+            invalid length 1, expected a tuple of size 2
+            invalid length 3, expected fewer elements in array
+            invalid type: integer `0`, expected unit
+            missing field `shapes`"#]].assert_eq(&out.join("\n"));
     }
 }

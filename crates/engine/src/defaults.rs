@@ -565,7 +565,7 @@ fn service_defaults(svc: &mut k8s_openapi::api::core::v1::Service, rec: &mut Rec
 /// The pod-spec defaults of a template held as JSON (in a kind without a typed variant).
 fn json_template_defaults(spec: Option<&mut serde_json::Value>, prefix: &str, rec: &mut Rec) {
     let Some(value) = spec else { return };
-    let Ok(mut typed) = serde_json::from_value::<PodSpec>(value.clone()) else { return };
+    let Ok(mut typed) = crate::decode::from_value::<PodSpec>(value) else { return };
     pod_spec_defaults(&mut typed, prefix, rec);
     if let Ok(v) = serde_json::to_value(&typed) {
         *value = v;

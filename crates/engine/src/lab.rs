@@ -181,7 +181,7 @@ pub fn kubelet_config(settings: &LabSettings, node: &str) -> KubeletConfig {
 fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: &str) -> KubeletConfig {
     if let Some(faults) = settings.node_faults.get(node) {
         // Checked when the settings were loaded; a shape the kubelet cannot read means no faults.
-        config.faults = serde_json::from_value(faults.clone()).unwrap_or_default();
+        config.faults = crate::decode::from_value(faults).unwrap_or_default();
     }
     for image in &settings.registry {
         let words = |key: &str| -> Vec<String> {

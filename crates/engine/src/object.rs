@@ -277,9 +277,9 @@ macro_rules! objects {
             pub fn from_json(api_version: &str, kind: &str, value: serde_json::Value) -> Result<Object, serde_json::Error> {
                 Ok(match kind {
                     $(stringify!($variant) if api_version == <$variant as k8s_openapi::Resource>::API_VERSION => {
-                        Object::$variant(Box::new(serde_json::from_value(value)?))
+                        Object::$variant(Box::new(crate::decode::from_value(&value)?))
                     })*
-                    _ => Object::Other(Box::new(serde_json::from_value(value)?)),
+                    _ => Object::Other(Box::new(crate::decode::from_value(&value)?)),
                 })
             }
         }

@@ -599,7 +599,7 @@ impl<'a> Context<'a> {
 
     /// A stored object read as the typed form `T` (works for kinds stored unstructured too).
     pub fn typed<T: serde::de::DeserializeOwned>(&self, obj: &Object) -> Option<T> {
-        serde_json::from_value(obj.to_json()).ok()
+        crate::decode::from_value(&obj.to_json()).ok()
     }
 }
 

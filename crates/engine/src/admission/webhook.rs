@@ -80,7 +80,7 @@ impl SimulatedWebhook {
             }
             let mut one = serde_json::Map::new();
             one.insert(k.to_string(), v[*k].clone());
-            serde_json::from_value(Value::Object(one)).map_err(|e| format!("webhook {webhook}: {k}: {e}"))?
+            crate::decode::from_value(&Value::Object(one)).map_err(|e| format!("webhook {webhook}: {k}: {e}"))?
         } else if let Some(err) = str_of("error") {
             let failure = if err == "connection refused" {
                 WebhookFailure::ConnectionRefused

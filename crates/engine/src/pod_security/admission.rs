@@ -532,7 +532,7 @@ pub fn extract_pod_template(object: &Object) -> Result<Option<(ObjectMeta, PodSp
         // reads as an empty one (as a typed object would).
         None if resource == "replicationcontrollers" => return Ok(None),
         None => PodTemplateSpec::default(),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| e.to_string())?,
+        Some(v) => crate::decode::from_value(v).map_err(|e| e.to_string())?,
     };
     Ok(Some((template.metadata.unwrap_or_default(), template.spec.unwrap_or_default())))
 }

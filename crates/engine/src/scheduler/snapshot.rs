@@ -360,17 +360,18 @@ impl ClusterSnapshot {
             Object::PriorityClass(pc) => self.add_priority_class((**pc).clone()),
             Object::Other(u) => match (u.api_version.as_str(), u.kind.as_str()) {
                 ("storage.k8s.io/v1", "StorageClass") => {
-                    if let Some(sc) = typed(o).and_then(|v| serde_json::from_value::<StorageClass>(v).ok()) {
+                    if let Some(sc) = typed(o).and_then(|v| crate::decode::from_value::<StorageClass>(&v).ok()) {
                         self.add_storage_class(sc);
                     }
                 }
                 ("apps/v1", "StatefulSet") => {
-                    if let Some(ss) = typed(o).and_then(|v| serde_json::from_value::<StatefulSet>(v).ok()) {
+                    if let Some(ss) = typed(o).and_then(|v| crate::decode::from_value::<StatefulSet>(&v).ok()) {
                         self.stateful_sets.push(ss);
                     }
                 }
                 ("v1", "ReplicationController") => {
-                    if let Some(rc) = typed(o).and_then(|v| serde_json::from_value::<ReplicationController>(v).ok()) {
+                    if let Some(rc) = typed(o).and_then(|v| crate::decode::from_value::<ReplicationController>(&v).ok())
+                    {
                         self.replication_controllers.push(rc);
                     }
                 }

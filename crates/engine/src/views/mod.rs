@@ -194,7 +194,7 @@ impl<'a> Snapshot<'a> {
         let rows = self
             .list("Endpoints", Self::scope(namespace, opts))
             .into_iter()
-            .filter_map(|o| serde_json::from_value::<Endpoints>(o.to_json()).ok())
+            .filter_map(|o| crate::decode::from_value::<Endpoints>(&o.to_json()).ok())
             .map(|e| endpoints_row(&e, self.clock))
             .collect();
         let table = self.render("Endpoints", printers::ENDPOINTS_COLUMNS, rows, namespace, opts);
