@@ -278,7 +278,7 @@ fn sync_orphan_pod(cx: &mut Cx, pod_key: &str) {
             return;
         }
         if let Some(Object::Job(job)) = resolve_owner(cx.core, ns, r).as_deref() {
-            if !is_finished(&job) {
+            if !is_finished(job) {
                 return;
             }
         }

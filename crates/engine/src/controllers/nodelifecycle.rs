@@ -265,39 +265,39 @@ impl NodeLifecycleController {
             let Object::Node(node) = &*current else { continue };
             match current_status.as_str() {
                 "False" => {
-                    if has_taint(&node, TAINT_UNREACHABLE, "NoExecute") {
+                    if has_taint(node, TAINT_UNREACHABLE, "NoExecute") {
                         swap_taints(
                             cx,
-                            &node,
+                            node,
                             vec![no_execute(TAINT_NOT_READY)],
                             vec![no_execute(TAINT_UNREACHABLE)],
                             "Ready=False",
                         );
-                    } else if !has_taint(&node, TAINT_NOT_READY, "NoExecute") {
+                    } else if !has_taint(node, TAINT_NOT_READY, "NoExecute") {
                         self.mark_for_tainting(cx, &name);
                     }
                 }
                 "Unknown" => {
-                    if has_taint(&node, TAINT_NOT_READY, "NoExecute") {
+                    if has_taint(node, TAINT_NOT_READY, "NoExecute") {
                         swap_taints(
                             cx,
-                            &node,
+                            node,
                             vec![no_execute(TAINT_UNREACHABLE)],
                             vec![no_execute(TAINT_NOT_READY)],
                             "Ready=Unknown",
                         );
-                    } else if !has_taint(&node, TAINT_UNREACHABLE, "NoExecute") {
+                    } else if !has_taint(node, TAINT_UNREACHABLE, "NoExecute") {
                         self.mark_for_tainting(cx, &name);
                     }
                 }
                 "True" => {
                     let stale: Vec<Taint> = [TAINT_NOT_READY, TAINT_UNREACHABLE]
                         .iter()
-                        .filter(|k| has_taint(&node, k, "NoExecute"))
+                        .filter(|k| has_taint(node, k, "NoExecute"))
                         .map(|k| no_execute(k))
                         .collect();
                     if !stale.is_empty() {
-                        swap_taints(cx, &node, vec![], stale, "Ready=True again");
+                        swap_taints(cx, node, vec![], stale, "Ready=True again");
                     }
                     self.to_taint.remove(&name);
                 }

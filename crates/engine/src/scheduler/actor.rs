@@ -314,7 +314,7 @@ impl Actor for SchedulerActor {
                             reason: "the pod has no spec.nodeName and asks for the default-scheduler".into(),
                         }),
                     )
-                    .object(Some(object_ref(&*event.object))),
+                    .object(Some(object_ref(&event.object))),
                 );
                 core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, key));
             }
