@@ -523,18 +523,20 @@ impl Kubelet {
     // Small helpers.
 
     fn node_obj(&self, core: &Core) -> Option<Node> {
+        self.node_ref(core).cloned()
+    }
+
+    /// This kubelet's Node as stored (no copy).
+    fn node_ref<'c>(&self, core: &'c Core) -> Option<&'c Node> {
         match core.store.get(&format!("/registry/minions/{}", self.node)) {
-            Some((Object::Node(n), _)) => Some((**n).clone()),
+            Some((Object::Node(n), _)) => Some(n),
             _ => None,
         }
     }
 
     fn node_ip(&self, core: &Core) -> String {
-        let node = match core.store.get(&format!("/registry/minions/{}", self.node)) {
-            Some((Object::Node(n), _)) => Some(n),
-            _ => None,
-        };
-        node.and_then(|n| n.status.as_ref())
+        self.node_ref(core)
+            .and_then(|n| n.status.as_ref())
             .and_then(|s| s.addresses.as_ref())
             .and_then(|a| a.iter().find(|a| a.type_ == "InternalIP").map(|a| a.address.clone()))
             .unwrap_or_else(|| "172.18.0.2".to_string())
