@@ -73,6 +73,7 @@ fn cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
+#[inline(never)] // its own entry in profiles
 fn large() {
     const NODES: usize = 5_000;
     const PODS: usize = 1_000;
@@ -114,6 +115,7 @@ fn large() {
     );
 }
 
+#[inline(never)] // its own entry in profiles
 fn small() {
     let mut snap = ClusterSnapshot::new();
     let mut cp = node(0, "4", "8Gi", false);

@@ -231,6 +231,50 @@ pub trait PreFilterPlugin {
 pub trait FilterPlugin {
     /// `state` is what this plugin's PreFilter stored (None when it has no PreFilter).
     fn filter(&self, state: Option<&dyn Any>, ctx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Status;
+
+    /// [`FilterPlugin::filter`] over many nodes at once: `nodes` are snapshot indexes,
+    /// `alive` the positions in `nodes` still to check. Every position whose node this
+    /// plugin rejects leaves `alive` and goes to `rejected` with its status. The result
+    /// must be exactly what `filter` gives node by node; a plugin overrides this only to
+    /// do per-cycle work (reading its state) once instead of once per node.
+    fn filter_nodes(
+        &self,
+        state: Option<&dyn Any>,
+        ctx: &Ctx,
+        pod: &PodInfo,
+        nodes: &[usize],
+        alive: &mut Vec<u32>,
+        rejected: &mut Vec<(u32, Status)>,
+    ) {
+        retain_passing(ctx, nodes, alive, rejected, |node| {
+            let s = self.filter(state, ctx, pod, node);
+            (!s.is_success()).then_some(s)
+        });
+    }
+}
+
+/// The loop of [`FilterPlugin::filter_nodes`]: keeps in `alive` the positions whose node
+/// `rejection` lets through (None) and moves the others, with their status, to `rejected`.
+pub fn retain_passing(
+    ctx: &Ctx,
+    nodes: &[usize],
+    alive: &mut Vec<u32>,
+    rejected: &mut Vec<(u32, Status)>,
+    mut rejection: impl FnMut(&NodeInfo) -> Option<Status>,
+) {
+    // `retain` by hand: the kept positions move down in place.
+    let mut kept = 0;
+    for r in 0..alive.len() {
+        let k = alive[r];
+        match rejection(ctx.snapshot.node(nodes[k as usize])) {
+            None => {
+                alive[kept] = k;
+                kept += 1;
+            }
+            Some(s) => rejected.push((k, s)),
+        }
+    }
+    alive.truncate(kept);
 }
 
 /// What a PostFilter plugin may use: the framework (to rerun filters on what-if nodes),
@@ -259,6 +303,13 @@ pub trait PreScorePlugin {
 
 pub trait ScorePlugin {
     fn score(&self, state: Option<&dyn Any>, ctx: &Ctx, pod: &PodInfo, node: &NodeInfo) -> i64;
+    /// [`ScorePlugin::score`] for every node of `nodes` (snapshot indexes) into `out`, in
+    /// the same order; exactly what `score` gives node by node.
+    fn score_nodes(&self, state: Option<&dyn Any>, ctx: &Ctx, pod: &PodInfo, nodes: &[usize], out: &mut [i64]) {
+        for (o, &ni) in out.iter_mut().zip(nodes) {
+            *o = self.score(state, ctx, pod, ctx.snapshot.node(ni));
+        }
+    }
     /// `NormalizeScore`; returns false when the plugin has none (scores kept as they are).
     fn normalize(&self, _state: Option<&dyn Any>, _ctx: &Ctx, _nodes: &[usize], _scores: &mut [i64]) -> bool {
         false
@@ -338,6 +389,14 @@ pub struct ActiveFilter<'s> {
     pub index: usize,
     pub plugin: &'s dyn FilterPlugin,
     pub state: Option<&'s dyn Any>,
+}
+
+/// Reusable buffers of [`Framework::run_active_filters_batch`].
+#[derive(Default)]
+pub struct FilterBatch {
+    alive: Vec<u32>,
+    plugin_rejected: Vec<(u32, Status)>,
+    pub rejected: Vec<(u32, usize, Status)>,
 }
 
 /// One filter plugin's verdict on one node, as recorded for the trace.
@@ -462,16 +521,71 @@ impl Framework {
                 r.push(FilterRecord { plugin: a.index, status: status.clone().with_plugin(self.plugin_name(a.index)) });
             }
             if !status.is_success() {
-                let name = self.plugin_name(a.index);
-                let status = if status.is_rejected() {
-                    status
-                } else {
-                    Status::error(format!("running {name:?} filter plugin: {}", status.message()))
-                };
-                return status.with_plugin(name);
+                return self.filter_failure(a.index, status);
             }
         }
         Status::success()
+    }
+
+    /// What `RunFilterPlugins` returns when plugin `index` did not pass a node: its
+    /// rejection, or, for any other code, an error naming the plugin.
+    pub fn filter_failure(&self, index: usize, status: Status) -> Status {
+        let name = self.plugin_name(index);
+        let status = if status.is_rejected() {
+            status
+        } else {
+            Status::error(format!("running {name:?} filter plugin: {}", status.message()))
+        };
+        status.with_plugin(name)
+    }
+
+    /// The trace record of one node filtered by [`Framework::run_active_filters_batch`]:
+    /// what [`Framework::run_active_filters`] records for it (every plugin that ran, in
+    /// order, with its status). `rejection` is the rejecting plugin's position in `active`
+    /// and its status.
+    pub fn batch_record(
+        &self,
+        active: &[ActiveFilter],
+        rejection: Option<(usize, &Status)>,
+        record: &mut Vec<FilterRecord>,
+    ) {
+        let ran = rejection.map_or(active.len(), |r| r.0);
+        for a in &active[..ran] {
+            record.push(FilterRecord {
+                plugin: a.index,
+                status: Status::success().with_plugin(self.plugin_name(a.index)),
+            });
+        }
+        if let Some((j, s)) = rejection {
+            let i = active[j].index;
+            record.push(FilterRecord { plugin: i, status: s.clone().with_plugin(self.plugin_name(i)) });
+        }
+    }
+
+    /// [`Framework::run_active_filters`] for many nodes, plugin by plugin: each plugin
+    /// sees only the nodes every earlier plugin passed, so every node gets the status
+    /// the node-by-node run gives it. `batch.rejected` ends up holding, sorted by
+    /// position in `nodes`, each rejected node's position, the position in `active` of
+    /// the plugin that rejected it and that plugin's own status.
+    pub fn run_active_filters_batch(
+        &self,
+        active: &[ActiveFilter],
+        ctx: &Ctx,
+        pod: &PodInfo,
+        nodes: &[usize],
+        batch: &mut FilterBatch,
+    ) {
+        batch.alive.clear();
+        batch.alive.extend(0..nodes.len() as u32);
+        batch.rejected.clear();
+        for (j, a) in active.iter().enumerate() {
+            if batch.alive.is_empty() {
+                break;
+            }
+            a.plugin.filter_nodes(a.state, ctx, pod, nodes, &mut batch.alive, &mut batch.plugin_rejected);
+            batch.rejected.extend(batch.plugin_rejected.drain(..).map(|(k, s)| (k, j, s)));
+        }
+        batch.rejected.sort_unstable_by_key(|r| r.0);
     }
 
     /// `RunFilterPlugins`: stops at the first plugin that rejects the node. When

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::Pod;
 
 use super::framework::{
-    Code, Ctx, CycleState, FilterRecord, Framework, NodeToStatus, PostFilterCtx, PostFilterResult, Status,
+    Code, Ctx, CycleState, FilterBatch, FilterRecord, Framework, NodeToStatus, PostFilterCtx, PostFilterResult, Status,
 };
 use super::plugins::scheduling_gates;
 use super::plugins::volume_binding::volume_actions;
@@ -23,6 +23,9 @@ use crate::trace::{
 pub const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
 /// `minFeasibleNodesPercentageToFind`.
 pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i32 = 5;
+
+/// How many nodes one batch of the filter search checks at most.
+const FILTER_CHUNK: usize = 256;
 
 /// The error message when the cluster has no node at all (`ErrNoNodesAvailable`).
 pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
@@ -123,6 +126,8 @@ pub struct Scheduler {
     pub options: SchedulerOptions,
     next_start_node_index: usize,
     feasible: Vec<usize>,
+    batch: FilterBatch,
+    chunk: Vec<usize>,
     raw: Vec<i64>,
     normalized: Vec<i64>,
     totals: Vec<i64>,
@@ -139,6 +144,8 @@ impl Scheduler {
             options,
             next_start_node_index: 0,
             feasible: Vec::new(),
+            batch: FilterBatch::default(),
+            chunk: Vec::new(),
             raw: Vec::new(),
             normalized: Vec::new(),
             totals: Vec::new(),
@@ -350,50 +357,85 @@ impl Scheduler {
                 let mut evaluated = 0;
                 let active = fw.active_filters(&state);
                 let no_nominated = snapshot.nominated.is_empty();
+                let mut batch = std::mem::take(&mut self.batch);
+                let mut chunk = std::mem::take(&mut self.chunk);
+                let mut error = None;
                 let mut at = start;
-                for _ in 0..nodes.len() {
-                    let ni = nodes[at];
-                    at += 1;
-                    if at == nodes.len() {
-                        at = 0;
-                    }
-                    let node = snapshot.node(ni);
-                    evaluated += 1;
-                    let mut record = Vec::new();
-                    let s = if no_nominated {
-                        fw.run_active_filters(&active, &ctx, &info, node, full.then_some(&mut record))
-                    } else {
-                        fw.run_filters_with_nominated_prepared(
-                            Some(&active),
-                            &state,
-                            &ctx,
-                            &info,
-                            node,
-                            full.then_some(&mut record),
-                        )
-                    };
-                    if full {
-                        detail.filter.push(self.filter_row(
-                            &state.skip_filter,
-                            node.name.clone(),
-                            s.is_success(),
-                            record,
-                        ));
-                    }
-                    if s.is_success() {
-                        feasible.push(ni);
-                        if feasible.len() >= to_find {
-                            break;
+                let mut remaining = nodes.len();
+                // Without nominated pods the filters run plugin by plugin over a chunk of
+                // nodes (each plugin on the nodes the earlier ones passed). A chunk never
+                // holds more nodes than feasible ones are still wanted, so the search
+                // stops exactly where a node-by-node search would.
+                'search: while remaining > 0 && feasible.len() < to_find {
+                    let take = if no_nominated { remaining.min(FILTER_CHUNK).min(to_find - feasible.len()) } else { 1 };
+                    chunk.clear();
+                    for _ in 0..take {
+                        chunk.push(nodes[at]);
+                        at += 1;
+                        if at == nodes.len() {
+                            at = 0;
                         }
-                    } else {
-                        if s.code == Code::Error {
-                            feasible.clear();
-                            self.feasible = feasible;
-                            return self.error_outcome(detail, s);
-                        }
-                        unschedulable_plugins.insert(s.plugin);
-                        statuses.explicit.push((ni, s));
                     }
+                    remaining -= take;
+                    if no_nominated {
+                        fw.run_active_filters_batch(&active, &ctx, &info, &chunk, &mut batch);
+                    }
+                    let mut rejected = batch.rejected.drain(..).peekable();
+                    for (k, &ni) in chunk.iter().enumerate() {
+                        let node = snapshot.node(ni);
+                        evaluated += 1;
+                        let mut record = Vec::new();
+                        // None: the node passed every filter.
+                        let rejection = if no_nominated {
+                            let rejection = rejected.next_if(|r| r.0 as usize == k);
+                            if full {
+                                fw.batch_record(&active, rejection.as_ref().map(|r| (r.1, &r.2)), &mut record);
+                            }
+                            rejection.map(|(_, j, raw)| fw.filter_failure(active[j].index, raw))
+                        } else {
+                            let s = fw.run_filters_with_nominated_prepared(
+                                Some(&active),
+                                &state,
+                                &ctx,
+                                &info,
+                                node,
+                                full.then_some(&mut record),
+                            );
+                            (!s.is_success()).then_some(s)
+                        };
+                        if full {
+                            detail.filter.push(self.filter_row(
+                                &state.skip_filter,
+                                node.name.clone(),
+                                rejection.is_none(),
+                                record,
+                            ));
+                        }
+                        match rejection {
+                            None => {
+                                feasible.push(ni);
+                                if feasible.len() >= to_find {
+                                    break 'search;
+                                }
+                            }
+                            Some(s) if s.code == Code::Error => {
+                                error = Some(s);
+                                break 'search;
+                            }
+                            Some(s) => {
+                                unschedulable_plugins.insert(s.plugin);
+                                statuses.explicit.push((ni, s));
+                            }
+                        }
+                    }
+                }
+                batch.rejected.clear();
+                self.batch = batch;
+                self.chunk = chunk;
+                if let Some(s) = error {
+                    feasible.clear();
+                    self.feasible = feasible;
+                    return self.error_outcome(detail, s);
                 }
                 let processed = feasible.len() + statuses.explicit.len();
                 self.next_start_node_index = (self.next_start_node_index + processed) % snapshot.num_nodes();
@@ -517,12 +559,9 @@ impl Scheduler {
             raw.resize(plugins.len() * n, 0);
         }
         let scorers: Vec<_> = plugins.iter().map(|&i| (fw.plugin(i).as_score(), state.score_state(i))).collect();
-        for (k, &ni) in feasible.iter().enumerate() {
-            let node = ctx.snapshot.node(ni);
-            for (p, (sp, st)) in scorers.iter().enumerate() {
-                if let Some(sp) = sp {
-                    raw[p * n + k] = sp.score(*st, ctx, info, node);
-                }
+        for (p, (sp, st)) in scorers.iter().enumerate() {
+            if let Some(sp) = sp {
+                sp.score_nodes(*st, ctx, info, feasible, &mut raw[p * n..(p + 1) * n]);
             }
         }
         // The trace wants raw and normalized scores; otherwise normalize in place.
@@ -542,8 +581,8 @@ impl Scheduler {
             totals.resize(n, 0);
             for (p, &i) in plugins.iter().enumerate() {
                 let w = fw.weight(i);
-                for k in 0..n {
-                    totals[k] += norm[p * n + k] * w;
+                for (t, v) in totals.iter_mut().zip(&norm[p * n..(p + 1) * n]) {
+                    *t += v * w;
                 }
             }
         }

@@ -1406,6 +1406,65 @@ mod properties {
             let (_, b) = run(&cluster, &pods, seed);
             prop_assert_eq!(a, b);
         }
+
+        #[test]
+        fn batched_plugins_agree_with_node_by_node(
+            nodes in prop::collection::vec((500u32..4000, 256u32..4096, 0u32..4, 0u8..4, any::<bool>(), any::<bool>()), 1..12),
+            (cpu, mem, tolerate, named, image) in (0u32..3000, 0u32..3000, any::<bool>(), 0usize..14, any::<bool>()),
+        ) {
+            // Nodes cordoned or not, with no taint, a NoSchedule or a PreferNoSchedule
+            // taint, full or not, with the pod's image or not; the pod may name a node.
+            let yaml: String = nodes
+                .iter()
+                .enumerate()
+                .map(|(i, (c, m, pods, taint, cordoned, has_image))| {
+                    let taints = match taint {
+                        1 => "taints: [{key: dedicated, value: db, effect: NoSchedule}]",
+                        2 => "taints: [{key: spot, effect: PreferNoSchedule}]",
+                        _ => "",
+                    };
+                    let images = if *has_image { "images: [{names: [\"nginx:1.29\"], sizeBytes: 70000000}], " } else { "" };
+                    format!(
+                        "---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i}, labels: {{kubernetes.io/hostname: n{i}}}}}\nspec: {{unschedulable: {cordoned}, {taints}}}\nstatus: {{{images}allocatable: {{cpu: {c}m, memory: {m}Mi, pods: \"{pods}\"}}}}\n"
+                    )
+                })
+                .collect();
+            let snap = snapshot(&yaml);
+            let tol = if tolerate { "  tolerations: [{key: dedicated, operator: Exists}, {key: node.kubernetes.io/unschedulable, operator: Exists}]\n" } else { "" };
+            let node_name = if named < nodes.len() { format!("  nodeName: n{named}\n") } else { String::new() };
+            let img = if image { "nginx:1.29" } else { "redis:8" };
+            let p = pod(&format!(
+                "metadata: {{name: p, labels: {{app: a}}}}\nspec:\n{tol}{node_name}  containers: [{{name: c, image: \"{img}\", resources: {{requests: {{cpu: {cpu}m, memory: {mem}Mi}}}}}}]\n"
+            ));
+            let fw = Scheduler::default_scheduler().framework;
+            let ctx = framework::Ctx { snapshot: &snap };
+            let info = snap.pod_info(&p);
+            let all: Vec<usize> = (0..snap.num_nodes()).collect();
+            for (i, plugin) in fw.plugins().enumerate() {
+                let name = fw.plugin_name(i);
+                if let Some(f) = plugin.as_filter() {
+                    let out = plugin.as_pre_filter().map(|pf| pf.pre_filter(&ctx, &info));
+                    let state = out.as_ref().and_then(|o| o.state.as_deref()).map(|s| s.as_any());
+                    let mut alive: Vec<u32> = (0..all.len() as u32).collect();
+                    let mut rejected = Vec::new();
+                    f.filter_nodes(state, &ctx, &info, &all, &mut alive, &mut rejected);
+                    for (k, &ni) in all.iter().enumerate() {
+                        let one = f.filter(state, &ctx, &info, snap.node(ni));
+                        let batch = rejected.iter().find(|r| r.0 as usize == k).map(|r| r.1.clone());
+                        prop_assert_eq!(batch.is_none(), alive.contains(&(k as u32)), "{} node {}", name, k);
+                        prop_assert_eq!(batch.unwrap_or_else(framework::Status::success), one, "{} node {}", name, k);
+                    }
+                }
+                if let Some(sp) = plugin.as_score() {
+                    let state = plugin.as_pre_score().and_then(|ps| ps.pre_score(&ctx, &info, &all).1);
+                    let state = state.as_deref().map(|s| s.as_any());
+                    let mut batch = vec![0; all.len()];
+                    sp.score_nodes(state, &ctx, &info, &all, &mut batch);
+                    let one: Vec<i64> = all.iter().map(|&ni| sp.score(state, &ctx, &info, snap.node(ni))).collect();
+                    prop_assert_eq!(batch, one, "{} scores", name);
+                }
+            }
+        }
     }
 }
 

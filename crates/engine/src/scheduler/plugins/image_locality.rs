@@ -72,15 +72,35 @@ impl PreScorePlugin for ImageLocality {
     }
 }
 
+/// `sumImageScores` then `calculatePriority` for one node.
+fn node_score(s: &PodImages, node: &NodeInfo) -> i64 {
+    let mut sum = 0i64;
+    for (id, spread) in &s.images {
+        if let Some(size) = node.image_size(*id) {
+            sum += (size as f64 * spread) as i64;
+        }
+    }
+    calculate_priority(sum, s.containers)
+}
+
 impl ScorePlugin for ImageLocality {
     fn score(&self, state: Option<&dyn Any>, _: &Ctx, _: &PodInfo, node: &NodeInfo) -> i64 {
         let Some(s) = state.and_then(|s| s.downcast_ref::<PodImages>()) else { return 0 };
-        let mut sum = 0i64;
-        for (id, spread) in &s.images {
-            if let Some(size) = node.image_size(*id) {
-                sum += (size as f64 * spread) as i64;
-            }
+        node_score(s, node)
+    }
+
+    fn score_nodes(&self, state: Option<&dyn Any>, ctx: &Ctx, _: &PodInfo, nodes: &[usize], out: &mut [i64]) {
+        let Some(s) = state.and_then(|s| s.downcast_ref::<PodImages>()) else {
+            out.fill(0);
+            return;
+        };
+        // No node has any of the pod's images: every node gets the same score.
+        if s.images.is_empty() {
+            out.fill(calculate_priority(0, s.containers));
+            return;
         }
-        calculate_priority(sum, s.containers)
+        for (o, &ni) in out.iter_mut().zip(nodes) {
+            *o = node_score(s, ctx.snapshot.node(ni));
+        }
     }
 }

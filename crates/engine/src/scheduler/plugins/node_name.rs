@@ -2,7 +2,7 @@
 
 use std::any::Any;
 
-use crate::scheduler::framework::{Ctx, FilterPlugin, Plugin, Status};
+use crate::scheduler::framework::{retain_passing, Ctx, FilterPlugin, Plugin, Status};
 use crate::scheduler::queue::{ClusterEvent, QueueingHint};
 use crate::scheduler::snapshot::{NodeInfo, PodInfo};
 
@@ -36,5 +36,23 @@ impl FilterPlugin for NodeName {
         } else {
             Status::success()
         }
+    }
+
+    fn filter_nodes(
+        &self,
+        _: Option<&dyn Any>,
+        ctx: &Ctx,
+        pod: &PodInfo,
+        nodes: &[usize],
+        alive: &mut Vec<u32>,
+        rejected: &mut Vec<(u32, Status)>,
+    ) {
+        // A pod that names no node fits every node.
+        if pod.node_name.is_empty() {
+            return;
+        }
+        retain_passing(ctx, nodes, alive, rejected, |node| {
+            (pod.node_name != node.name).then(|| Status::unresolvable(ERR_REASON))
+        });
     }
 }

@@ -5,7 +5,7 @@ use std::any::Any;
 
 use k8s_openapi::api::core::v1::Taint;
 
-use crate::scheduler::framework::{Ctx, FilterPlugin, Plugin, Status};
+use crate::scheduler::framework::{retain_passing, Ctx, FilterPlugin, Plugin, Status};
 use crate::scheduler::queue::{ClusterEvent, QueueingHint};
 use crate::scheduler::selectors::tolerations_tolerate;
 use crate::scheduler::snapshot::{NodeInfo, PodInfo};
@@ -55,5 +55,20 @@ impl FilterPlugin for NodeUnschedulable {
         } else {
             Status::success()
         }
+    }
+
+    fn filter_nodes(
+        &self,
+        _: Option<&dyn Any>,
+        ctx: &Ctx,
+        pod: &PodInfo,
+        nodes: &[usize],
+        alive: &mut Vec<u32>,
+        rejected: &mut Vec<(u32, Status)>,
+    ) {
+        retain_passing(ctx, nodes, alive, rejected, |node| {
+            // Most nodes are not cordoned: only those need the toleration check.
+            (node.unschedulable && blocks(pod, true)).then(|| Status::unresolvable(ERR_REASON_UNSCHEDULABLE))
+        });
     }
 }

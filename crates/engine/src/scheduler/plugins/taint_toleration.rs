@@ -7,7 +7,9 @@ use std::any::Any;
 use k8s_openapi::api::core::v1::Toleration;
 
 use super::{default_normalize, MAX};
-use crate::scheduler::framework::{Ctx, FilterPlugin, Plugin, PreScorePlugin, ScorePlugin, StateData, Status};
+use crate::scheduler::framework::{
+    retain_passing, Ctx, FilterPlugin, Plugin, PreScorePlugin, ScorePlugin, StateData, Status,
+};
 use crate::scheduler::queue::{ClusterEvent, QueueingHint};
 use crate::scheduler::selectors::{first_untolerated, tolerations_tolerate};
 use crate::scheduler::snapshot::{NodeInfo, PodInfo};
@@ -55,15 +57,29 @@ impl Plugin for TaintToleration {
     }
 }
 
+/// The Filter's rejection of one node, if any.
+fn untolerated(pod: &PodInfo, node: &NodeInfo) -> Option<Status> {
+    if node.taints.is_empty() {
+        return None;
+    }
+    first_untolerated(&node.taints, pod.tolerations()).map(|_| Status::unresolvable(ERR_REASON_NOT_MATCH))
+}
+
 impl FilterPlugin for TaintToleration {
     fn filter(&self, _: Option<&dyn Any>, _: &Ctx, pod: &PodInfo, node: &NodeInfo) -> Status {
-        if node.taints.is_empty() {
-            return Status::success();
-        }
-        match first_untolerated(&node.taints, pod.tolerations()) {
-            None => Status::success(),
-            Some(_) => Status::unresolvable(ERR_REASON_NOT_MATCH),
-        }
+        untolerated(pod, node).unwrap_or_else(Status::success)
+    }
+
+    fn filter_nodes(
+        &self,
+        _: Option<&dyn Any>,
+        ctx: &Ctx,
+        pod: &PodInfo,
+        nodes: &[usize],
+        alive: &mut Vec<u32>,
+        rejected: &mut Vec<(u32, Status)>,
+    ) {
+        retain_passing(ctx, nodes, alive, rejected, |node| untolerated(pod, node));
     }
 }
 
@@ -79,15 +95,31 @@ impl PreScorePlugin for TaintToleration {
     }
 }
 
+/// The tolerations PreScore kept (none when it did not run).
+fn score_tolerations(state: Option<&dyn Any>) -> &[Toleration] {
+    state.and_then(|s| s.downcast_ref::<PreScoreState>()).map(|s| &s.tolerations[..]).unwrap_or(&[])
+}
+
+/// How many of the node's `PreferNoSchedule` taints the tolerations do not tolerate.
+fn intolerable_prefer_no_schedule(tolerations: &[Toleration], node: &NodeInfo) -> i64 {
+    node.taints.iter().filter(|t| t.effect == "PreferNoSchedule" && !tolerations_tolerate(tolerations, t)).count()
+        as i64
+}
+
 impl ScorePlugin for TaintToleration {
     fn score(&self, state: Option<&dyn Any>, _: &Ctx, _: &PodInfo, node: &NodeInfo) -> i64 {
         if node.taints.is_empty() {
             return 0;
         }
-        let tolerations =
-            state.and_then(|s| s.downcast_ref::<PreScoreState>()).map(|s| &s.tolerations[..]).unwrap_or(&[]);
-        node.taints.iter().filter(|t| t.effect == "PreferNoSchedule" && !tolerations_tolerate(tolerations, t)).count()
-            as i64
+        intolerable_prefer_no_schedule(score_tolerations(state), node)
+    }
+
+    fn score_nodes(&self, state: Option<&dyn Any>, ctx: &Ctx, _: &PodInfo, nodes: &[usize], out: &mut [i64]) {
+        let tolerations = score_tolerations(state);
+        for (o, &ni) in out.iter_mut().zip(nodes) {
+            let node = ctx.snapshot.node(ni);
+            *o = if node.taints.is_empty() { 0 } else { intolerable_prefer_no_schedule(tolerations, node) };
+        }
     }
 
     fn normalize(&self, _: Option<&dyn Any>, _: &Ctx, _: &[usize], scores: &mut [i64]) -> bool {
