@@ -442,7 +442,7 @@ pub struct Kubelet {
     config: KubeletConfig,
     pods: BTreeMap<String, PodWorker>,
     /// What the kubelet last acted on for each pod (spec, deletion, uid).
-    seen: BTreeMap<String, String>,
+    seen: BTreeMap<String, Fingerprint>,
     images: ImageCache,
     initialised: bool,
     ipam: Option<cni::HostLocal>,
@@ -2559,14 +2559,21 @@ impl Kubelet {
     }
 }
 
-/// What the kubelet last acted on for a pod: spec, deletion and UID.
-fn fingerprint(p: &Pod) -> String {
-    format!(
-        "{}|{}|{}",
-        p.metadata.uid.as_deref().unwrap_or(""),
-        p.metadata.deletion_timestamp.as_ref().map(|t| t.0.to_string()).unwrap_or_default(),
-        serde_json::to_string(&p.spec).unwrap_or_default()
-    )
+/// What the kubelet last acted on for a pod: UID, deletion and spec (compared as values: no
+/// JSON text of the spec is built, so `PodSpec`'s `Serialize` has no instance for a writer).
+#[derive(Clone, Debug, PartialEq)]
+struct Fingerprint {
+    uid: String,
+    deletion: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    spec: Option<k8s_openapi::api::core::v1::PodSpec>,
+}
+
+fn fingerprint(p: &Pod) -> Fingerprint {
+    Fingerprint {
+        uid: p.metadata.uid.clone().unwrap_or_default(),
+        deletion: p.metadata.deletion_timestamp.clone(),
+        spec: p.spec.clone(),
+    }
 }
 
 impl Actor for Kubelet {
