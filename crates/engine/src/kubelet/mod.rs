@@ -39,6 +39,7 @@ pub use images::Registry;
 use crate::apiserver::{self, ApiRequest, Caller, Verb};
 use crate::object::{resource_for, Object};
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
+use crate::sort::CollectMap;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Change, Component, Detail, Phase, StepStatus, Table, WatchDetail, WorkDetail};
 use events::{EventRecorder, EventSpec};
@@ -1618,7 +1619,7 @@ impl Kubelet {
         let memory_limit =
             qos::limits(spec.resources.as_ref()).get("memory").map(|q| q.value().max(0) as u64).unwrap_or(0);
         let ctx = runtime::ProcessContext {
-            env: w.ctrs[i].env.iter().map(|e| (e.name.clone(), e.value.clone())).collect(),
+            env: w.ctrs[i].env.iter().map(|e| (e.name.clone(), e.value.clone())).collect_map(),
             tty: spec.tty == Some(true),
             stdin: spec.stdin == Some(true),
             memory_limit,
@@ -2521,7 +2522,7 @@ impl Kubelet {
             })
             .map(|w| (w.pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0), w.key.clone()))
             .collect();
-        candidates.sort();
+        crate::sort::sort(&mut candidates);
         if let Some((_, key)) = candidates.first().cloned() {
             if let Some(mut w) = self.pods.remove(&key) {
                 let mut msg = format!(
