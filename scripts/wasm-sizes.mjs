@@ -3,12 +3,18 @@
 // each function body by the crate in its (mangled) symbol name. Used by size-report.sh.
 //
 //   node scripts/wasm-sizes.mjs target/wasm32-unknown-unknown/release/podlab-web.wasm [top] [crate]
-// With a crate name, sums that crate's functions by module instead.
+// With a crate name, sums that crate's functions by module instead. With `--functions` as the
+// crate, lists the `top` biggest functions themselves (demangled, without the hash), and
+// with `--generics`, sums the functions by their name with every generic argument removed
+// (`<T as Trait>::f` → `<_>::f`): how much one generic costs over all its instances. Rust's
+// default (legacy) symbol names carry no generic arguments; a build with
+// `RUSTFLAGS="-C symbol-mangling-version=v0"` (in its own CARGO_TARGET_DIR) has them, and
+// `c++filt` demangles such names, which this script prints as they are.
 import { readFileSync } from 'node:fs';
 
 const [file, topArg, only] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node scripts/wasm-sizes.mjs FILE.wasm [top]');
+  console.error('usage: node scripts/wasm-sizes.mjs FILE.wasm [top] [crate | --functions | --generics]');
   process.exit(2);
 }
 const bytes = readFileSync(file);
@@ -125,12 +131,55 @@ function crateOf(symbol) {
   return segments(symbol)[0] || '(other)';
 }
 
+/** A readable form of a legacy-mangled symbol: `<T as Trait>::f`, without the hash. */
+function demangle(symbol) {
+  const m = /^_ZN(.*)E$/.exec(symbol);
+  if (!m) return symbol;
+  const parts = [];
+  let rest = m[1];
+  for (;;) {
+    const d = /^(\d+)/.exec(rest);
+    if (!d) break;
+    const n = Number(d[1]);
+    parts.push(rest.slice(d[1].length, d[1].length + n));
+    rest = rest.slice(d[1].length + n);
+  }
+  const escapes = { LT: '<', GT: '>', RF: '&', BP: '*', C: ',', SP: '@' };
+  return parts
+    .filter((s) => !/^h[0-9a-f]{16}$/.test(s))
+    .join('::')
+    .replace(/^_\$/, '$')
+    .replace(/\$([A-Z]{1,2})\$/g, (all, e) => escapes[e] ?? all)
+    .replace(/\$u([0-9a-f]{2})\$/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/\.\./g, '::');
+}
+
+/** A name with every generic argument list replaced by `<_>`. */
+function withoutGenerics(name) {
+  let out = '';
+  let depth = 0;
+  for (const ch of name) {
+    if (ch === '<') {
+      if (depth++ === 0) out += '<_>';
+    } else if (ch === '>' && depth > 0) {
+      depth--;
+    } else if (depth === 0) {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 const byCrate = new Map();
 let total = 0;
+const listing = only === '--functions' || only === '--generics';
 bodies.forEach((len, i) => {
   const name = names.get(i + importedFunctions) ?? '(unnamed)';
   let crate = crateOf(name);
-  if (only) {
+  if (listing) {
+    crate = only === '--functions' ? demangle(name) : withoutGenerics(demangle(name));
+    if (only === '--functions') crate = `${crate} #${i}`;
+  } else if (only) {
     if (crate !== only) return;
     crate = segments(name).slice(0, 2).join('::');
   }

@@ -70,7 +70,7 @@ pub fn markers(text: &str, run: Option<&Run>) -> Vec<Marker> {
             out.extend(document_markers(doc, failed));
         }
     }
-    out.sort_by_key(|m| (m.line, m.column));
+    podlab_engine::sort::sort_by_key(&mut out, |m| (m.line, m.column));
     out.dedup_by(|a, b| a.line == b.line && a.title == b.title && a.message == b.message);
     out
 }

@@ -926,28 +926,73 @@ impl<'a> De<'a, '_, '_> {
                 return self.seq(items, visitor);
             }
             Value::Object(m) => {
-                return self.map(m, None, visitor);
+                return self.map(Some(m), None, visitor);
             }
         };
         r.map_err(|e| self.locate(e))
     }
 
+    /// An array (`items`; empty for a strict `null`) through `visit_seq`, in either mode: the
+    /// strict mode locates an error, the lenient one (serde_json's) requires every element to
+    /// be taken. One function for both, so each visitor type has one `visit_seq` call site.
     fn seq<V: Visitor<'a>>(self, items: &'a [Value], visitor: V) -> Result<V::Value, DeError> {
         let De { v, path, go_struct, go_field, ctx } = self;
+        let lenient = ctx.lenient;
         let mut access = SeqDe { items: items.iter(), index: 0, path: &path, go_struct, go_field: &go_field, ctx };
-        visitor.visit_seq(&mut access).map_err(|e| locate_at(e, &path, go_struct, &go_field, v))
+        match visitor.visit_seq(&mut access) {
+            Ok(out) => match seq_left(lenient, items.len(), access.items.len()) {
+                None => Ok(out),
+                Some(e) => Err(e),
+            },
+            Err(e) => Err(locate_unless(lenient, e, &path, go_struct, &go_field, v)),
+        }
     }
 
+    /// An object (`None`: no entries, a strict `null`) through `visit_map`, in either mode, as
+    /// [`De::seq`] does for arrays.
     fn map<V: Visitor<'a>>(
         self,
-        m: &'a Map<String, Value>,
+        m: Option<&'a Map<String, Value>>,
         struct_name: Option<&'static str>,
         visitor: V,
     ) -> Result<V::Value, DeError> {
         let De { v, path, go_struct, go_field, ctx } = self;
-        let mut access =
-            MapDe { iter: m.iter(), value: None, path: &path, struct_name, go_struct, go_field: &go_field, ctx };
-        visitor.visit_map(&mut access).map_err(|e| locate_at(e, &path, go_struct, &go_field, v))
+        let lenient = ctx.lenient;
+        let mut access = MapDe {
+            iter: m.map(|m| m.iter()),
+            value: None,
+            path: &path,
+            struct_name,
+            go_struct,
+            go_field: &go_field,
+            ctx,
+        };
+        match visitor.visit_map(&mut access) {
+            Ok(out) => match map_left(lenient, m, access.iter.map_or(0, |i| i.len())) {
+                None => Ok(out),
+                Some(e) => Err(e),
+            },
+            Err(e) => Err(locate_unless(lenient, e, &path, go_struct, &go_field, v)),
+        }
+    }
+}
+
+/// The lenient mode's error for an array whose elements were not all taken.
+fn seq_left(lenient: bool, len: usize, left: usize) -> Option<DeError> {
+    (lenient && left != 0).then(|| de::Error::invalid_length(len, &"fewer elements in array"))
+}
+
+/// The lenient mode's error for an object whose entries were not all taken.
+fn map_left(lenient: bool, m: Option<&Map<String, Value>>, left: usize) -> Option<DeError> {
+    (lenient && left != 0).then(|| de::Error::invalid_length(m.map_or(0, Map::len), &"fewer elements in map"))
+}
+
+/// Strict errors are located where they happened; lenient ones go up as they are.
+fn locate_unless(lenient: bool, e: DeError, path: &Loc, go_struct: &'static str, go_field: &Loc, v: &Value) -> DeError {
+    if lenient {
+        e
+    } else {
+        locate_at(e, path, go_struct, go_field, v)
     }
 }
 
@@ -1161,15 +1206,10 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
-        if self.ctx.lenient {
-            return match self.v {
-                Value::Array(items) => self.lenient_seq(items, visitor),
-                _ => self.wrong_type(&visitor),
-            };
-        }
         match self.v {
-            Value::Null => visitor.visit_seq(EmptySeq).map_err(|e| self.locate(e)),
             Value::Array(items) => self.seq(items, visitor),
+            _ if self.ctx.lenient => self.wrong_type(&visitor),
+            Value::Null => self.seq(&[], visitor),
             _ => self.any(visitor),
         }
     }
@@ -1188,15 +1228,10 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
     }
 
     fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
-        if self.ctx.lenient {
-            return match self.v {
-                Value::Object(m) => self.lenient_map(m, visitor),
-                _ => self.wrong_type(&visitor),
-            };
-        }
         match self.v {
-            Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
-            Value::Object(m) => self.map(m, None, visitor),
+            Value::Object(m) => self.map(Some(m), None, visitor),
+            _ if self.ctx.lenient => self.wrong_type(&visitor),
+            Value::Null => self.map(None, None, visitor),
             _ => self.any(visitor),
         }
     }
@@ -1207,16 +1242,11 @@ impl<'a> de::Deserializer<'a> for De<'a, '_, '_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        if self.ctx.lenient {
-            return match self.v {
-                Value::Array(items) => self.lenient_seq(items, visitor),
-                Value::Object(m) => self.lenient_map(m, visitor),
-                _ => self.wrong_type(&visitor),
-            };
-        }
         match self.v {
-            Value::Null => visitor.visit_map(EmptyMap).map_err(|e| self.locate(e)),
-            Value::Object(m) => self.map(m, Some(name), visitor),
+            Value::Object(m) => self.map(Some(m), Some(name), visitor),
+            Value::Array(items) if self.ctx.lenient => self.seq(items, visitor),
+            _ if self.ctx.lenient => self.wrong_type(&visitor),
+            Value::Null => self.map(None, Some(name), visitor),
             _ => self.any(visitor),
         }
     }
@@ -1314,8 +1344,8 @@ impl<'a> De<'a, '_, '_> {
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Number(n) => visit_number(n, visitor),
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => self.lenient_seq(items, visitor),
-            Value::Object(m) => self.lenient_map(m, visitor),
+            Value::Array(items) => self.seq(items, visitor),
+            Value::Object(m) => self.map(Some(m), None, visitor),
         }
     }
 
@@ -1343,7 +1373,7 @@ impl<'a> De<'a, '_, '_> {
     fn lenient_bytes<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.v {
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => self.lenient_seq(items, visitor),
+            Value::Array(items) => self.seq(items, visitor),
             _ => self.wrong_type(&visitor),
         }
     }
@@ -1352,29 +1382,6 @@ impl<'a> De<'a, '_, '_> {
         match self.v {
             Value::Null => visitor.visit_unit(),
             _ => self.wrong_type(&visitor),
-        }
-    }
-
-    /// An array: every element must be taken.
-    fn lenient_seq<V: Visitor<'a>>(self, items: &'a [Value], visitor: V) -> Result<V::Value, DeError> {
-        let De { path, go_struct, go_field, ctx, .. } = self;
-        let mut access = SeqDe { items: items.iter(), index: 0, path: &path, go_struct, go_field: &go_field, ctx };
-        let out = visitor.visit_seq(&mut access)?;
-        match access.items.len() {
-            0 => Ok(out),
-            _ => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
-        }
-    }
-
-    /// An object: every entry must be taken.
-    fn lenient_map<V: Visitor<'a>>(self, m: &'a Map<String, Value>, visitor: V) -> Result<V::Value, DeError> {
-        let De { path, go_struct, go_field, ctx, .. } = self;
-        let mut access =
-            MapDe { iter: m.iter(), value: None, path: &path, struct_name: None, go_struct, go_field: &go_field, ctx };
-        let out = visitor.visit_map(&mut access)?;
-        match access.iter.len() {
-            0 => Ok(out),
-            _ => Err(de::Error::invalid_length(m.len(), &"fewer elements in map")),
         }
     }
 
@@ -1421,37 +1428,16 @@ impl<'a> de::VariantAccess<'a> for De<'a, '_, '_> {
     fn tuple_variant<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
         match self.v {
             Value::Array(items) if items.is_empty() => visitor.visit_unit(),
-            Value::Array(items) => self.lenient_seq(items, visitor),
+            Value::Array(items) => self.seq(items, visitor),
             v => Err(de::Error::invalid_type(unexpected(v), &"tuple variant")),
         }
     }
 
     fn struct_variant<V: Visitor<'a>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, DeError> {
         match self.v {
-            Value::Object(m) => self.lenient_map(m, visitor),
+            Value::Object(m) => self.map(Some(m), None, visitor),
             v => Err(de::Error::invalid_type(unexpected(v), &"struct variant")),
         }
-    }
-}
-
-struct EmptySeq;
-
-impl<'de> SeqAccess<'de> for EmptySeq {
-    type Error = DeError;
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, _seed: T) -> Result<Option<T::Value>, DeError> {
-        Ok(None)
-    }
-}
-
-struct EmptyMap;
-
-impl<'de> MapAccess<'de> for EmptyMap {
-    type Error = DeError;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, _seed: K) -> Result<Option<K::Value>, DeError> {
-        Ok(None)
-    }
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, _seed: V) -> Result<V::Value, DeError> {
-        Err(de::Error::custom("no value"))
     }
 }
 
@@ -1480,7 +1466,8 @@ impl<'a> SeqAccess<'a> for SeqDe<'a, '_, '_> {
 }
 
 struct MapDe<'a, 'p, 'c> {
-    iter: serde_json::map::Iter<'a>,
+    /// The entries; `None` for a strict `null` (no entries).
+    iter: Option<serde_json::map::Iter<'a>>,
     value: Option<(&'a String, &'a Value)>,
     path: &'p Loc<'p>,
     /// Set when the map is a struct: its fields extend Go's field path.
@@ -1494,7 +1481,7 @@ impl<'a> MapAccess<'a> for MapDe<'a, '_, '_> {
     type Error = DeError;
 
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
-        let Some((k, v)) = self.iter.next() else { return Ok(None) };
+        let Some((k, v)) = self.iter.as_mut().and_then(Iterator::next) else { return Ok(None) };
         self.value = Some((k, v));
         let key: de::value::BorrowedStrDeserializer<'a, DeError> = de::value::BorrowedStrDeserializer::new(k);
         seed.deserialize(key).map(Some)
@@ -1511,7 +1498,7 @@ impl<'a> MapAccess<'a> for MapDe<'a, '_, '_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.iter.len())
+        Some(self.iter.as_ref().map_or(0, ExactSizeIterator::len))
     }
 }
 

@@ -23,6 +23,7 @@ pub mod quantity;
 pub mod rng;
 pub mod scheduler;
 pub mod sim;
+pub mod sort;
 pub mod store;
 pub mod trace;
 pub mod validation;

@@ -76,6 +76,6 @@ pub fn quiz(group: &str) -> Option<Quiz> {
 pub fn exercises() -> Vec<Exercise> {
     let mut all: Vec<Exercise> =
         EXERCISE_JSON.iter().filter_map(|(name, json)| exercise::parse_exercise_json(name, json).ok()).collect();
-    all.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
+    podlab_engine::sort::sort_by(&mut all, |a, b| a.order.cmp(&b.order).then_with(|| a.id.cmp(&b.id)));
     all
 }

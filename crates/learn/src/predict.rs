@@ -41,7 +41,7 @@ pub fn questions(run: &Run) -> Vec<Prediction> {
         }
     }
     out.extend(pod_status(run));
-    out.sort_by_key(|p| (p.before_step, p.reveal_step));
+    podlab_engine::sort::sort_by_key(&mut out, |p| (p.before_step, p.reveal_step));
     out
 }
 

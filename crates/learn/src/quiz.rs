@@ -127,7 +127,7 @@ impl Question {
     /// Ordering questions: the item ids in the right order.
     pub fn correct_order(&self) -> Vec<usize> {
         let mut items: Vec<&Choice> = self.choices.iter().collect();
-        items.sort_by_key(|c| c.id);
+        podlab_engine::sort::sort_by_key(&mut items, |c| c.id);
         items.into_iter().map(|c| c.id).collect()
     }
 

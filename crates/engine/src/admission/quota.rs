@@ -19,6 +19,7 @@ use super::plugins::pod_totals;
 use super::{Attributes, Context, Decision, Operation, ValidatingPlugin};
 use crate::object::Object;
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Pod, ResourceQuota as Rq};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -225,17 +226,17 @@ fn hard_and_used(ctx: &Context, attrs: &Attributes, q: &Rq, now_unix_ms: i64) ->
         Some(h) if !h.is_empty() => (h.clone(), true),
         _ => (q.spec.as_ref().and_then(|s| s.hard.clone()).unwrap_or_default(), false),
     };
-    let hard: Usage = hard_src.iter().map(|(k, v)| (k.clone(), parse(&v.0))).collect();
+    let hard: Usage = hard_src.iter().map(|(k, v)| (k.clone(), parse(&v.0))).collect_map();
     let tracked: BTreeSet<String> = hard.keys().cloned().collect();
     if let Some(used) = status.used.as_ref().filter(|u| from_status && tracked.iter().all(|k| u.contains_key(k))) {
-        return (hard, used.iter().map(|(k, v)| (k.clone(), parse(&v.0))).collect(), true);
+        return (hard, used.iter().map(|(k, v)| (k.clone(), parse(&v.0))).collect_map(), true);
     }
     (hard, namespace_usage(ctx, &attrs.namespace, q, &tracked, now_unix_ms), false)
 }
 
 /// What the quota controller would count in `namespace` for the `tracked` resources.
 fn namespace_usage(ctx: &Context, namespace: &str, q: &Rq, tracked: &BTreeSet<String>, now_unix_ms: i64) -> Usage {
-    let mut used: Usage = tracked.iter().map(|k| (k.clone(), Quantity::ZERO)).collect();
+    let mut used: Usage = tracked.iter().map(|k| (k.clone(), Quantity::ZERO)).collect_map();
     let charge = |u: Usage, used: &mut Usage| {
         for (k, v) in u {
             if tracked.contains(&k) {
@@ -310,7 +311,7 @@ impl ValidatingPlugin for ResourceQuota {
                 _ => None,
             })
             .collect();
-        quotas.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        crate::sort::sort_by(&mut quotas, |a, b| a.metadata.name.cmp(&b.metadata.name));
         if quotas.is_empty() {
             return Decision::not_applicable(format!("There is no ResourceQuota in namespace {}.", attrs.namespace));
         }
@@ -372,7 +373,7 @@ impl ValidatingPlugin for ResourceQuota {
                 .iter()
                 .filter(|(k, v)| restricted.contains(k) && !v.is_zero())
                 .map(|(k, v)| (k.clone(), *v))
-                .collect();
+                .collect_map();
             let mut new_used = used.clone();
             for (k, v) in &requested {
                 add(&mut new_used, k, *v);
@@ -404,8 +405,9 @@ impl ValidatingPlugin for ResourceQuota {
                     ),
                 );
             }
-            let text =
-                |u: &Usage| -> BTreeMap<String, String> { u.iter().map(|(k, v)| (k.clone(), v.to_string())).collect() };
+            let text = |u: &Usage| -> BTreeMap<String, String> {
+                u.iter().map(|(k, v)| (k.clone(), v.to_string())).collect_map()
+            };
             notes.push(format!(
                 "Quota {name}: {} after this object.",
                 hard.keys()

@@ -24,6 +24,7 @@ use super::jsonpatch::apply_patch;
 use super::selector::{label_selector_matches, selector_text};
 use super::{Attributes, Context, Decision, MutatingPlugin, Operation, Rejection, ValidatingPlugin};
 use crate::object::Object;
+use crate::sort::CollectMap;
 use crate::trace::WebhookCall;
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhook, RuleWithOperations, ServiceReference, ValidatingWebhook, WebhookClientConfig,
@@ -470,7 +471,7 @@ fn map_patch(ops: &mut Vec<Value>, current: Option<&Value>, base: &str, entries:
     let todo: BTreeMap<&String, &String> = entries
         .iter()
         .filter(|(k, v)| current.and_then(|m| m.get(k.as_str())).and_then(Value::as_str) != Some(v.as_str()))
-        .collect();
+        .collect_map();
     if todo.is_empty() {
         return;
     }

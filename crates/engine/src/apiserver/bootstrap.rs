@@ -886,7 +886,7 @@ pub fn aggregate_rules(role: &ClusterRole, all: &[ClusterRole]) -> Vec<PolicyRul
                 .filter(|r| r.metadata.name != role.metadata.name)
                 .filter(|r| selector_matches(selector, r.metadata.labels.as_ref()))
                 .collect();
-            matching.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+            crate::sort::sort_by(&mut matching, |a, b| a.metadata.name.cmp(&b.metadata.name));
             for m in matching {
                 for rule in go(m, all, depth + 1) {
                     if !out.contains(&rule) {

@@ -300,7 +300,7 @@ fn canonical_json(v: &serde_json::Value, out: &mut String) {
     match v {
         serde_json::Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             out.push('{');
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {
@@ -381,7 +381,7 @@ fn is_active(rs: &ReplicaSet) -> bool {
 /// The oldest ReplicaSet whose template equals the Deployment's.
 fn find_new(d: &Deployment, rss: &[ReplicaSet]) -> Option<ReplicaSet> {
     let mut sorted = rss.to_vec();
-    sorted.sort_by(by_creation);
+    crate::sort::sort_by(&mut sorted, by_creation);
     let t = template(d);
     sorted
         .into_iter()
@@ -1091,7 +1091,7 @@ impl Sync<'_, '_> {
 
     /// Scales down old ReplicaSets' unavailable Pods first (they serve nobody).
     fn cleanup_unhealthy_replicas(&mut self, mut old: Vec<ReplicaSet>, max_cleanup: i32) -> (Vec<ReplicaSet>, i32) {
-        old.sort_by(by_creation);
+        crate::sort::sort_by(&mut old, by_creation);
         let mut total = 0;
         for slot in old.iter_mut() {
             if total >= max_cleanup {
@@ -1117,7 +1117,7 @@ impl Sync<'_, '_> {
         if available <= min_available {
             return 0;
         }
-        old.sort_by(by_creation);
+        crate::sort::sort_by(&mut old, by_creation);
         let total_down = available - min_available;
         let mut done = 0;
         for rs in old {
@@ -1226,12 +1226,16 @@ impl Sync<'_, '_> {
         let op = match to_add.cmp(&0) {
             std::cmp::Ordering::Greater => {
                 // Larger first; newer first among equals.
-                all.sort_by(|a, b| rs_replicas(b).cmp(&rs_replicas(a)).then_with(|| by_creation(b, a)));
+                crate::sort::sort_by(&mut all, |a, b| {
+                    rs_replicas(b).cmp(&rs_replicas(a)).then_with(|| by_creation(b, a))
+                });
                 "up"
             }
             std::cmp::Ordering::Less => {
                 // Larger first; older first among equals.
-                all.sort_by(|a, b| rs_replicas(b).cmp(&rs_replicas(a)).then_with(|| by_creation(a, b)));
+                crate::sort::sort_by(&mut all, |a, b| {
+                    rs_replicas(b).cmp(&rs_replicas(a)).then_with(|| by_creation(a, b))
+                });
                 "down"
             }
             std::cmp::Ordering::Equal => "",
@@ -1297,7 +1301,7 @@ impl Sync<'_, '_> {
         if diff <= 0 {
             return;
         }
-        cleanable.sort_by(|a, b| revision(a).cmp(&revision(b)).then_with(|| by_creation(a, b)));
+        crate::sort::sort_by(&mut cleanable, |a, b| revision(a).cmp(&revision(b)).then_with(|| by_creation(a, b)));
         for rs in cleanable.into_iter().take(diff as usize) {
             let s = rs_status(&rs);
             if s.replicas != 0
@@ -1515,7 +1519,7 @@ fn find_active_or_latest(new: Option<&ReplicaSet>, old: &[ReplicaSet]) -> Option
         return None;
     }
     let mut old_sorted = old.to_vec();
-    old_sorted.sort_by(|a, b| by_creation(b, a));
+    crate::sort::sort_by(&mut old_sorted, |a, b| by_creation(b, a));
     let active: Vec<ReplicaSet> = old_sorted.iter().chain(new).filter(|rs| is_active(rs)).cloned().collect();
     match active.len() {
         0 => new.cloned().or_else(|| old_sorted.first().cloned()),

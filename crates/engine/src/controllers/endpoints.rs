@@ -131,7 +131,9 @@ fn sync_endpoints(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>
     type Subset = (Vec<Value>, Vec<Value>, Vec<Value>);
     let mut subsets: BTreeMap<String, Subset> = BTreeMap::new();
     let mut sorted: Vec<&Pod> = pods.iter().collect();
-    sorted.sort_by(|a, b| pod_ip(a).cmp(&pod_ip(b)).then_with(|| a.metadata.uid.cmp(&b.metadata.uid)));
+    crate::sort::sort_by(&mut sorted, |a, b| {
+        pod_ip(a).cmp(&pod_ip(b)).then_with(|| a.metadata.uid.cmp(&b.metadata.uid))
+    });
     for pod in sorted {
         if matches!(phase(pod), "Succeeded" | "Failed") || (!publish && pod.metadata.deletion_timestamp.is_some()) {
             continue;
@@ -172,7 +174,9 @@ fn sync_endpoints(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>
                 continue;
             }
         }
-        pod_ports.sort_by_key(|p| (p["name"].as_str().unwrap_or("").to_string(), p["port"].as_i64().unwrap_or(0)));
+        crate::sort::sort_by_key(&mut pod_ports, |p| {
+            (p["name"].as_str().unwrap_or("").to_string(), p["port"].as_i64().unwrap_or(0))
+        });
         let key = serde_json::to_string(&pod_ports).unwrap_or_default();
         let entry = subsets.entry(key).or_insert_with(|| (Vec::new(), Vec::new(), pod_ports.clone()));
         if publish || is_pod_ready(pod) {

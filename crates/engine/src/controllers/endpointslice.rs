@@ -23,6 +23,7 @@
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
 use crate::object::Object;
+use crate::sort::CollectMap;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
 use k8s_openapi::api::core::v1::{ObjectReference, Pod, Service, ServicePort};
@@ -210,7 +211,7 @@ fn slice_labels(svc: &Service) -> BTreeMap<String, String> {
         .unwrap_or_default()
         .into_iter()
         .filter(|(k, _)| k != LABEL_SERVICE_NAME && k != LABEL_MANAGED_BY && k != LABEL_HEADLESS)
-        .collect();
+        .collect_map();
     if is_headless(svc) {
         l.insert(LABEL_HEADLESS.into(), String::new());
     }
@@ -267,7 +268,7 @@ fn port_key(ports: &[EndpointPort]) -> String {
             )
         })
         .collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.join(",")
 }
 
@@ -379,7 +380,7 @@ fn reconcile(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>) -> 
     // Desired endpoints grouped by their port set.
     let mut desired: BTreeMap<String, (Vec<EndpointPort>, Vec<Endpoint>)> = BTreeMap::new();
     let mut sorted: Vec<&Pod> = pods.iter().collect();
-    sorted.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    crate::sort::sort_by(&mut sorted, |a, b| a.metadata.name.cmp(&b.metadata.name));
     let publish = svc.spec.as_ref().and_then(|s| s.publish_not_ready_addresses).unwrap_or(false);
     let mut skipped = Vec::new();
     for pod in sorted {
@@ -423,7 +424,7 @@ fn reconcile(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>) -> 
     let labels = slice_labels(svc);
     for (k, (ports, eps)) in &desired {
         let mut slices = by_key.remove(k).unwrap_or_default();
-        slices.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        crate::sort::sort_by(&mut slices, |a, b| a.metadata.name.cmp(&b.metadata.name));
         // Keep existing endpoints in place (updated), drop the undesired, append the new.
         let mut remaining: Vec<Endpoint> = eps.clone();
         let mut kept_plans = Vec::new();

@@ -677,7 +677,7 @@ impl JobSync<'_, '_> {
     fn new_backoff_record(&self, succeeded: &[Pod], failed: &[Pod]) -> BackoffRecord {
         let mut b = self.backoff;
         let mut failed_times: Vec<i64> = failed.iter().map(finished_ms).collect();
-        failed_times.sort();
+        crate::sort::sort(&mut failed_times);
         if succeeded.is_empty() {
             if let Some(last) = failed_times.last() {
                 b.failures_after_last_success += failed_times.len() as i32;
@@ -740,7 +740,7 @@ impl JobSync<'_, '_> {
         let rm = active - want_active;
         if rm > 0 {
             let mut sorted = active_pods.to_vec();
-            sorted.sort_by(active_pods_order);
+            crate::sort::sort_by(&mut sorted, active_pods_order);
             let victims: Vec<Pod> =
                 sorted.into_iter().take((rm as usize).min(MAX_POD_CREATE_DELETE_PER_SYNC as usize)).collect();
             self.decide(

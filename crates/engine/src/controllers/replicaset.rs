@@ -481,7 +481,7 @@ pub fn pods_to_delete(active: &[Pod], related: &[Pod], count: usize, now_ms: u64
         })
         .collect();
     if count < ranked.len() {
-        ranked.sort_by(|a, b| deletion_order(&a.0, a.1, &b.0, b.1, now_ms));
+        crate::sort::sort_by(&mut ranked, |a, b| deletion_order(&a.0, a.1, &b.0, b.1, now_ms));
     }
     ranked.into_iter().take(count).map(|(p, _)| p).collect()
 }

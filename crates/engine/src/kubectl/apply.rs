@@ -129,7 +129,7 @@ fn sort_keys(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             let mut out = Map::new();
             for k in keys {
                 out.insert(k.clone(), sort_keys(&m[k]));
@@ -532,7 +532,7 @@ impl KubectlApply {
                 self.result(i, object, Operation::Skipped, String::new(), 0, vec![], None);
             }
         }
-        self.results.sort_by_key(|r| r.index);
+        crate::sort::sort_by_key(&mut self.results, |r| r.index);
         let mut errors: Vec<(usize, CommandError)> = Vec::new();
         errors.extend(self.client_errors.iter().cloned());
         if let Some(e) = &self.stream_error {

@@ -507,7 +507,7 @@ impl ImageCache {
             entry.0.push(name.clone());
         }
         let mut out: Vec<(Vec<String>, u64)> = by_id.into_values().collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut out, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         out.truncate(NODE_STATUS_MAX_IMAGES);
         out
     }

@@ -39,6 +39,7 @@ pub use images::Registry;
 use crate::apiserver::{self, ApiRequest, Caller, Verb};
 use crate::object::{resource_for, Object};
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
+use crate::sort::CollectMap;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Change, Component, Detail, Phase, StepStatus, Table, WatchDetail, WorkDetail};
 use events::{EventRecorder, EventSpec};
@@ -442,7 +443,7 @@ pub struct Kubelet {
     config: KubeletConfig,
     pods: BTreeMap<String, PodWorker>,
     /// What the kubelet last acted on for each pod (spec, deletion, uid).
-    seen: BTreeMap<String, String>,
+    seen: BTreeMap<String, Fingerprint>,
     images: ImageCache,
     initialised: bool,
     ipam: Option<cni::HostLocal>,
@@ -1618,7 +1619,7 @@ impl Kubelet {
         let memory_limit =
             qos::limits(spec.resources.as_ref()).get("memory").map(|q| q.value().max(0) as u64).unwrap_or(0);
         let ctx = runtime::ProcessContext {
-            env: w.ctrs[i].env.iter().map(|e| (e.name.clone(), e.value.clone())).collect(),
+            env: w.ctrs[i].env.iter().map(|e| (e.name.clone(), e.value.clone())).collect_map(),
             tty: spec.tty == Some(true),
             stdin: spec.stdin == Some(true),
             memory_limit,
@@ -2521,7 +2522,7 @@ impl Kubelet {
             })
             .map(|w| (w.pod.spec.as_ref().and_then(|s| s.priority).unwrap_or(0), w.key.clone()))
             .collect();
-        candidates.sort();
+        crate::sort::sort(&mut candidates);
         if let Some((_, key)) = candidates.first().cloned() {
             if let Some(mut w) = self.pods.remove(&key) {
                 let mut msg = format!(
@@ -2559,14 +2560,21 @@ impl Kubelet {
     }
 }
 
-/// What the kubelet last acted on for a pod: spec, deletion and UID.
-fn fingerprint(p: &Pod) -> String {
-    format!(
-        "{}|{}|{}",
-        p.metadata.uid.as_deref().unwrap_or(""),
-        p.metadata.deletion_timestamp.as_ref().map(|t| t.0.to_string()).unwrap_or_default(),
-        serde_json::to_string(&p.spec).unwrap_or_default()
-    )
+/// What the kubelet last acted on for a pod: UID, deletion and spec (compared as values: no
+/// JSON text of the spec is built, so `PodSpec`'s `Serialize` has no instance for a writer).
+#[derive(Clone, Debug, PartialEq)]
+struct Fingerprint {
+    uid: String,
+    deletion: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    spec: Option<k8s_openapi::api::core::v1::PodSpec>,
+}
+
+fn fingerprint(p: &Pod) -> Fingerprint {
+    Fingerprint {
+        uid: p.metadata.uid.clone().unwrap_or_default(),
+        deletion: p.metadata.deletion_timestamp.clone(),
+        spec: p.spec.clone(),
+    }
 }
 
 impl Actor for Kubelet {

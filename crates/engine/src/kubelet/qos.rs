@@ -5,6 +5,7 @@
 //! to sums of limits; no requests and no limits at all is BestEffort; anything else Burstable.
 
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Container, Pod, ResourceRequirements};
 use std::collections::BTreeMap;
 
@@ -43,7 +44,7 @@ const QOS_RESOURCES: [&str; 2] = ["cpu", "memory"];
 pub fn resource_list(
     list: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
 ) -> BTreeMap<String, Quantity> {
-    list.map(|m| m.iter().filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q))).collect())
+    list.map(|m| m.iter().filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q))).collect_map())
         .unwrap_or_default()
 }
 

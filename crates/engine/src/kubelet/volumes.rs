@@ -114,7 +114,7 @@ fn cm_keys(cm: &ConfigMap) -> Vec<String> {
 fn secret_keys(s: &Secret) -> Vec<String> {
     let mut keys: Vec<String> = s.data.iter().flatten().map(|(k, _)| k.clone()).collect();
     keys.extend(s.string_data.iter().flatten().map(|(k, _)| k.clone()));
-    keys.sort();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys
 }

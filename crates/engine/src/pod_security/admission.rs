@@ -739,7 +739,7 @@ pub fn evaluate_pods_in_namespace(
             n => format!("{name} (and {} other pods): {reason}", n - 1),
         })
         .collect();
-    pod_warnings.sort();
+    crate::sort::sort(&mut pod_warnings);
     warnings.extend(pod_warnings);
     warnings
 }

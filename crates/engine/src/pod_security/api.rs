@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::sort::CollectMap;
 use serde::{Deserialize, Serialize};
 
 /// The prefix of every Pod Security label and audit annotation.
@@ -309,7 +310,7 @@ pub fn policy_with_defaults(labels: &BTreeMap<String, String>, defaults: &Policy
     let mut p = *defaults;
     let mut errors = Vec::new();
     let own: BTreeMap<String, String> =
-        labels.iter().filter(|(k, _)| k.starts_with(LABEL_PREFIX)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        labels.iter().filter(|(k, _)| k.starts_with(LABEL_PREFIX)).map(|(k, v)| (k.clone(), v.clone())).collect_map();
     let mut err = |label: &str, value: &str, detail: String| {
         errors.push(LabelError { label: label.to_string(), value: value.to_string(), detail });
     };

@@ -341,7 +341,7 @@ fn app_armor_profile(meta: &ObjectMeta, spec: &PodSpec) -> Option<Violation> {
         .collect();
     let mut values = sorted(&bad_values);
     if !annotations.is_empty() {
-        annotations.sort();
+        crate::sort::sort(&mut annotations);
         setters.push(pluralize("annotation", "annotations", annotations.len()).into());
         values.extend(annotations);
     }

@@ -71,7 +71,7 @@ pub fn fit_error_message(
             }
         }
         let mut parts: Vec<String> = counts.iter().map(|(r, c)| format!("{c} {r}")).collect();
-        parts.sort();
+        crate::sort::sort(&mut parts);
         if !parts.is_empty() {
             msg.push_str(&format!(" {}.", parts.join(", ")));
         }
@@ -257,7 +257,7 @@ impl Scheduler {
                 };
                 if merged.0.is_empty() {
                     let mut plugins = merged.1.clone();
-                    plugins.sort_unstable();
+                    crate::sort::sort(&mut plugins);
                     let msg = if plugins.len() == 1 {
                         format!("node(s) didn't satisfy plugin {}", plugins[0])
                     } else {
@@ -321,7 +321,7 @@ impl Scheduler {
                 let nodes: std::borrow::Cow<[usize]> = match &narrowed {
                     Some((names, plugins)) => {
                         let mut ps = plugins.clone();
-                        ps.sort_unstable();
+                        crate::sort::sort(&mut ps);
                         unschedulable_plugins.extend(ps.iter().copied());
                         let msg = format!("node(s) didn't satisfy plugin(s) [{}]", ps.join(" "));
                         detail.prefilter.push(format!(

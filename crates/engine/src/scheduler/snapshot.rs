@@ -442,7 +442,7 @@ impl ClusterSnapshot {
                 }
             }
         }
-        out.sort_unstable();
+        crate::sort::sort(&mut out);
         out
     }
 

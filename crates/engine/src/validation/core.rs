@@ -6,6 +6,7 @@ use super::names;
 use super::pod::{port_num_or_name, quantity_value};
 use crate::errors::FieldError;
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{
     ConfigMap, LimitRange, Namespace, PersistentVolumeClaimSpec, ResourceQuota, Secret, Service,
 };
@@ -351,7 +352,7 @@ pub fn config_map(cm: &ConfigMap, errs: &mut Errs) {
 /// `ValidateSecret` (after `stringData` was merged into `data`, as conversion does).
 pub fn secret(s: &Secret, errs: &mut Errs) {
     meta::object_meta(&s.metadata, true, names::name_is_dns_subdomain, errs);
-    let mut data: BTreeMap<String, usize> = s.data.iter().flatten().map(|(k, v)| (k.clone(), v.0.len())).collect();
+    let mut data: BTreeMap<String, usize> = s.data.iter().flatten().map(|(k, v)| (k.clone(), v.0.len())).collect_map();
     for (k, v) in s.string_data.iter().flatten() {
         data.insert(k.clone(), v.len());
     }

@@ -6,6 +6,7 @@ use super::meta;
 use super::names;
 use crate::errors::FieldError;
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{
     Container, ContainerPort, EnvFromSource, EnvVar, Lifecycle, LifecycleHandler, Pod, PodSpec, PodTemplateSpec, Probe,
     ResourceRequirements, SecurityContext, Toleration, Volume, VolumeMount,
@@ -667,7 +668,7 @@ fn container_common(c: &Container, vols: &VolumeSet, p: &str, restart: &str, err
     env(c.env.as_deref().unwrap_or_default(), &format!("{p}.env"), errs);
     env_from(c.env_from.as_deref().unwrap_or_default(), &format!("{p}.envFrom"), errs);
     let devices: BTreeMap<&str, &str> =
-        c.volume_devices.iter().flatten().map(|d| (d.name.as_str(), d.device_path.as_str())).collect();
+        c.volume_devices.iter().flatten().map(|d| (d.name.as_str(), d.device_path.as_str())).collect_map();
     volume_mounts(
         c,
         c.volume_mounts.as_deref().unwrap_or_default(),
@@ -985,7 +986,7 @@ fn volume_mounts(
 
 fn volume_devices(c: &Container, vols: &VolumeSet, p: &str, errs: &mut Errs) {
     let mounts: BTreeMap<&str, &str> =
-        c.volume_mounts.iter().flatten().map(|m| (m.name.as_str(), m.mount_path.as_str())).collect();
+        c.volume_mounts.iter().flatten().map(|m| (m.name.as_str(), m.mount_path.as_str())).collect_map();
     let mut paths = BTreeSet::new();
     let mut names = BTreeSet::new();
     for (i, d) in c.volume_devices.iter().flatten().enumerate() {

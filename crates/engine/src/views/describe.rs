@@ -145,7 +145,7 @@ pub(crate) fn print_tolerations_multiline(w: &mut PrefixWriter, title: &str, tol
         return;
     }
     let mut sorted: Vec<&Toleration> = tolerations.iter().collect();
-    sorted.sort_by(|a, b| a.key.as_deref().unwrap_or("").cmp(b.key.as_deref().unwrap_or("")));
+    crate::sort::sort_by(&mut sorted, |a, b| a.key.as_deref().unwrap_or("").cmp(b.key.as_deref().unwrap_or("")));
     for (i, t) in sorted.into_iter().enumerate() {
         if i != 0 {
             w.write(0, "\t");
@@ -184,7 +184,9 @@ pub(crate) fn describe_events(w: &mut PrefixWriter, events: &[&Event], clock: Cl
     }
     w.flush();
     let mut sorted: Vec<&Event> = events.to_vec();
-    sorted.sort_by_key(|e| e.last_timestamp.as_ref().map(|t| t.0.as_millisecond()).unwrap_or(i64::MIN));
+    crate::sort::sort_by_key(&mut sorted, |e| {
+        e.last_timestamp.as_ref().map(|t| t.0.as_millisecond()).unwrap_or(i64::MIN)
+    });
     w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     w.write(1, "----\t------\t----\t----\t-------\n");
     for e in sorted {
@@ -518,7 +520,7 @@ fn describe_container(
     describe_env(w, pod, c);
     let mut mounts: Vec<_> = c.volume_mounts.as_deref().unwrap_or(&[]).iter().collect();
     w.write(2, if mounts.is_empty() { "Mounts:\t<none>\n" } else { "Mounts:\n" });
-    mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
+    crate::sort::sort_by(&mut mounts, |a, b| a.mount_path.cmp(&b.mount_path));
     for m in mounts {
         let mut flags = vec![if m.read_only.unwrap_or(false) { "ro".to_string() } else { "rw".to_string() }];
         if let Some(sub) = m.sub_path.as_deref().filter(|s| !s.is_empty()) {
@@ -529,7 +531,7 @@ fn describe_container(
     if let Some(devices) = c.volume_devices.as_ref().filter(|d| !d.is_empty()) {
         w.write(2, "Devices:\n");
         let mut devices: Vec<_> = devices.iter().collect();
-        devices.sort_by(|a, b| a.device_path.cmp(&b.device_path));
+        crate::sort::sort_by(&mut devices, |a, b| a.device_path.cmp(&b.device_path));
         for d in devices {
             w.write(3, &format!("{} from {}\n", d.device_path, d.name));
         }
@@ -699,7 +701,7 @@ fn describe_topology_spread(w: &mut PrefixWriter, tscs: &[TopologySpreadConstrai
         return;
     }
     let mut tscs: Vec<_> = tscs.iter().collect();
-    tscs.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
+    crate::sort::sort_by(&mut tscs, |a, b| a.topology_key.cmp(&b.topology_key));
     w.write(0, &format!("{space}Topology Spread Constraints:\t"));
     for (i, t) in tscs.into_iter().enumerate() {
         if i != 0 {

@@ -7,6 +7,7 @@ use super::format::{rfc1123z, rfc1123z_opt, Clock};
 use super::pods::is_restartable_init_container;
 use super::printers::node_roles;
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Container, Event, Node, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as ApiQuantity;
 use std::collections::BTreeMap;
@@ -14,7 +15,10 @@ use std::collections::BTreeMap;
 type ResourceList = BTreeMap<String, Quantity>;
 
 fn parse_list(m: Option<&BTreeMap<String, ApiQuantity>>) -> ResourceList {
-    m.iter().flat_map(|m| m.iter()).filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q))).collect()
+    m.iter()
+        .flat_map(|m| m.iter())
+        .filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q)))
+        .collect_map()
 }
 
 fn add(into: &mut ResourceList, from: &ResourceList) {
@@ -67,7 +71,7 @@ fn aggregate(pod: &Pod, pick: impl Fn(&Container) -> ResourceList) -> ResourceLi
 fn pod_level(pod: &Pod, limits: bool) -> ResourceList {
     let r = pod.spec.as_ref().and_then(|s| s.resources.as_ref());
     let list = parse_list(r.and_then(|r| if limits { r.limits.as_ref() } else { r.requests.as_ref() }));
-    list.into_iter().filter(|(k, _)| k == "cpu" || k == "memory" || k.starts_with("hugepages-")).collect()
+    list.into_iter().filter(|(k, _)| k == "cpu" || k == "memory" || k.starts_with("hugepages-")).collect_map()
 }
 
 /// `resourcehelper.PodRequests`.
@@ -132,7 +136,9 @@ pub fn describe_node(node: &Node, pods: &[&Pod], events: &[&Event], lease: Optio
     if taints.is_empty() {
         w.line("<none>");
     } else {
-        taints.sort_by(|a, b| format!("{},{}", a.effect, a.key).cmp(&format!("{},{}", b.effect, b.key)));
+        crate::sort::sort_by(&mut taints, |a, b| {
+            format!("{},{}", a.effect, a.key).cmp(&format!("{},{}", b.effect, b.key))
+        });
         for (i, t) in taints.iter().enumerate() {
             if i != 0 {
                 w.write(0, "\t");

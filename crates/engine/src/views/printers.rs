@@ -40,7 +40,7 @@ pub fn label_selector_string(selector: Option<&LabelSelector>) -> String {
     }
     for req in sel.match_expressions.as_deref().unwrap_or(&[]) {
         let mut values = req.values.clone().unwrap_or_default();
-        values.sort();
+        crate::sort::sort(&mut values);
         let part = match req.operator.as_str() {
             "In" => format!("{} in ({})", req.key, values.join(",")),
             "NotIn" => format!("{} notin ({})", req.key, values.join(",")),
@@ -51,7 +51,7 @@ pub fn label_selector_string(selector: Option<&LabelSelector>) -> String {
         parts.push(part);
     }
     // labels.Selector.String() sorts its requirements by key.
-    parts.sort_by(|a, b| selector_key(a).cmp(selector_key(b)));
+    crate::sort::sort_by(&mut parts, |a, b| selector_key(a).cmp(selector_key(b)));
     parts.join(",")
 }
 

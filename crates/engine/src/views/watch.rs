@@ -33,7 +33,7 @@ impl RevisionClock {
 
     /// From explicit `(revision, time_ms)` pairs.
     pub fn from_points(mut points: Vec<(u64, u64)>) -> RevisionClock {
-        points.sort();
+        crate::sort::sort(&mut points);
         points.dedup_by_key(|p| p.0);
         RevisionClock { points }
     }

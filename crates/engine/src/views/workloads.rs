@@ -51,7 +51,7 @@ pub fn old_and_new_replicasets<'a>(
             })
         })
         .collect();
-    owned.sort_by(|a, b| {
+    crate::sort::sort_by(&mut owned, |a, b| {
         let t = |rs: &ReplicaSet| rs.metadata.creation_timestamp.as_ref().map(|t| t.0.as_millisecond());
         t(a).cmp(&t(b)).then_with(|| a.metadata.name.cmp(&b.metadata.name))
     });

@@ -14,6 +14,7 @@ use super::{all_containers, pod_mut};
 use crate::admission::{aggregate, Attributes, Context, Decision, MutatingPlugin, Operation, ValidatingPlugin};
 use crate::object::Object;
 use crate::quantity::Quantity;
+use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Container, LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as KQuantity;
 use std::collections::BTreeMap;
@@ -171,11 +172,11 @@ fn merge_container(
         res.requests = None;
     }
     if !set_requests.is_empty() {
-        set_requests.sort();
+        crate::sort::sort(&mut set_requests);
         parts.push(format!("{} request for {what} {}", set_requests.join(", "), c.name));
     }
     if !set_limits.is_empty() {
-        set_limits.sort();
+        crate::sort::sort(&mut set_limits);
         parts.push(format!("{} limit for {what} {}", set_limits.join(", "), c.name));
     }
 }
@@ -435,7 +436,7 @@ pub(crate) fn pod_totals(pod: &Pod) -> (ResourceList, ResourceList) {
                 }
             }
         }
-        out.push(total.into_iter().map(|(k, v)| (k, KQuantity(v.to_string()))).collect::<ResourceList>());
+        out.push(total.into_iter().map(|(k, v)| (k, KQuantity(v.to_string()))).collect_map());
     }
     let lim = out.pop().unwrap_or_default();
     let req = out.pop().unwrap_or_default();

@@ -105,7 +105,7 @@ impl MutatingPlugin for DefaultTolerationSeconds {
 /// The newest object (by creationTimestamp, then name ascending) among `candidates`.
 fn newest(candidates: Vec<&Object>) -> Option<&Object> {
     let mut c = candidates;
-    c.sort_by(|a, b| {
+    crate::sort::sort_by(&mut c, |a, b| {
         let ta = a.meta().creation_timestamp.as_ref().map(|t| t.0);
         let tb = b.meta().creation_timestamp.as_ref().map(|t| t.0);
         tb.cmp(&ta).then_with(|| a.name().cmp(b.name()))

@@ -93,7 +93,7 @@ impl DefaultPreemption {
         if !status.is_success() {
             return Err(status);
         }
-        potential.sort_by(|a, b| more_important(a, b));
+        crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
         let mut victims = Vec::new();
         // No PDBs: every potential victim is "non-violating"; reprieve in order.
         for p in potential {
