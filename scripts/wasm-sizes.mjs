@@ -106,12 +106,10 @@ if (names.size === 0) {
   process.exit(1);
 }
 
-/** The path segments of a symbol: legacy-mangled (`_ZN13podlab_engine6object...E`) or plain. */
-function segments(symbol) {
-  const m = /^_ZN(.*)E$/.exec(symbol);
-  if (!m) return symbol.replace(/^</, '').split(/ as |[<>]/)[0].split('::');
+/** The length-prefixed parts of a legacy-mangled symbol's body (`13podlab_engine6object...`). */
+function mangledParts(body) {
   const out = [];
-  let rest = m[1];
+  let rest = body;
   for (;;) {
     const d = /^(\d+)/.exec(rest);
     if (!d) break;
@@ -119,6 +117,14 @@ function segments(symbol) {
     out.push(rest.slice(d[1].length, d[1].length + n));
     rest = rest.slice(d[1].length + n);
   }
+  return out;
+}
+
+/** The path segments of a symbol: legacy-mangled (`_ZN13podlab_engine6object...E`) or plain. */
+function segments(symbol) {
+  const m = /^_ZN(.*)E$/.exec(symbol);
+  if (!m) return symbol.replace(/^</, '').split(/ as |[<>]/)[0].split('::');
+  const out = mangledParts(m[1]);
   // `<T as Trait>::f` impls: attribute to T's path.
   if (out[0]?.startsWith('_$LT$')) {
     return out[0].slice(5).split(/\$u20\$as\$u20\$|\$GT\$|\$LT\$/)[0].split('..');
@@ -135,15 +141,7 @@ function crateOf(symbol) {
 function demangle(symbol) {
   const m = /^_ZN(.*)E$/.exec(symbol);
   if (!m) return symbol;
-  const parts = [];
-  let rest = m[1];
-  for (;;) {
-    const d = /^(\d+)/.exec(rest);
-    if (!d) break;
-    const n = Number(d[1]);
-    parts.push(rest.slice(d[1].length, d[1].length + n));
-    rest = rest.slice(d[1].length + n);
-  }
+  const parts = mangledParts(m[1]);
   const escapes = { LT: '<', GT: '>', RF: '&', BP: '*', C: ',', SP: '@' };
   return parts
     .filter((s) => !/^h[0-9a-f]{16}$/.test(s))
