@@ -28,6 +28,7 @@ pub mod store;
 pub mod trace;
 pub mod validation;
 pub mod views;
+pub mod workloads;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
 pub const KUBERNETES_VERSION: &str = "v1.37";
