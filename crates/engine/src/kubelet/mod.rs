@@ -1624,6 +1624,7 @@ impl Kubelet {
             stdin: spec.stdin == Some(true),
             memory_limit,
             declared_ports: spec.ports.iter().flatten().map(|p| p.container_port).collect(),
+            files: volumes::container_files(&w.mounts, &spec),
         };
         let process = runtime::model_process(&img.info, &argv, &ctx);
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();

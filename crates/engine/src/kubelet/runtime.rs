@@ -130,7 +130,7 @@ impl Process {
     /// Whether a file exists at `t_ms` after the start (created by the process, shipped
     /// in the image or mounted from a volume).
     pub fn file_exists(&self, path: &str, t_ms: u64, static_files: &[String]) -> bool {
-        let mut state = static_files.iter().any(|f| f == path || path.starts_with(&format!("{f}/")));
+        let mut state = mounted(static_files, path);
         for (at, p, present) in &self.files {
             if *at <= t_ms && p == path {
                 state = *present;
@@ -151,6 +151,25 @@ pub struct ProcessContext {
     pub memory_limit: u64,
     /// The container's declared `containerPort`s (what an unknown app is assumed to serve).
     pub declared_ports: Vec<i32>,
+    /// What the container's volume mounts provide (`volumes::container_files`): each mount
+    /// point and the files the volume's source names.
+    pub files: Vec<String>,
+}
+
+/// Whether the volume mounts provide `path` ([`ProcessContext::files`]). An entry ending in
+/// `/` stands for a directory whose contents the lab does not know (an emptyDir, a hostPath,
+/// a claim): the directory and anything below it exist. Any other entry is one path.
+pub fn mounted(files: &[String], path: &str) -> bool {
+    files.iter().any(|f| match f.strip_suffix('/') {
+        Some(dir) => path.strip_prefix(dir).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
+        None => f == path,
+    })
+}
+
+/// Paths every container has, whatever its image: `/proc`, `/etc/...` (hosts, hostname,
+/// resolv.conf, passwd and the like), `/dev/null` and `/`.
+fn system_file(path: &str) -> bool {
+    path.starts_with("/proc") || path.starts_with("/etc/") || path == "/dev/null" || path == "/"
 }
 
 /// The executables every image of a userland has.
@@ -663,10 +682,16 @@ fn interpret(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: us
         }
         "stress" => stress(argv, ctx),
         "fluentd" => server(argv, vec![], 0, 80 * MIB, OnStop::Exits(0), "a log collector that runs until stopped"),
-        "cat" if !args.is_empty() => {
-            let mut p = quick_exit(argv, 1, "cat cannot open the file and exits 1");
-            p.logs.push(no_such_file(image.userland, "cat", &args[0]));
-            p
+        "cat" if args.iter().any(|a| !a.starts_with('-')) => {
+            let mut paths = args.iter().filter(|a| !a.starts_with('-'));
+            match paths.find(|path| !mounted(&ctx.files, path) && !system_file(path)) {
+                Some(missing) => {
+                    let mut p = quick_exit(argv, 1, "cat cannot open the file and exits 1");
+                    p.logs.push(no_such_file(image.userland, "cat", missing));
+                    p
+                }
+                None => quick_exit(argv, 0, "cat prints the file and exits 0"),
+            }
         }
         _ if image.kind == ImageKind::Stress && name == "stress" => stress(argv, ctx),
         _ if image.kind == ImageKind::Daemon
@@ -1023,13 +1048,13 @@ impl Shell<'_> {
     }
 
     fn exists(&self, path: &str) -> bool {
-        let mut state = false;
+        let mut state = mounted(&self.ctx.files, path);
         for (_, p, present) in &self.files {
             if p == path {
                 state = *present;
             }
         }
-        state || path.starts_with("/proc") || path.starts_with("/etc/") || path == "/dev/null" || path == "/"
+        state || system_file(path)
     }
 
     /// Runs one simple command.
@@ -1370,9 +1395,10 @@ pub fn exec_in_container(
         "sh" | "bash" | "ash" | "dash" => {
             let Some(pos) = args.iter().position(|a| a == "-c") else { return (0, String::new()) };
             let script = args.get(pos + 1).cloned().unwrap_or_default();
+            let ctx = ProcessContext { files: static_files.to_vec(), ..Default::default() };
             let mut sh = Shell {
                 image,
-                ctx: &ProcessContext::default(),
+                ctx: &ctx,
                 t: 0,
                 status: 0,
                 files: process.files.iter().filter(|(at, _, _)| *at <= t_ms).cloned().collect(),
@@ -1385,9 +1411,6 @@ pub fn exec_in_container(
                 depth: 3,
                 shell_name: name.to_string(),
             };
-            for f in static_files {
-                sh.files.insert(0, (0, f.clone(), true));
-            }
             let code = match sh.run(&script) {
                 Flow::Exit(c) => c,
                 _ => 0,
@@ -1595,5 +1618,42 @@ mod tests {
             ["apache2-foreground"] Never ports=[80] Exits(0): Apache httpd serving HTTP on port 80 (`/` answers 200, other paths 404)
             ["/run.sh"] Never ports=[6379] Exits(0): the image's start script runs Redis (as a replica of its leader), listening on TCP port 6379"#]]
         .assert_eq(&cases.join("\n"));
+    }
+
+    /// What a process makes of the files its volume mounts provide.
+    #[test]
+    fn volume_files_are_there() {
+        let reg = Registry::default();
+        let info = reg.resolve(&parse_image_ref("busybox:1.37").unwrap(), false).unwrap();
+        let configmap_and_empty_dir =
+            ["/config/app.properties".to_string(), "/config".to_string(), "/data/".to_string()];
+        let case = |argv: &[&str], files: &[String]| {
+            let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
+            let ctx = ProcessContext { files: files.to_vec(), ..Default::default() };
+            let p = model_process(info, &argv, &ctx);
+            format!("{argv:?} {:?} {:?}", p.end, p.logs)
+        };
+        let cases = [
+            case(&["cat", "/config/app.properties"], &configmap_and_empty_dir),
+            case(&["cat", "/config/app.properties"], &[]),
+            case(&["cat", "/config/other.properties"], &configmap_and_empty_dir),
+            case(&["cat", "/etc/hostname", "/config/app.properties"], &configmap_and_empty_dir),
+            case(&["cat", "/data/out.log"], &configmap_and_empty_dir),
+            case(&["sh", "-c", "cat /config/app.properties && sleep 5"], &configmap_and_empty_dir),
+            case(&["sh", "-c", "test -f /config/other.properties || exit 3"], &configmap_and_empty_dir),
+            case(&["sh", "-c", "ls /data && exit 4"], &configmap_and_empty_dir),
+        ];
+        expect_test::expect![[r#"
+            ["cat", "/config/app.properties"] Exit { after_ms: 15, code: 0 } []
+            ["cat", "/config/app.properties"] Exit { after_ms: 15, code: 1 } ["cat: can't open '/config/app.properties': No such file or directory"]
+            ["cat", "/config/other.properties"] Exit { after_ms: 15, code: 1 } ["cat: can't open '/config/other.properties': No such file or directory"]
+            ["cat", "/etc/hostname", "/config/app.properties"] Exit { after_ms: 15, code: 0 } []
+            ["cat", "/data/out.log"] Exit { after_ms: 15, code: 0 } []
+            ["sh", "-c", "cat /config/app.properties && sleep 5"] Exit { after_ms: 5000, code: 0 } []
+            ["sh", "-c", "test -f /config/other.properties || exit 3"] Exit { after_ms: 15, code: 3 } []
+            ["sh", "-c", "ls /data && exit 4"] Exit { after_ms: 15, code: 4 } []"#]].assert_eq(&cases.join("\n"));
+        assert!(mounted(&configmap_and_empty_dir, "/data"));
+        assert!(!mounted(&configmap_and_empty_dir, "/database"));
+        assert!(!mounted(&configmap_and_empty_dir, "/config/app"));
     }
 }

@@ -484,6 +484,44 @@ fn job_like_pod_completes() {
     );
 }
 
+/// `cat` of a file a configMap volume provides prints it and exits 0 (the container
+/// completes); a file the ConfigMap does not have fails as in a real container.
+#[test]
+fn cat_reads_a_file_from_a_config_map_volume() {
+    let config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app-config, namespace: default}\ndata: {app.properties: \"mode=lab\"}\n---\n";
+    let once = |name: &str, file: &str| {
+        pod(
+            name,
+            &format!(
+                r#"  containers:
+  - name: show
+    image: busybox:1.36
+    imagePullPolicy: IfNotPresent
+    command: [cat, /config/{file}]
+    volumeMounts: [{{name: config, mountPath: /config}}]
+  volumes:
+  - name: config
+    configMap: {{name: app-config}}"#
+            ),
+        )
+        .replace("restartPolicy: Always", "restartPolicy: Never")
+    };
+    let objects = format!("{config_map}{}", once("show", "app.properties"));
+    let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &[]);
+    let summary: Vec<&str> =
+        out.lines().filter(|l| l.contains("kubectl get pod") || l.contains("container show:")).collect();
+    expect![[r#"
+        kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
+        container show: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&summary.join("\n"));
+    let objects = format!("{config_map}{}", once("missing", "other.properties"));
+    let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &[]);
+    let summary: Vec<&str> =
+        out.lines().filter(|l| l.contains("kubectl get pod") || l.contains("container show:")).collect();
+    expect![[r#"
+        kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
+        container show: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&summary.join("\n"));
+}
+
 #[test]
 fn memory_hog_is_oom_killed() {
     check_with(

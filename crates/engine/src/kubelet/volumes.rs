@@ -437,17 +437,27 @@ pub fn mount(store: &Store<Object>, pod: &Pod, vol: &Volume, memory_limit: Optio
     })
 }
 
-/// Files (absolute container paths) a container sees through its volume mounts.
+/// Paths (absolute in the container) a container sees through its volume mounts, as
+/// `runtime::mounted` reads them: each mount point, and the files of a volume whose source
+/// names them (configMap, secret, projected, downwardAPI); a mount of any other volume ends
+/// in `/`, its contents unknown to the lab.
 pub fn container_files(mounts: &BTreeMap<String, Mounted>, c: &k8s_openapi::api::core::v1::Container) -> Vec<String> {
     let mut out = vec![];
     for vm in c.volume_mounts.iter().flatten() {
         let base = vm.mount_path.trim_end_matches('/').to_string();
-        out.push(base.clone());
-        if let Some(m) = mounts.get(&vm.name) {
-            match &vm.sub_path {
-                Some(sp) if !sp.is_empty() => {}
-                _ => out.extend(m.files.iter().map(|f| format!("{base}/{f}"))),
-            }
+        let Some(m) = mounts.get(&vm.name) else {
+            out.push(base);
+            continue;
+        };
+        let listed = matches!(m.kind.as_str(), "configMap" | "secret" | "projected" | "downwardAPI");
+        let sub_path = vm.sub_path.as_deref().is_some_and(|sp| !sp.is_empty());
+        if !listed {
+            out.push(format!("{base}/"));
+        } else if sub_path {
+            out.push(base);
+        } else {
+            out.extend(m.files.iter().map(|f| format!("{base}/{f}")));
+            out.push(base);
         }
     }
     out
