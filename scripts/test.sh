@@ -5,7 +5,8 @@
 #   setup          scripts/setup.sh (installs what is missing, fast when nothing is)
 #   fmt            cargo fmt --all --check
 #   clippy         cargo clippy, native, every package and target
-#   clippy-wasm    cargo clippy for wasm32: the web app (all targets) and the engine library
+#   clippy-wasm    cargo clippy for wasm32: the web app (all targets), the engine library and
+#                  the benchmark module (crates/bench)
 #   unit           native unit and snapshot tests (expect-test) of the whole workspace
 #   browser        wasm-bindgen-test tests in headless Chromium (tests/web.rs)
 #   release        trunk build index.html --release  -> dist/
@@ -35,9 +36,10 @@ level_clippy() { cargo clippy --workspace --all-targets --locked -- -D warnings;
 
 level_clippy-wasm() {
   # The engine's tests and benches are native-only tools; what ships to the browser is its
-  # library, linted here for wasm32 together with every target of the web app.
+  # library, linted here for wasm32 together with every target of the web app and the
+  # wasm32 module scripts/bench-ratio.sh times.
   cargo clippy --target wasm32-unknown-unknown --locked -p podlab --all-targets -- -D warnings \
-    && cargo clippy --target wasm32-unknown-unknown --locked -p podlab-engine --lib -- -D warnings
+    && cargo clippy --target wasm32-unknown-unknown --locked -p podlab-engine -p podlab-bench --lib -- -D warnings
 }
 
 level_unit() { cargo test --workspace --locked; }

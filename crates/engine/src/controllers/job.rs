@@ -22,7 +22,15 @@
 //! index is retried with a new Pod, and success is counted by index in
 //! `status.completedIndexes` (`0-2,4`), not by Pod UIDs.
 //!
-//! Not modelled: `podFailurePolicy`, `successPolicy`, `backoffLimitPerIndex`, `managedBy`.
+//! `podFailurePolicy`: each failed Pod is matched against the rules in order (exit codes of
+//! terminated containers, app containers before init containers, or Pod conditions); the
+//! first match decides: `FailJob` fails the Job at once (the interim `FailureTarget`, then
+//! `Failed`, both with reason `PodFailurePolicy` and upstream's message), `Ignore` leaves the
+//! failure out of the `backoffLimit` count (the Pod is still replaced), `Count` (and
+//! `FailIndex`, which acts only with `backoffLimitPerIndex`) counts it as usual.
+//!
+//! Not modelled: `successPolicy`, `backoffLimitPerIndex`, `managedBy`, and
+//! `podReplacementPolicy: Failed` delaying the replacement of terminating Pods.
 
 use super::replicaset::{create_pods_in_batches, namespace_terminating};
 use super::util::*;
@@ -30,7 +38,7 @@ use super::{Controller, Cx, EventSourceInfo};
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
-use k8s_openapi::api::batch::v1::{Job, JobCondition, JobStatus, UncountedTerminatedPods};
+use k8s_openapi::api::batch::v1::{Job, JobCondition, JobSpec, JobStatus, UncountedTerminatedPods};
 use k8s_openapi::api::core::v1::Pod;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -356,9 +364,82 @@ fn finished_ms(p: &Pod) -> i64 {
     p.metadata.creation_timestamp.as_ref().map(time_ms).unwrap_or(0)
 }
 
-/// Failed, or deleted before finishing (`isPodFailed` with the default replacement policy).
-fn is_pod_failed(p: &Pod) -> bool {
-    phase(p) == "Failed" || (p.metadata.deletion_timestamp.is_some() && phase(p) != "Succeeded")
+/// Failed, or deleted before finishing (`isPodFailed`). A Job that only replaces failed
+/// Pods (`podReplacementPolicy: Failed`, the default with a `podFailurePolicy`) waits for
+/// the Failed phase.
+fn is_pod_failed(spec: Option<&JobSpec>, p: &Pod) -> bool {
+    let only_failed =
+        spec.is_some_and(|s| s.pod_failure_policy.is_some() || s.pod_replacement_policy.as_deref() == Some("Failed"));
+    phase(p) == "Failed" || (!only_failed && p.metadata.deletion_timestamp.is_some() && phase(p) != "Succeeded")
+}
+
+/// How a failed Pod matches the Job's `podFailurePolicy` (`matchPodFailurePolicy`): the
+/// Job failure message of a `FailJob` rule, whether the failure counts towards
+/// `backoffLimit` (not when an `Ignore` rule matches), and the matching rule's action. The
+/// first rule that matches decides; no policy or no matching rule counts the failure.
+fn match_pod_failure_policy(spec: Option<&JobSpec>, pod: &Pod) -> (Option<String>, bool, Option<String>) {
+    let Some(policy) = spec.and_then(|s| s.pod_failure_policy.as_ref()) else {
+        return (None, true, None);
+    };
+    let ns = pod.metadata.namespace.as_deref().unwrap_or("");
+    let name = pod.metadata.name.as_deref().unwrap_or("");
+    let status = pod.status.as_ref();
+    for (index, rule) in policy.rules.iter().enumerate() {
+        let matched = if let Some(req) = &rule.on_exit_codes {
+            // App containers first, then init containers; a container that has not
+            // terminated, or exited 0, has no exit code to match.
+            let statuses = status
+                .into_iter()
+                .flat_map(|s| s.container_statuses.iter().flatten().chain(s.init_container_statuses.iter().flatten()));
+            statuses
+                .filter(|cs| req.container_name.as_ref().is_none_or(|n| *n == cs.name))
+                .find_map(|cs| {
+                    let code = cs.state.as_ref()?.terminated.as_ref()?.exit_code;
+                    let listed = req.values.contains(&code);
+                    let matches = match req.operator.as_str() {
+                        "In" => listed,
+                        "NotIn" => !listed,
+                        _ => false,
+                    };
+                    (code != 0 && matches).then(|| {
+                        format!(
+                            "Container {} for pod {ns}/{name} failed with exit code {code} matching {} rule at index {index}",
+                            cs.name, rule.action
+                        )
+                    })
+                })
+        } else if let Some(patterns) = &rule.on_pod_conditions {
+            status.and_then(|s| s.conditions.as_ref()).and_then(|conds| {
+                conds.iter().find_map(|c| {
+                    patterns
+                        .iter()
+                        .any(|p| p.type_ == c.type_ && p.status.as_deref().unwrap_or("True") == c.status)
+                        .then(|| {
+                            format!(
+                                "Pod {ns}/{name} has condition {} matching {} rule at index {index}",
+                                c.type_, rule.action
+                            )
+                        })
+                })
+            })
+        } else {
+            None
+        };
+        let Some(fail_job_message) = matched else { continue };
+        match rule.action.as_str() {
+            "Ignore" => return (None, false, Some(rule.action.clone())),
+            // FailIndex only acts with backoffLimitPerIndex (not modelled); it counts.
+            "Count" | "FailIndex" => return (None, true, Some(rule.action.clone())),
+            "FailJob" => return (Some(fail_job_message), true, Some(rule.action.clone())),
+            _ => {}
+        }
+    }
+    (None, true, None)
+}
+
+/// The message of the first failed Pod that matches a `FailJob` rule (`getFailJobMessage`).
+fn fail_job_message(spec: Option<&JobSpec>, pods: &[Pod]) -> Option<String> {
+    pods.iter().filter(|p| is_pod_failed(spec, p)).find_map(|p| match_pod_failure_policy(spec, p).0)
 }
 
 fn new_condition(t: &str, reason: &str, message: &str, now_ms: u64) -> JobCondition {
@@ -466,7 +547,9 @@ impl JobSync<'_, '_> {
             .collect();
         let new_failed: Vec<Pod> = pods
             .iter()
-            .filter(|p| has_tracking_finalizer(p) && !unc_fail.contains(&uid_of(p)) && is_pod_failed(p))
+            .filter(|p| {
+                has_tracking_finalizer(p) && !unc_fail.contains(&uid_of(p)) && is_pod_failed(self.job.spec.as_ref(), p)
+            })
             .cloned()
             .collect();
         let status = self.job.status.clone().unwrap_or_default();
@@ -477,7 +560,10 @@ impl JobSync<'_, '_> {
         } else {
             status.succeeded.unwrap_or(0) + new_succeeded.len() as i32 + unc_succ.len() as i32
         };
-        let failed = status.failed.unwrap_or(0) + new_failed.len() as i32 + unc_fail.len() as i32;
+        // Failures an `Ignore` rule of the podFailurePolicy matches do not count.
+        let counted_failures =
+            new_failed.iter().filter(|p| match_pod_failure_policy(self.job.spec.as_ref(), p).1).count();
+        let failed = status.failed.unwrap_or(0) + counted_failures as i32 + unc_fail.len() as i32;
 
         if status.start_time.is_none() && !suspended {
             self.job.status.get_or_insert_with(Default::default).start_time = Some(crate::apiserver::timestamp(now));
@@ -494,6 +580,8 @@ impl JobSync<'_, '_> {
                     ft.message.as_deref().unwrap_or(""),
                     now,
                 ));
+            } else if let Some(message) = fail_job_message(self.job.spec.as_ref(), &pods) {
+                finished = Some(new_condition("FailureTarget", "PodFailurePolicy", &message, now));
             }
         }
         if finished.is_none() {
@@ -531,7 +619,10 @@ impl JobSync<'_, '_> {
                         active_pods.len(),
                         self.name()
                     ),
-                    format!("{failed} failed Pod(s), backoffLimit {backoff_limit}"),
+                    match fc.reason.as_deref() {
+                        Some("PodFailurePolicy") => fc.message.clone().unwrap_or_default(),
+                        _ => format!("{failed} failed Pod(s), backoffLimit {backoff_limit}"),
+                    },
                     active_pods
                         .iter()
                         .map(|p| format!("DELETE Pod {}", p.metadata.name.as_deref().unwrap_or("")))
@@ -923,6 +1014,7 @@ impl JobSync<'_, '_> {
             pods.iter().filter(|p| has_tracking_finalizer(p)).filter_map(|p| p.metadata.uid.clone()).collect();
         let indexed = is_indexed(&self.job);
         let completions = self.job.spec.as_ref().and_then(|s| s.completions).unwrap_or(0);
+        let spec = self.job.spec.clone();
         let st = self.job.status.get_or_insert_with(Default::default);
         if clean_uncounted(st, &with_finalizer) {
             needs_flush = true;
@@ -935,7 +1027,7 @@ impl JobSync<'_, '_> {
             let unc = st.uncounted_terminated_pods.get_or_insert_with(Default::default);
             for p in pods.iter().filter(|p| has_tracking_finalizer(p)) {
                 let uid = p.metadata.uid.clone().unwrap_or_default();
-                let failed = is_pod_failed(p);
+                let failed = is_pod_failed(spec.as_ref(), p);
                 let can_remove = self.job.metadata.deletion_timestamp.is_some()
                     || finished.is_some()
                     || phase(p) == "Succeeded"
@@ -962,9 +1054,20 @@ impl JobSync<'_, '_> {
                         needs_flush = true;
                     }
                 } else if (failed || finished.as_ref().is_some_and(|f| f.type_ != "SuccessCriteriaMet")) && !in_failed {
-                    unc.failed.get_or_insert_with(Vec::new).push(uid.clone());
-                    counted.push(format!("Pod {} failed", p.metadata.name.as_deref().unwrap_or("")));
-                    needs_flush = true;
+                    let pod_name = p.metadata.name.as_deref().unwrap_or("");
+                    match match_pod_failure_policy(spec.as_ref(), p) {
+                        (_, false, _) => {
+                            counted.push(format!("Pod {pod_name} failed: not counted (podFailurePolicy Ignore rule)"))
+                        }
+                        (_, true, action) => {
+                            unc.failed.get_or_insert_with(Vec::new).push(uid.clone());
+                            counted.push(match action {
+                                Some(action) => format!("Pod {pod_name} failed (podFailurePolicy {action} rule)"),
+                                None => format!("Pod {pod_name} failed"),
+                            });
+                            needs_flush = true;
+                        }
+                    }
                 }
             }
         }

@@ -1637,3 +1637,131 @@ fn same_inputs_same_trace() {
     let script = format!("@@limit 60s\n@0 apply\n{WEB}\n@20s set-image deployment/web web=nginx:1.30\n");
     assert_eq!(run(TWO_NODES, &script), run(TWO_NODES, &script));
 }
+
+#[test]
+fn pod_failure_policy_fail_job_on_an_exit_code() {
+    // Exit code 42 matches the FailJob rule: the Job fails at the first such Pod, without
+    // waiting for its backoffLimit, and says which container, Pod and rule.
+    let job = JOB
+        .replace("completions: 2\n  parallelism: 2", "completions: 2\n  parallelism: 2\n  backoffLimit: 6\n  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onExitCodes: {operator: In, values: [3]}\n    - action: FailJob\n      onExitCodes: {containerName: pi, operator: NotIn, values: [3, 7]}")
+        .replace("podlab.test/run-seconds: '5'", "podlab.test/run-seconds: '3', podlab.test/exit-code: '42'");
+    check(
+        TWO_NODES,
+        &format!("@@limit 30s\n@0 apply\n{job}"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.002s decide  job-controller creates 2 Pod(s) for Job pi
+                         - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
+           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+           0.002s decide  job-controller updates status of Job pi
+                         - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+           0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
+           0.006s         (test scheduler) binds Pod default/pi-kffsq to worker-2
+           2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
+           2.006s         (test kubelet) Pod default/pi-kffsq Running on worker-2, IP 10.244.2.2, Ready
+           3.006s decide  job-controller updates status of Job pi
+                         - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+           5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 42)
+           5.006s         (test kubelet) Pod default/pi-kffsq Failed (exit code 42)
+           6.006s decide  job-controller records finished Pods of Job pi as uncounted
+                         - Pod pi-4cclz failed (podFailurePolicy FailJob rule)
+                         - Pod pi-kffsq failed (podFailurePolicy FailJob rule)
+                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 2 UID(s)}
+                         - condition FailureTarget=True (PodFailurePolicy)
+           6.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+           6.006s decide  job-controller marks Job pi Failed (PodFailurePolicy)
+                         - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
+                         - condition Failed=True (PodFailurePolicy)
+           6.006s event   Warning PodFailurePolicy Job/default/pi: Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1
+        == events
+          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
+          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
+          6.000s Warning PodFailurePolicy Job/pi from job-controller: Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1
+        == objects (at 30.000s)
+        Job default/pi
+            status: active=0 ready=0 succeeded=0 failed=2 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
+            conditions: FailureTarget=True/PodFailurePolicy "Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1"
+                        Failed=True/PodFailurePolicy "Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1"
+        Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+        Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Failed ready=false
+    "#]],
+    );
+}
+
+#[test]
+fn pod_failure_policy_ignore_leaves_failures_uncounted() {
+    // Exit code 3 matches the Ignore rule: each failed Pod is replaced (after the usual
+    // back-off) but none counts towards backoffLimit 0, so the Job never fails.
+    let job = JOB
+        .replace("completions: 2\n  parallelism: 2", "backoffLimit: 0\n  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onExitCodes: {operator: In, values: [3]}")
+        .replace("podlab.test/run-seconds: '5'", "podlab.test/run-seconds: '3', podlab.test/exit-code: '3'");
+    check(
+        TWO_NODES,
+        &format!("@@limit 45s\n@0 apply\n{job}"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.002s decide  job-controller creates 1 Pod(s) for Job pi
+                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
+           0.002s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+           0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
+           2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
+           3.006s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+           5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 3)
+           6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
+                         - requeue the Job in 8.994s
+           6.006s decide  job-controller records finished Pods of Job pi as uncounted
+                         - Pod pi-4cclz failed: not counted (podFailurePolicy Ignore rule)
+                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+           6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
+           7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
+                         - requeue the Job in 7.994s
+          15.000s decide  job-controller creates 1 Pod(s) for Job pi
+                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+          15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+          15.000s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+          15.004s         (test scheduler) binds Pod default/pi-kffsq to worker-1
+          17.004s         (test kubelet) Pod default/pi-kffsq Running on worker-1, IP 10.244.1.3, Ready
+          18.004s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+          20.004s         (test kubelet) Pod default/pi-kffsq Failed (exit code 3)
+          21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
+                         - requeue the Job in 18.996s
+          21.004s decide  job-controller records finished Pods of Job pi as uncounted
+                         - Pod pi-kffsq failed: not counted (podFailurePolicy Ignore rule)
+                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+          21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+          22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
+                         - requeue the Job in 17.996s
+          40.000s decide  job-controller creates 1 Pod(s) for Job pi
+                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+          40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-qvkrg
+          40.000s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+          40.004s         (test scheduler) binds Pod default/pi-qvkrg to worker-1
+          42.004s         (test kubelet) Pod default/pi-qvkrg Running on worker-1, IP 10.244.1.4, Ready
+          43.004s decide  job-controller updates status of Job pi
+                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+        == events
+          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
+         15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
+         40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-qvkrg
+        == objects (at 45.000s)
+        Job default/pi
+            status: active=1 ready=1 succeeded=0 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
+        Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+        Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+        Pod default/pi-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} finalizers=[batch.kubernetes.io/job-tracking] node=worker-1 phase=Running ready=true
+    "#]],
+    );
+}
