@@ -1625,6 +1625,7 @@ impl Kubelet {
             memory_limit,
             declared_ports: spec.ports.iter().flatten().map(|p| p.container_port).collect(),
             files: volumes::container_files(&w.mounts, &spec),
+            texts: volumes::container_texts(&core.store, &w.pod, &spec),
         };
         let process = runtime::model_process(&img.info, &argv, &ctx);
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();

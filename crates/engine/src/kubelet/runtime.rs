@@ -154,6 +154,16 @@ pub struct ProcessContext {
     /// What the container's volume mounts provide (`volumes::container_files`): each mount
     /// point and the files the volume's source names.
     pub files: Vec<String>,
+    /// The text of the files configMap and secret volumes hold, by path
+    /// (`volumes::container_texts`): what `cat` prints and what `sh FILE` runs.
+    pub texts: Vec<(String, String)>,
+}
+
+impl ProcessContext {
+    /// The text of a file a volume holds, if the lab knows it.
+    fn text(&self, path: &str) -> Option<&str> {
+        self.texts.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str())
+    }
 }
 
 /// Whether the volume mounts provide `path` ([`ProcessContext::files`]). An entry ending in
@@ -690,7 +700,11 @@ fn interpret(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: us
                     p.logs.push(no_such_file(image.userland, "cat", missing));
                     p
                 }
-                None => quick_exit(argv, 0, "cat prints the file and exits 0"),
+                None => {
+                    let mut p = quick_exit(argv, 0, "cat prints the file and exits 0");
+                    p.logs.extend(args.iter().filter_map(|path| ctx.text(path)).map(|t| t.trim_end().to_string()));
+                    p
+                }
             }
         }
         _ if image.kind == ImageKind::Stress && name == "stress" => stress(argv, ctx),
@@ -1156,7 +1170,12 @@ impl Shell<'_> {
             "cat" | "test" | "[" | "stat" => {
                 let path = args.iter().rev().find(|a| !a.starts_with('-') && *a != "]").cloned();
                 self.status = match path {
-                    Some(p) if self.exists(&p) => 0,
+                    Some(p) if self.exists(&p) => {
+                        if let Some(text) = self.ctx.text(&p).filter(|_| cmd == "cat") {
+                            self.logs.push(text.trim_end().to_string());
+                        }
+                        0
+                    }
                     Some(p) => {
                         if cmd == "cat" {
                             self.logs.push(no_such_file(self.image.userland, "cat", &p));
@@ -1295,28 +1314,40 @@ impl Shell<'_> {
     }
 }
 
+/// A shell started without `-c`: with a script file it cannot read, or interactive.
+fn shell_without_script(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, name: &str) -> Process {
+    if let Some(file) = argv[1..].iter().find(|a| !a.starts_with('-')) {
+        let mut p = quick_exit(argv, if name == "bash" { 127 } else { 2 }, "the shell cannot open the script file");
+        p.logs.push(match (image.userland, name) {
+            (_, "bash") => format!("bash: {file}: No such file or directory"),
+            (Userland::Busybox, _) => format!("sh: can't open '{file}': No such file or directory"),
+            _ => format!("sh: 0: cannot open {file}: No such file"),
+        });
+        return p;
+    }
+    interactive(argv, ctx, &format!("{name} (an interactive shell)"))
+}
+
 fn shell(image: &ImageInfo, argv: &[String], ctx: &ProcessContext, depth: usize) -> Process {
     let args = &argv[1..];
     let name = basename(&argv[0]).to_string();
     let script_pos = args.iter().position(|a| a == "-c" || (a.starts_with('-') && a.ends_with('c') && a.len() <= 4));
-    let Some(pos) = script_pos else {
-        if let Some(file) = args.iter().find(|a| !a.starts_with('-')) {
-            let mut p = quick_exit(argv, if name == "bash" { 127 } else { 2 }, "the shell cannot open the script file");
-            p.logs.push(match (image.userland, name.as_str()) {
-                (_, "bash") => format!("bash: {file}: No such file or directory"),
-                (Userland::Busybox, _) => format!("sh: can't open '{file}': No such file or directory"),
-                _ => format!("sh: 0: cannot open {file}: No such file"),
-            });
-            return p;
+    let script = match script_pos {
+        Some(pos) => {
+            let script = args.get(pos + 1).cloned().unwrap_or_default();
+            if script.is_empty() && args.get(pos + 1).is_none() {
+                let mut p = quick_exit(argv, 2, "the shell's -c needs an argument");
+                p.logs.push(format!("{name}: -c requires an argument"));
+                return p;
+            }
+            script
         }
-        return interactive(argv, ctx, &format!("{name} (an interactive shell)"));
+        // `sh FILE`: a script a configMap or secret volume holds runs like `sh -c`.
+        None => match args.iter().find(|a| !a.starts_with('-')).and_then(|file| ctx.text(file)) {
+            Some(text) => text.to_string(),
+            None => return shell_without_script(image, argv, ctx, &name),
+        },
     };
-    let script = args.get(pos + 1).cloned().unwrap_or_default();
-    if script.is_empty() && args.get(pos + 1).is_none() {
-        let mut p = quick_exit(argv, 2, "the shell's -c needs an argument");
-        p.logs.push(format!("{name}: -c requires an argument"));
-        return p;
-    }
     let mut sh = Shell {
         image,
         ctx,
@@ -1627,9 +1658,13 @@ mod tests {
         let info = reg.resolve(&parse_image_ref("busybox:1.37").unwrap(), false).unwrap();
         let configmap_and_empty_dir =
             ["/config/app.properties".to_string(), "/config".to_string(), "/data/".to_string()];
+        let texts = vec![
+            ("/config/app.properties".to_string(), "mode=lab\n".to_string()),
+            ("/scripts/run.sh".to_string(), "echo starting\nsleep 2\nexit 5\n".to_string()),
+        ];
         let case = |argv: &[&str], files: &[String]| {
             let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
-            let ctx = ProcessContext { files: files.to_vec(), ..Default::default() };
+            let ctx = ProcessContext { files: files.to_vec(), texts: texts.clone(), ..Default::default() };
             let p = model_process(info, &argv, &ctx);
             format!("{argv:?} {:?} {:?}", p.end, p.logs)
         };
@@ -1642,16 +1677,20 @@ mod tests {
             case(&["sh", "-c", "cat /config/app.properties && sleep 5"], &configmap_and_empty_dir),
             case(&["sh", "-c", "test -f /config/other.properties || exit 3"], &configmap_and_empty_dir),
             case(&["sh", "-c", "ls /data && exit 4"], &configmap_and_empty_dir),
+            case(&["sh", "/scripts/run.sh"], &["/scripts/run.sh".to_string(), "/scripts".to_string()]),
+            case(&["sh", "/scripts/other.sh"], &["/scripts/run.sh".to_string(), "/scripts".to_string()]),
         ];
         expect_test::expect![[r#"
-            ["cat", "/config/app.properties"] Exit { after_ms: 15, code: 0 } []
+            ["cat", "/config/app.properties"] Exit { after_ms: 15, code: 0 } ["mode=lab"]
             ["cat", "/config/app.properties"] Exit { after_ms: 15, code: 1 } ["cat: can't open '/config/app.properties': No such file or directory"]
             ["cat", "/config/other.properties"] Exit { after_ms: 15, code: 1 } ["cat: can't open '/config/other.properties': No such file or directory"]
-            ["cat", "/etc/hostname", "/config/app.properties"] Exit { after_ms: 15, code: 0 } []
+            ["cat", "/etc/hostname", "/config/app.properties"] Exit { after_ms: 15, code: 0 } ["mode=lab"]
             ["cat", "/data/out.log"] Exit { after_ms: 15, code: 0 } []
-            ["sh", "-c", "cat /config/app.properties && sleep 5"] Exit { after_ms: 5000, code: 0 } []
+            ["sh", "-c", "cat /config/app.properties && sleep 5"] Exit { after_ms: 5000, code: 0 } ["mode=lab"]
             ["sh", "-c", "test -f /config/other.properties || exit 3"] Exit { after_ms: 15, code: 3 } []
-            ["sh", "-c", "ls /data && exit 4"] Exit { after_ms: 15, code: 4 } []"#]].assert_eq(&cases.join("\n"));
+            ["sh", "-c", "ls /data && exit 4"] Exit { after_ms: 15, code: 4 } []
+            ["sh", "/scripts/run.sh"] Exit { after_ms: 2000, code: 5 } ["starting"]
+            ["sh", "/scripts/other.sh"] Exit { after_ms: 15, code: 2 } ["sh: can't open '/scripts/other.sh': No such file or directory"]"#]].assert_eq(&cases.join("\n"));
         assert!(mounted(&configmap_and_empty_dir, "/data"));
         assert!(!mounted(&configmap_and_empty_dir, "/database"));
         assert!(!mounted(&configmap_and_empty_dir, "/config/app"));

@@ -520,6 +520,25 @@ fn cat_reads_a_file_from_a_config_map_volume() {
     expect![[r#"
         kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
         container show: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&summary.join("\n"));
+    // A script from the ConfigMap runs with `sh FILE`; what `cat` printed is the step's output.
+    let script_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app-config, namespace: default}\ndata: {app.properties: \"mode=lab\", run.sh: \"cat /config/app.properties\\nsleep 3\\nexit 0\\n\"}\n---\n";
+    let objects = format!(
+        "{script_map}{}",
+        once("script", "run.sh").replace("command: [cat, /config/run.sh]", "command: [sh, /config/run.sh]")
+    );
+    let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &["container"]);
+    let summary: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.contains("kubectl get pod") || l.contains("is running") || l.contains("output") || l.contains("exited")
+        })
+        .collect();
+    expect![[r#"
+           0.552s containers container "show" is running: the script runs for 3s and exits 0
+                             output: mode=lab
+           3.552s containers container "show" exited with code 0 (Completed) after 3s
+        kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0"#]]
+    .assert_eq(&summary.join("\n"));
 }
 
 #[test]

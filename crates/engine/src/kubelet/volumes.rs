@@ -463,6 +463,80 @@ pub fn container_files(mounts: &BTreeMap<String, Mounted>, c: &k8s_openapi::api:
     out
 }
 
+/// The text of each file a container's configMap, secret and projected volumes hold, by
+/// absolute path in the container (what `cat` prints and what `sh FILE` runs). Binary
+/// values are left out; secret values are shown as their bytes read as UTF-8.
+pub fn container_texts(
+    store: &Store<Object>,
+    pod: &Pod,
+    c: &k8s_openapi::api::core::v1::Container,
+) -> Vec<(String, String)> {
+    let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+    let volumes = pod.spec.as_ref().and_then(|s| s.volumes.as_ref());
+    let mut out = vec![];
+    for vm in c.volume_mounts.iter().flatten() {
+        let Some(vol) = volumes.and_then(|vs| vs.iter().find(|v| v.name == vm.name)) else { continue };
+        let mut files: Vec<(String, String)> = vec![];
+        let mut add_config_map = |name: &str, items: Option<&Vec<k8s_openapi::api::core::v1::KeyToPath>>| {
+            if let Some(cm) = config_map(store, ns, name) {
+                let data: Vec<(String, String)> =
+                    cm.data.iter().flatten().map(|(k, v)| (k.clone(), v.clone())).collect();
+                files.extend(project(data, items));
+            }
+        };
+        if let Some(src) = &vol.config_map {
+            add_config_map(&src.name, src.items.as_ref());
+        }
+        if let Some(src) = &vol.projected {
+            for source in src.sources.iter().flatten() {
+                if let Some(c) = &source.config_map {
+                    add_config_map(&c.name, c.items.as_ref());
+                }
+            }
+        }
+        let secret_sources = vol
+            .secret
+            .iter()
+            .map(|s| (s.secret_name.clone().unwrap_or_default(), s.items.as_ref()))
+            .chain(vol.projected.iter().flat_map(|p| {
+                p.sources.iter().flatten().filter_map(|s| s.secret.as_ref()).map(|s| (s.name.clone(), s.items.as_ref()))
+            }));
+        for (name, items) in secret_sources {
+            if let Some(sec) = secret(store, ns, &name) {
+                let mut data: Vec<(String, String)> = sec
+                    .data
+                    .iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), String::from_utf8_lossy(&v.0).into_owned()))
+                    .collect();
+                data.extend(sec.string_data.iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+                files.extend(project(data, items));
+            }
+        }
+        let base = vm.mount_path.trim_end_matches('/');
+        match vm.sub_path.as_deref().filter(|sp| !sp.is_empty()) {
+            Some(sp) => out.extend(files.into_iter().filter(|(f, _)| f == sp).map(|(_, t)| (base.to_string(), t))),
+            None => out.extend(files.into_iter().map(|(f, t)| (format!("{base}/{f}"), t))),
+        }
+    }
+    out
+}
+
+/// A volume source's key/value pairs as files: every key under its own name, or only the
+/// listed `items`, each at its `path`.
+fn project(
+    data: Vec<(String, String)>,
+    items: Option<&Vec<k8s_openapi::api::core::v1::KeyToPath>>,
+) -> Vec<(String, String)> {
+    match items.filter(|items| !items.is_empty()) {
+        None => data,
+        Some(items) => items
+            .iter()
+            .filter_map(|it| data.iter().find(|(k, _)| *k == it.key).map(|(_, v)| (it.path.clone(), v.clone())))
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
