@@ -1014,7 +1014,7 @@ impl JobSync<'_, '_> {
             pods.iter().filter(|p| has_tracking_finalizer(p)).filter_map(|p| p.metadata.uid.clone()).collect();
         let indexed = is_indexed(&self.job);
         let completions = self.job.spec.as_ref().and_then(|s| s.completions).unwrap_or(0);
-        let spec = self.job.spec.clone();
+        let spec = self.job.spec.as_ref();
         let st = self.job.status.get_or_insert_with(Default::default);
         if clean_uncounted(st, &with_finalizer) {
             needs_flush = true;
@@ -1027,7 +1027,7 @@ impl JobSync<'_, '_> {
             let unc = st.uncounted_terminated_pods.get_or_insert_with(Default::default);
             for p in pods.iter().filter(|p| has_tracking_finalizer(p)) {
                 let uid = p.metadata.uid.clone().unwrap_or_default();
-                let failed = is_pod_failed(spec.as_ref(), p);
+                let failed = is_pod_failed(spec, p);
                 let can_remove = self.job.metadata.deletion_timestamp.is_some()
                     || finished.is_some()
                     || phase(p) == "Succeeded"
@@ -1055,7 +1055,7 @@ impl JobSync<'_, '_> {
                     }
                 } else if (failed || finished.as_ref().is_some_and(|f| f.type_ != "SuccessCriteriaMet")) && !in_failed {
                     let pod_name = p.metadata.name.as_deref().unwrap_or("");
-                    match match_pod_failure_policy(spec.as_ref(), p) {
+                    match match_pod_failure_policy(spec, p) {
                         (_, false, _) => {
                             counted.push(format!("Pod {pod_name} failed: not counted (podFailurePolicy Ignore rule)"))
                         }

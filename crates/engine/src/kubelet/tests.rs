@@ -506,20 +506,19 @@ fn cat_reads_a_file_from_a_config_map_volume() {
         )
         .replace("restartPolicy: Always", "restartPolicy: Never")
     };
-    let objects = format!("{config_map}{}", once("show", "app.properties"));
-    let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &[]);
-    let summary: Vec<&str> =
-        out.lines().filter(|l| l.contains("kubectl get pod") || l.contains("container show:")).collect();
+    // The end state of a run: the `kubectl get pod` row and the container's status.
+    let outcome = |objects: String| {
+        let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &[]);
+        let summary: Vec<&str> =
+            out.lines().filter(|l| l.contains("kubectl get pod") || l.contains("container show:")).collect();
+        summary.join("\n")
+    };
     expect![[r#"
         kubectl get pod: READY 0/1 STATUS Completed RESTARTS 0
-        container show: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&summary.join("\n"));
-    let objects = format!("{config_map}{}", once("missing", "other.properties"));
-    let out = run(NODE, &objects, KubeletConfig::default(), 30_000, &[]);
-    let summary: Vec<&str> =
-        out.lines().filter(|l| l.contains("kubectl get pod") || l.contains("container show:")).collect();
+        container show: terminated Completed exit=0 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&outcome(format!("{config_map}{}", once("show", "app.properties"))));
     expect![[r#"
         kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
-        container show: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&summary.join("\n"));
+        container show: terminated Error exit=1 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.36"#]].assert_eq(&outcome(format!("{config_map}{}", once("missing", "other.properties"))));
     // A script from the ConfigMap runs with `sh FILE`; what `cat` printed is the step's output.
     let script_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app-config, namespace: default}\ndata: {app.properties: \"mode=lab\", run.sh: \"cat /config/app.properties\\nsleep 3\\nexit 0\\n\"}\n---\n";
     let objects = format!(
