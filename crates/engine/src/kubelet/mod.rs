@@ -180,6 +180,20 @@ struct ResolvedImage {
 struct Stop {
     exit_code: i32,
     at_ms: u64,
+    /// Set when the stop is part of a pod sync (a failed liveness or startup probe): the
+    /// sync waits for StopContainer to return and then goes on in the same pass.
+    in_sync: Option<InSyncKill>,
+}
+
+/// What the sync that kills a container for a failed probe does once it is stopped
+/// (upstream's computePodActions puts it in ContainersToKill and, unless the restart policy
+/// is Never, in ContainersToStart; SyncPod kills, then starts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct InSyncKill {
+    restart: bool,
+    /// The newest exited instance before the kill: what doBackOff judges the restart by,
+    /// since the sync's pod status was read before the kill.
+    previous: Option<Term>,
 }
 
 /// One container of a pod, as the kubelet and the runtime know it.
@@ -239,6 +253,14 @@ impl Ctr {
         match self.state {
             CState::Running { started_ms } => Some(started_ms),
             _ => None,
+        }
+    }
+
+    /// The newest exited instance: the current state if it is terminated, else the last one.
+    fn newest_exit(&self) -> Option<Term> {
+        match &self.state {
+            CState::Terminated(t) => Some(t.clone()),
+            _ => self.last.clone(),
         }
     }
 
@@ -344,6 +366,9 @@ struct PodWorker {
     last_status: Option<(serde_json::Value, PodStatus)>,
     wakes: BTreeSet<u64>,
     probe_epoch: u64,
+    /// The pod worker is inside a sync that kills container `i` for a failed probe (and
+    /// starts it again): no status is written until that sync returns.
+    in_sync_kill: Option<usize>,
 }
 
 impl PodWorker {
@@ -378,6 +403,7 @@ impl PodWorker {
             last_status: None,
             wakes: BTreeSet::new(),
             probe_epoch: now,
+            in_sync_kill: None,
         }
     }
 
@@ -768,18 +794,31 @@ impl Kubelet {
             return;
         }
         if w.pod.metadata.deletion_timestamp.is_some() {
+            w.in_sync_kill = None;
             self.terminate(core, w);
             return;
         }
         if w.terminal.is_some() {
             return;
         }
+        // A sync that kills a container for a failed probe blocks the pod worker until
+        // StopContainer returns and the restarted container is up.
+        if w.in_sync_kill.is_some_and(|i| w.ctrs[i].stopping.is_some()) {
+            return;
+        }
         if !self.volumes_ready(core, w) || !self.sandbox_ready(core, w) {
+            w.in_sync_kill = None;
             self.update_status(core, w);
             return;
         }
         if self.progress_op(core, w) {
             self.containers(core, w);
+        }
+        if w.in_sync_kill.is_some() {
+            if w.op.is_some() {
+                return;
+            }
+            w.in_sync_kill = None;
         }
         self.check_terminal(core, w);
         self.update_status(core, w);
@@ -1351,13 +1390,19 @@ impl Kubelet {
             self.wake(core, w, at, true);
             return;
         }
-        let previous = match &w.ctrs[i].state {
-            CState::Terminated(t) => Some(t.clone()),
-            _ => w.ctrs[i].last.clone(),
-        };
+        let previous = w.ctrs[i].newest_exit();
+        self.start_unless_backoff(core, w, i, previous);
+    }
+
+    /// doBackOff, then the start: `previous` is the newest exited instance the sync's pod
+    /// status shows (none for a first start, or a first restart inside a probe kill's sync).
+    fn start_unless_backoff(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, previous: Option<Term>) {
         if let Some(prev) = previous {
             let key = format!("{}_{}_{}_{}", w.name(), w.ns(), w.uid, w.ctrs[i].name);
             if self.crash_backoff.in_backoff_since(&key, prev.finished_ms, core.now) {
+                // The next sync measures the back-off from the newest exit, which is the
+                // killed instance when this sync killed one.
+                let prev = w.ctrs[i].newest_exit().unwrap_or(prev);
                 let delay = self.crash_backoff.get(&key);
                 let name = w.ctrs[i].name.clone();
                 let pod = w.formatted();
@@ -1862,8 +1907,25 @@ impl Kubelet {
 
     /// Stops container `i`: `message` is the Killing event's text.
     fn kill(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
+        self.stop_container(core, w, i, message, grace_s, None);
+    }
+
+    /// StopContainer: SIGTERM, then SIGKILL when the grace period ends. With `in_sync`, the
+    /// stop belongs to a pod sync that waits for it (a failed probe).
+    fn stop_container(
+        &mut self,
+        core: &mut Core,
+        w: &mut PodWorker,
+        i: usize,
+        message: String,
+        grace_s: i64,
+        in_sync: Option<InSyncKill>,
+    ) {
         if w.ctrs[i].stopping.is_some() || !w.ctrs[i].running() {
             return;
+        }
+        if in_sync.is_some() {
+            w.in_sync_kill = Some(i);
         }
         self.event(core, w, Some(i), "Normal", "Killing", message, Phase::Containers);
         let on_stop = w.ctrs[i].process.as_ref().map(|p| p.on_stop).unwrap_or(OnStop::Ignores);
@@ -1872,7 +1934,7 @@ impl Kubelet {
             _ => (runtime::EXIT_SIGKILL, grace_s.max(0) as u64 * 1000),
         };
         let at = core.now + after;
-        w.ctrs[i].stopping = Some(Stop { exit_code: code, at_ms: at });
+        w.ctrs[i].stopping = Some(Stop { exit_code: code, at_ms: at, in_sync });
         let instance = w.ctrs[i].instance;
         core.after(after, Task::new(self.target(), format!("exit|{}|{}|{instance}", w.key, w.ctrs[i].name)));
     }
@@ -1902,6 +1964,7 @@ impl Kubelet {
             (None, Some(End::Exit { code, .. })) => (*code, if *code == 0 { "Completed" } else { "Error" }, None),
             _ => return,
         };
+        let in_sync = w.ctrs[i].stopping.as_ref().and_then(|s| s.in_sync.clone()).filter(|_| w.in_sync_kill == Some(i));
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();
         let term = Term {
             exit_code: code,
@@ -1937,7 +2000,11 @@ impl Kubelet {
             "container",
             vec![("exit code".into(), code.to_string()), ("reason".into(), reason.into()), ("why".into(), why)],
             vec![],
-            "The kubelet's PLEG notices the exit at its next relist and syncs the pod: the restart policy decides what happens next.".into(),
+            match &in_sync {
+                Some(k) if k.restart => "StopContainer has returned: the sync that killed the container goes straight on to start it again (the kubelet writes no status in between). Its back-off is judged by the exit before this one.".into(),
+                Some(_) => "StopContainer has returned. The restart policy is Never, so the container stays stopped; the pod's status is written at the next sync.".into(),
+                None => "The kubelet's PLEG notices the exit at its next relist and syncs the pod: the restart policy decides what happens next.".into(),
+            },
             if code == 0 { StepStatus::Ok } else { StepStatus::Failed },
         );
         if reason == "OOMKilled" {
@@ -1951,6 +2018,16 @@ impl Kubelet {
                 "SystemOOM",
                 format!("System OOM encountered, victim process: {victim}, pid: {pid}"),
             );
+        }
+        if let Some(InSyncKill { restart: true, previous }) = in_sync {
+            // (With another container's start still in progress, the next sync restarts it.)
+            if !w.deleting && w.op.is_none() {
+                self.start_unless_backoff(core, w, i, previous);
+                if w.op.is_none() {
+                    self.wake(core, w, core.now, false);
+                }
+                return;
+            }
         }
         let at = Self::next_relist(core.now);
         self.wake(core, w, at, false);
@@ -2044,13 +2121,15 @@ impl Kubelet {
                     s.run = 0;
                 }
                 let grace = probe.termination_grace_period_seconds.unwrap_or_else(|| w.grace_seconds());
-                self.kill(
-                    core,
-                    w,
-                    i,
-                    format!("Container {name} failed {} probe, will be restarted", kind.word()),
-                    grace,
-                );
+                // computePodActions: the container is restarted unless the pod's restart
+                // policy is Never (shouldRestartOnFailure), and the message says so.
+                let restart = w.restart_policy() != "Never";
+                let mut message = format!("Container {name} failed {} probe", kind.word());
+                if restart {
+                    message.push_str(", will be restarted");
+                }
+                let previous = w.ctrs[i].last.clone();
+                self.stop_container(core, w, i, message, grace, Some(InSyncKill { restart, previous }));
             }
             _ => {}
         }

@@ -816,44 +816,47 @@ fn failing_liveness_probe_restarts_the_container() {
               12.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 404
               12.002s status     liveness probe of "web" fails
               12.002s containers kubelet records Normal Killing: Container web failed liveness probe, will be restarted
-              12.002s status     kubelet updates status of default/web: Running (0/1 ready, Running)
               12.122s containers container "web" exited with code 0 (Completed) after 9.224s
-              13.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
-              13.000s status     kubelet updates status of default/web: Running (0/1 ready, Completed)
-              13.060s containers kubelet records Normal Created (x2): Container created
-              13.150s containers kubelet records Normal Started (x2): Container started
-              13.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-              13.150s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
+              12.122s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              12.182s containers kubelet records Normal Created (x2): Container created
+              12.272s containers kubelet records Normal Started (x2): Container started
+              12.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+              12.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
               18.002s status     kubelet records Warning Unhealthy (x4): Liveness probe failed: HTTP probe failed with statuscode: 404
               21.002s status     kubelet records Warning Unhealthy (x5): Liveness probe failed: HTTP probe failed with statuscode: 404
               24.002s status     kubelet records Warning Unhealthy (x6): Liveness probe failed: HTTP probe failed with statuscode: 404
               24.002s status     liveness probe of "web" fails
               24.002s containers kubelet records Normal Killing (x2): Container web failed liveness probe, will be restarted
-              24.002s status     kubelet updates status of default/web: Running (0/1 ready, Running, 1 restarts)
-              24.122s containers container "web" exited with code 0 (Completed) after 10.972s
-              25.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
-              25.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
-              34.122s runtime    kubelet records Normal Pulled (x2): Container image "nginx:1.29" already present on machine and can be accessed by the pod
-              34.182s containers kubelet records Normal Created (x3): Container created
-              34.272s containers kubelet records Normal Started (x3): Container started
-              34.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-              34.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
-              39.002s status     kubelet records Warning Unhealthy (x7): Liveness probe failed: HTTP probe failed with statuscode: 404
-              42.002s status     kubelet records Warning Unhealthy (x8): Liveness probe failed: HTTP probe failed with statuscode: 404
+              24.122s containers container "web" exited with code 0 (Completed) after 11.85s
+              24.122s runtime    kubelet records Normal Pulled (x2): Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              24.182s containers kubelet records Normal Created (x3): Container created
+              24.272s containers kubelet records Normal Started (x3): Container started
+              24.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+              24.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
+              30.002s status     kubelet records Warning Unhealthy (x7): Liveness probe failed: HTTP probe failed with statuscode: 404
+              33.002s status     kubelet records Warning Unhealthy (x8): Liveness probe failed: HTTP probe failed with statuscode: 404
+              36.002s status     kubelet records Warning Unhealthy (x9): Liveness probe failed: HTTP probe failed with statuscode: 404
+              36.002s status     liveness probe of "web" fails
+              36.002s containers kubelet records Normal Killing (x3): Container web failed liveness probe, will be restarted
+              36.122s containers container "web" exited with code 0 (Completed) after 11.85s
+              36.122s runtime    kubelet records Normal Pulled (x3): Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              36.182s containers kubelet records Normal Created (x4): Container created
+              36.272s containers kubelet records Normal Started (x4): Container started
+              36.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
+              36.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 3 restarts)
             -- settled at 42.002s
-            kubectl get pod: READY 1/1 STATUS Running RESTARTS 2
+            kubectl get pod: READY 1/1 STATUS Running RESTARTS 3
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
-            container web: running | last: terminated Completed exit=0 | ready=true started=true restarts=2 image=docker.io/library/nginx:1.29
+            container web: running | last: terminated Completed exit=0 | ready=true started=true restarts=3 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-              Normal Created (x3) spec.containers{web}: Container created
-              Normal Started (x3) spec.containers{web}: Container started
-              Warning Unhealthy (x8) spec.containers{web}: Liveness probe failed: HTTP probe failed with statuscode: 404
-              Normal Killing (x2) spec.containers{web}: Container web failed liveness probe, will be restarted
-              Normal Pulled (x2) spec.containers{web}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
-              Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Normal Created (x4) spec.containers{web}: Container created
+              Normal Started (x4) spec.containers{web}: Container started
+              Warning Unhealthy (x9) spec.containers{web}: Liveness probe failed: HTTP probe failed with statuscode: 404
+              Normal Killing (x3) spec.containers{web}: Container web failed liveness probe, will be restarted
+              Normal Pulled (x3) spec.containers{web}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
         "#]],
     );
 }
@@ -1412,14 +1415,12 @@ fn exec_liveness_probe_from_the_docs() {
                                  result: Failure: cat: can't open '/tmp/healthy': No such file or directory
                                  consecutive: 3 (threshold 3)
               45.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
-              45.002s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Running)
               75.002s containers container "liveness" exited with code 137 (Error) after 1m14.227s
-              76.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/busybox:1.27.2" already present on machine and can be accessed by the pod
-              76.000s status     kubelet updates status of default/liveness-exec: Running (0/1 ready, Error)
-              76.060s containers kubelet records Normal Created (x2): Container created
-              76.150s containers kubelet records Normal Started (x2): Container started
-              76.150s containers container "liveness" is running: the script runs for 10m30s and exits 0
-              76.150s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
+              75.002s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/busybox:1.27.2" already present on machine and can be accessed by the pod
+              75.062s containers kubelet records Normal Created (x2): Container created
+              75.152s containers kubelet records Normal Started (x2): Container started
+              75.152s containers container "liveness" is running: the script runs for 10m30s and exits 0
+              75.152s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
             -- settled at 80.000s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1478,14 +1479,12 @@ fn http_liveness_probe_from_the_docs() {
               21.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 500
               21.002s status     liveness probe of "liveness" fails
               21.002s containers kubelet records Normal Killing: Container liveness failed liveness probe, will be restarted
-              21.002s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Running)
               21.122s containers container "liveness" exited with code 2 (Error) after 18.737s
-              22.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine and can be accessed by the pod
-              22.000s status     kubelet updates status of default/liveness-http: Running (0/1 ready, Error)
-              22.060s containers kubelet records Normal Created (x2): Container created
-              22.150s containers kubelet records Normal Started (x2): Container started
-              22.150s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
-              22.150s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
+              21.122s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine and can be accessed by the pod
+              21.182s containers kubelet records Normal Created (x2): Container created
+              21.272s containers kubelet records Normal Started (x2): Container started
+              21.272s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
+              21.272s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
             -- settled at 24.002s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1499,6 +1498,71 @@ fn http_liveness_probe_from_the_docs() {
               Warning Unhealthy (x3) spec.containers{liveness}: Liveness probe failed: HTTP probe failed with statuscode: 500
               Normal Killing spec.containers{liveness}: Container liveness failed liveness probe, will be restarted
               Normal Pulled spec.containers{liveness}: Container image "registry.k8s.io/e2e-test-images/agnhost:2.40" already present on machine and can be accessed by the pod
+        "#]],
+    );
+}
+
+/// With restartPolicy Never a failed liveness probe still kills the container (the Killing
+/// message then lacks ", will be restarted"), nothing starts it again, and the pod fails.
+#[test]
+fn failed_liveness_probe_under_restart_policy_never_ends_the_pod() {
+    check_with(
+        NODE,
+        &pod(
+            "once",
+            r#"  containers:
+  - name: app
+    image: busybox:1.37
+    command: [sleep, "3600"]
+    livenessProbe:
+      exec: {command: [cat, /tmp/healthy]}
+      periodSeconds: 5
+      failureThreshold: 1"#,
+        )
+        .replace("restartPolicy: Always", "restartPolicy: Never"),
+        KubeletConfig::default(),
+        60_000,
+        &["probe"],
+        expect![[r#"
+               0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
+               0.002s kubelet    kubelet admits pod default/once
+               0.002s kubelet    QoS class of default/once: BestEffort
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
+               0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
+               0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
+               0.402s runtime    sandbox of default/once is ready (10.244.1.2)
+               0.402s runtime    kubelet records Normal Pulling: Pulling image "busybox:1.37"
+               0.402s runtime    containerd pulls "busybox:1.37" (2.2 MB, 254ms)
+               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
+               0.656s runtime    kubelet records Normal Pulled: Successfully pulled image "busybox:1.37" in 254ms (254ms including waiting). Image size: 2166802 bytes.
+               0.656s status     kubelet reports the node's images (node.status.images)
+               0.716s containers kubelet records Normal Created: Container created
+               0.806s containers kubelet records Normal Started: Container started
+               0.806s containers container "app" is running: sleeps 1h0m0s and exits 0
+               0.806s status     kubelet updates status of default/once: Running (1/1 ready, Running)
+               5.002s status     kubelet records Warning Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+               5.002s status     liveness probe of "app" fails
+                                 probe: exec [cat /tmp/healthy] delay=0s timeout=1s period=5s #success=1 #failure=1
+                                 result: Failure: cat: can't open '/tmp/healthy': No such file or directory
+                                 consecutive: 1 (threshold 1)
+               5.002s containers kubelet records Normal Killing: Container app failed liveness probe
+              35.002s containers container "app" exited with code 137 (Error) after 34.196s
+              36.000s containers pod default/once is finished: Failed
+              36.000s cni        CNI DEL: default/once releases 10.244.1.2
+              36.000s status     kubelet updates status of default/once: Failed (0/1 ready, Error)
+            -- settled at 60.000s
+            kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
+            phase=Failed podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
+            conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+            container app: terminated Error exit=137 | last: {} | ready=false started=false restarts=0 image=docker.io/library/busybox:1.37
+            events:
+              Normal Pulling spec.containers{app}: Pulling image "busybox:1.37"
+              Normal Pulled spec.containers{app}: Successfully pulled image "busybox:1.37" in 254ms (254ms including waiting). Image size: 2166802 bytes.
+              Normal Created spec.containers{app}: Container created
+              Normal Started spec.containers{app}: Container started
+              Warning Unhealthy spec.containers{app}: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
+              Normal Killing spec.containers{app}: Container app failed liveness probe
         "#]],
     );
 }
@@ -2156,12 +2220,11 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  consecutive: 3 (threshold 3)
               12.002s containers kubelet records Normal Killing: Container db failed startup probe, will be restarted
               12.122s containers container "db" exited with code 0 (Completed) after 6.021s
-              13.000s runtime    kubelet records Normal Pulled: Container image "mysql:8.4" already present on machine and can be accessed by the pod
-              13.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Completed)
-              13.060s containers kubelet records Normal Created (x2): Container created
-              13.150s containers kubelet records Normal Started (x2): Container started
-              13.150s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-              13.150s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
+              12.122s runtime    kubelet records Normal Pulled: Container image "mysql:8.4" already present on machine and can be accessed by the pod
+              12.182s containers kubelet records Normal Created (x2): Container created
+              12.272s containers kubelet records Normal Started (x2): Container started
+              12.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+              12.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
               14.002s status     kubelet records Warning Unhealthy (x4): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               15.002s status     kubelet records Warning Unhealthy (x2): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
               16.002s status     kubelet records Warning Unhealthy (x5): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
@@ -2171,9 +2234,12 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  result: Failure: dial tcp 10.244.1.2:3306: connect: connection refused
                                  consecutive: 3 (threshold 3)
               18.002s containers kubelet records Normal Killing (x2): Container db failed startup probe, will be restarted
-              18.122s containers container "db" exited with code 0 (Completed) after 4.972s
-              19.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
-              19.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
+              18.122s containers container "db" exited with code 0 (Completed) after 5.85s
+              18.122s runtime    kubelet records Normal Pulled (x2): Container image "mysql:8.4" already present on machine and can be accessed by the pod
+              18.182s containers kubelet records Normal Created (x3): Container created
+              18.272s containers kubelet records Normal Started (x3): Container started
+              18.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+              18.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
               20.002s status     startup probe of "db" succeeds
                                  probe: tcp-socket :3306 delay=0s timeout=1s period=5s #success=1 #failure=6
                                  result: Success
@@ -2182,23 +2248,22 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  probe: exec [mysqladmin ping] delay=0s timeout=1s period=5s #success=1 #failure=3
                                  result: Success
                                  consecutive: 1 (threshold 1)
+              20.002s status     kubelet records Warning Unhealthy (x7): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               20.002s status     kubelet updates status of default/patient: Running (1/1 ready, Running)
-              28.122s runtime    kubelet records Normal Pulled (x2): Container image "mysql:8.4" already present on machine and can be accessed by the pod
-              28.182s containers kubelet records Normal Created (x3): Container created
-              28.272s containers kubelet records Normal Started (x3): Container started
-              28.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-              28.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
-              30.002s status     kubelet records Warning Unhealthy (x7): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
-              32.002s status     kubelet records Warning Unhealthy (x8): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
-              34.002s status     kubelet records Warning Unhealthy (x9): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
-              34.002s status     startup probe of "db" fails
+              22.002s status     kubelet records Warning Unhealthy (x8): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
+              24.002s status     kubelet records Warning Unhealthy (x9): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
+              24.002s status     startup probe of "db" fails
                                  probe: tcp-socket :3306 delay=0s timeout=1s period=2s #success=1 #failure=3
                                  result: Failure: dial tcp 10.244.1.2:3306: connect: connection refused
                                  consecutive: 3 (threshold 3)
-              34.002s containers kubelet records Normal Killing (x3): Container db failed startup probe, will be restarted
-              34.122s containers container "db" exited with code 0 (Completed) after 5.85s
-              35.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
-              35.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+              24.002s containers kubelet records Normal Killing (x3): Container db failed startup probe, will be restarted
+              24.122s containers container "db" exited with code 0 (Completed) after 5.85s
+              24.122s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              24.122s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+              34.122s runtime    kubelet records Normal Pulled (x3): Container image "mysql:8.4" already present on machine and can be accessed by the pod
+              34.182s containers kubelet records Normal Created (x4): Container created
+              34.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
+              34.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 3 restarts)
             -- settled at 40.000s
             == default/patient
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
@@ -2206,19 +2271,19 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
             conditions: PodReadyToStartContainers=True Initialized=True Ready=True ContainersReady=True PodScheduled=True
             container db: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/mysql:8.4
             == default/impatient
-            kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
+            kubectl get pod: READY 0/1 STATUS Running RESTARTS 3
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container db: waiting CrashLoopBackOff "back-off 20s restarting failed container=db pod=impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)" | last: terminated Completed exit=0 | ready=false started=false restarts=2 image=docker.io/library/mysql:8.4
+            container db: running | last: terminated Completed exit=0 | ready=false started=false restarts=3 image=docker.io/library/mysql:8.4
             events:
               Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
               Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
-              Normal Created (x3) spec.containers{db}: Container created
+              Normal Created (x4) spec.containers{db}: Container created
               Normal Started (x3) spec.containers{db}: Container started
               Warning Unhealthy (x9) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               Normal Killing (x3) spec.containers{db}: Container db failed startup probe, will be restarted
-              Normal Pulled (x2) spec.containers{db}: Container image "mysql:8.4" already present on machine and can be accessed by the pod
-              Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              Normal Pulled (x3) spec.containers{db}: Container image "mysql:8.4" already present on machine and can be accessed by the pod
+              Warning BackOff spec.containers{db}: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
               Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
               Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
               Normal Created spec.containers{db}: Container created
@@ -2293,15 +2358,13 @@ fn grpc_liveness_probe_from_the_docs() {
               40.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: timeout: failed to connect service "10.244.1.2:2379" within 1s: context deadline exceeded
               40.002s status     liveness probe of "etcd" fails
               40.002s containers kubelet records Normal Killing: Container etcd failed liveness probe, will be restarted
-              40.002s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Running)
               40.122s containers container "etcd" exited with code 0 (Completed) after 38.704s
-              41.000s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine and can be accessed by the pod
-              41.000s status     kubelet updates status of default/etcd-localhost: Running (0/1 ready, Completed)
-              41.060s containers kubelet records Normal Created (x2): Container created
-              41.150s containers kubelet records Normal Started (x2): Container started
-              41.150s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
-              41.150s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
-            -- settled at 41.150s
+              40.122s runtime    kubelet records Normal Pulled: Container image "registry.k8s.io/etcd:3.5.1-0" already present on machine and can be accessed by the pod
+              40.182s containers kubelet records Normal Created (x2): Container created
+              40.272s containers kubelet records Normal Started (x2): Container started
+              40.272s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
+              40.272s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
+            -- settled at 40.272s
             == default/etcd-with-grpc
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
             phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
