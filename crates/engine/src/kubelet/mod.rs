@@ -180,14 +180,15 @@ struct ResolvedImage {
 struct Stop {
     exit_code: i32,
     at_ms: u64,
-    /// Set when the stop is part of a pod sync (a failed liveness or startup probe): the
-    /// sync waits for StopContainer to return and then goes on in the same pass.
+    /// Set when the stop is part of a pod sync (a failed liveness, startup or postStart
+    /// hook): the sync waits for StopContainer to return and then goes on in the same pass.
     in_sync: Option<InSyncKill>,
 }
 
-/// What the sync that kills a container for a failed probe does once it is stopped
-/// (upstream's computePodActions puts it in ContainersToKill and, unless the restart policy
-/// is Never, in ContainersToStart; SyncPod kills, then starts).
+/// What the sync that kills a container does once it is stopped. For a failed probe,
+/// upstream's computePodActions puts the container in ContainersToKill and, unless the
+/// restart policy is Never, in ContainersToStart: SyncPod kills, then starts. A failed
+/// postStart hook kills inside startContainer and the sync ends there (`restart` false).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct InSyncKill {
     restart: bool,
@@ -814,8 +815,8 @@ impl Kubelet {
         if self.progress_op(core, w) {
             self.containers(core, w);
         }
-        if w.in_sync_kill.is_some() {
-            if w.op.is_some() {
+        if let Some(i) = w.in_sync_kill {
+            if w.op.is_some() || w.ctrs[i].stopping.is_some() {
                 return;
             }
             w.in_sync_kill = None;
@@ -1869,7 +1870,11 @@ impl Kubelet {
             };
             if let Some(msg) = failure {
                 self.event(core, w, Some(i), "Warning", "FailedPostStartHook", msg, Phase::Containers);
-                self.kill(core, w, i, "FailedPostStartHook".into(), w.grace_seconds());
+                // startContainer runs the hook and this kill inside the pod's sync: nothing
+                // is written until the container has stopped.
+                let grace = w.grace_seconds();
+                let in_sync = InSyncKill { restart: false, previous: None };
+                self.stop_container(core, w, i, "FailedPostStartHook".into(), grace, Some(in_sync));
                 return;
             }
         }
@@ -2002,7 +2007,7 @@ impl Kubelet {
             vec![],
             match &in_sync {
                 Some(k) if k.restart => "StopContainer has returned: the sync that killed the container goes straight on to start it again (the kubelet writes no status in between). Its back-off is judged by the exit before this one.".into(),
-                Some(_) => "StopContainer has returned. The restart policy is Never, so the container stays stopped; the pod's status is written at the next sync.".into(),
+                Some(_) => "StopContainer has returned and the sync that stopped the container ends; the next sync writes the pod's status, and the restart policy decides whether the container runs again.".into(),
                 None => "The kubelet's PLEG notices the exit at its next relist and syncs the pod: the restart policy decides what happens next.".into(),
             },
             if code == 0 { StepStatus::Ok } else { StepStatus::Failed },
@@ -2019,7 +2024,7 @@ impl Kubelet {
                 format!("System OOM encountered, victim process: {victim}, pid: {pid}"),
             );
         }
-        if let Some(InSyncKill { restart: true, previous }) = in_sync {
+        if let Some(InSyncKill { restart: true, previous }) = in_sync.clone() {
             // (With another container's start still in progress, the next sync restarts it.)
             if !w.deleting && w.op.is_none() {
                 self.start_unless_backoff(core, w, i, previous);
@@ -2028,6 +2033,10 @@ impl Kubelet {
                 }
                 return;
             }
+        }
+        // A sync that only stopped the container ends here; the next one writes the status.
+        if in_sync.is_some() {
+            w.in_sync_kill = None;
         }
         let at = Self::next_relist(core.now);
         self.wake(core, w, at, false);

@@ -1603,7 +1603,6 @@ fn failing_post_start_hook_kills_the_container() {
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                2.898s containers kubelet records Warning FailedPostStartHook: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                2.898s containers kubelet records Normal Killing: FailedPostStartHook
-               2.898s status     kubelet updates status of default/hooked: Running (0/1 ready, Running)
                3.018s containers container "web" exited with code 0 (Completed) after 120ms
                4.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
                4.000s status     kubelet updates status of default/hooked: Running (0/1 ready, Completed)
@@ -1612,7 +1611,6 @@ fn failing_post_start_hook_kills_the_container() {
                4.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                4.150s containers kubelet records Warning FailedPostStartHook (x2): Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                4.150s containers kubelet records Normal Killing (x2): FailedPostStartHook
-               4.150s status     kubelet updates status of default/hooked: Running (0/1 ready, Running, 1 restarts)
                4.270s containers container "web" exited with code 0 (Completed) after 120ms
                5.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
                5.000s status     kubelet updates status of default/hooked: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
