@@ -337,7 +337,7 @@ mod tests {
     fn announcements_and_arrows() {
         let r = starter_run("pod");
         expect![
-            "Step 1 of 54, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"
+            "Step 1 of 52, Request: kubectl → kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web"
         ]
         .assert_eq(&announce(r.step(0).unwrap(), r.len()));
         expect![[r#"kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)"#]]

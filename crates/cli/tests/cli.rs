@@ -270,13 +270,6 @@ fn accepted_pod() {
                            imagePullPolicy: IfNotPresent
                            size: 72345678 bytes
                            time: 2.346s at 32 MiB/s plus 190 ms to resolve
-                 0.408s  Probes & status      kubelet → kube-apiserver [kind-worker2]
-                         kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-                 0.408s  etcd                 kubelet → kube-apiserver [kind-worker2]
-                         kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
-                           etcd: /registry/pods/default/web revision 154
                  2.754s  Container runtime    kubelet → kube-apiserver [kind-worker2]
                          kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                            event: Normal Pulled (kubelet): Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
@@ -284,14 +277,14 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.188672529220b482 revision 155
+                           etcd: /registry/events/default/web.188672529220b482 revision 154
                  2.754s  Probes & status      kubelet → kube-apiserver [kind-worker2]
                          kubelet reports the node's images (node.status.images)
                  2.754s  etcd                 kubelet → kube-apiserver [kind-worker2]
                          kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets manage their own Node object)
-                           etcd: /registry/minions/kind-worker2 revision 156
+                           etcd: /registry/minions/kind-worker2 revision 155
                  2.814s  Containers           kubelet → kube-apiserver [kind-worker2]
                          kubelet records Normal Created: Container created
                            event: Normal Created (kubelet): Container created
@@ -299,7 +292,7 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.1886725295b43b83 revision 157
+                           etcd: /registry/events/default/web.1886725295b43b83 revision 156
                  2.904s  Containers           kubelet → kube-apiserver [kind-worker2]
                          kubelet records Normal Started: Container started
                            event: Normal Started (kubelet): Container started
@@ -307,7 +300,7 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.188672529b118604 revision 158
+                           etcd: /registry/events/default/web.188672529b118604 revision 157
                  2.904s  Containers           container runtime → kubelet [kind-worker2]
                          container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                            container ID: containerd://589e0c678bac4460d3c3b99378373074b0f49a25e26cec1a266675fa8e2ea5e3
@@ -322,7 +315,7 @@ fn accepted_pod() {
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
-                           etcd: /registry/pods/default/web revision 159
+                           etcd: /registry/pods/default/web revision 158
 
             $ kubectl apply -f pod.yaml
             pod/web created

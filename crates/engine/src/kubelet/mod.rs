@@ -323,6 +323,12 @@ enum Op {
 }
 
 impl Op {
+    fn ctr(&self) -> usize {
+        match self {
+            Op::Pull { ctr, .. } | Op::Create { ctr, .. } | Op::Start { ctr, .. } => *ctr,
+        }
+    }
+
     fn done_at(&self) -> u64 {
         match self {
             Op::Pull { done_at, .. } | Op::Create { done_at, .. } | Op::Start { done_at, .. } => *done_at,
@@ -370,6 +376,8 @@ struct PodWorker {
     /// The pod worker is inside a sync that kills container `i` for a failed probe (and
     /// starts it again): no status is written until that sync returns.
     in_sync_kill: Option<usize>,
+    /// A sync pass (sandbox, pulls, creates, starts) is under way: see `sync_worker`.
+    in_pass: bool,
 }
 
 impl PodWorker {
@@ -405,6 +413,7 @@ impl PodWorker {
             wakes: BTreeSet::new(),
             probe_epoch: now,
             in_sync_kill: None,
+            in_pass: false,
         }
     }
 
@@ -807,12 +816,26 @@ impl Kubelet {
         if w.in_sync_kill.is_some_and(|i| w.ctrs[i].stopping.is_some()) {
             return;
         }
+        // SyncPod writes the status it computes when it begins, then creates the sandbox and
+        // pulls, creates and starts containers before it returns: the engine's syncs that
+        // carry such a pass on (`in_pass`) write nothing until it is over.
+        let mut continuing = w.in_pass;
         if !self.volumes_ready(core, w) || !self.sandbox_ready(core, w) {
             w.in_sync_kill = None;
-            self.update_status(core, w);
+            w.in_pass = matches!(w.sandbox, Sandbox::Creating { .. });
+            if !(continuing && w.in_pass) {
+                self.update_status(core, w);
+            }
             return;
         }
+        let op_ctr = w.op.as_ref().map(Op::ctr);
         if self.progress_op(core, w) {
+            // A pass that started an init container ends there (regular containers start
+            // only in a pass that begins initialised): the next one writes the status first.
+            if continuing && op_ctr.is_some_and(|i| i < w.n_init) {
+                self.update_status(core, w);
+                continuing = false;
+            }
             self.containers(core, w);
         }
         if let Some(i) = w.in_sync_kill {
@@ -820,6 +843,10 @@ impl Kubelet {
                 return;
             }
             w.in_sync_kill = None;
+        }
+        w.in_pass = w.op.is_some();
+        if continuing && w.in_pass {
+            return;
         }
         self.check_terminal(core, w);
         self.update_status(core, w);
@@ -1930,7 +1957,9 @@ impl Kubelet {
             return;
         }
         if in_sync.is_some() {
+            // This kill's own block takes over from any pass under way (it ends that pass).
             w.in_sync_kill = Some(i);
+            w.in_pass = false;
         }
         self.event(core, w, Some(i), "Normal", "Killing", message, Phase::Containers);
         let on_stop = w.ctrs[i].process.as_ref().map(|p| p.on_stop).unwrap_or(OnStop::Ignores);

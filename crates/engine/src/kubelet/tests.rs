@@ -286,7 +286,6 @@ fn nginx_pod_runs_and_becomes_ready() {
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
@@ -326,7 +325,6 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.99"
                0.402s runtime    containerd cannot pull "nginx:1.99"
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.852s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found
                0.852s runtime    kubelet records Warning Failed: Error: ErrImagePull
                0.852s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
@@ -390,7 +388,6 @@ fn busybox_without_command_crash_loops() {
                0.272s cni        CNI ADD (ptp): default/box gets 10.244.1.2
                0.402s runtime    sandbox of default/box is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/box: Pending (0/1 ready, ContainerCreating)
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
@@ -462,7 +459,6 @@ fn job_like_pod_completes() {
                0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
                0.402s runtime    sandbox of default/once is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "once" is running: sleeps 5s and exits 0
@@ -568,7 +564,6 @@ fn memory_hog_is_oom_killed() {
                0.402s runtime    sandbox of default/hog is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "polinux/stress"
                0.402s runtime    containerd pulls "polinux/stress" (4.1 MB, 312ms)
-               0.402s status     kubelet updates status of default/hog: Pending (0/1 ready, ContainerCreating)
                0.714s runtime    kubelet records Normal Pulled: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
                0.714s status     kubelet reports the node's images (node.status.images)
                0.774s containers kubelet records Normal Created: Container created
@@ -745,7 +740,6 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
@@ -804,7 +798,6 @@ fn failing_liveness_probe_restarts_the_container() {
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
@@ -883,7 +876,6 @@ fn init_containers_run_in_order() {
                0.272s cni        CNI ADD (ptp): default/myapp gets 10.244.1.2
                0.402s runtime    sandbox of default/myapp is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "init-myservice" is running: the script runs for 2s and exits 0
@@ -1147,11 +1139,9 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
                0.402s runtime    sandbox of default/a is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               0.402s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
                0.402s runtime    sandbox of default/b is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "redis:8"
                0.402s runtime    containerd pulls "redis:8" (51.2 MB, 1.716s)
-               0.402s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
@@ -1207,7 +1197,6 @@ fn postgres_without_password_exits_one() {
                0.402s runtime    sandbox of default/db is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "postgres:17"
                0.402s runtime    containerd pulls "postgres:17" (162.9 MB, 5.044s)
-               0.402s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
                5.446s runtime    kubelet records Normal Pulled: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
                5.446s status     kubelet reports the node's images (node.status.images)
                5.506s containers kubelet records Normal Created: Container created
@@ -1304,7 +1293,6 @@ fn command_typo_cannot_start() {
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Warning Failed: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
                0.552s containers container "web" cannot start
@@ -1400,7 +1388,6 @@ fn exec_liveness_probe_from_the_docs() {
                0.402s runtime    sandbox of default/liveness-exec is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/busybox:1.27.2"
                0.402s runtime    containerd pulls "registry.k8s.io/busybox:1.27.2" (1.1 MB, 223ms)
-               0.402s status     kubelet updates status of default/liveness-exec: Pending (0/1 ready, ContainerCreating)
                0.625s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/busybox:1.27.2" in 223ms (223ms including waiting). Image size: 1113554 bytes.
                0.625s status     kubelet reports the node's images (node.status.images)
                0.685s containers kubelet records Normal Created: Container created
@@ -1467,7 +1454,6 @@ fn http_liveness_probe_from_the_docs() {
                0.402s runtime    sandbox of default/liveness-http is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/e2e-test-images/agnhost:2.40"
                0.402s runtime    containerd pulls "registry.k8s.io/e2e-test-images/agnhost:2.40" (55.1 MB, 1.833s)
-               0.402s status     kubelet updates status of default/liveness-http: Pending (0/1 ready, ContainerCreating)
                2.235s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/e2e-test-images/agnhost:2.40" in 1.833s (1.833s including waiting). Image size: 55134761 bytes.
                2.235s status     kubelet reports the node's images (node.status.images)
                2.295s containers kubelet records Normal Created: Container created
@@ -1534,7 +1520,6 @@ fn failed_liveness_probe_under_restart_policy_never_ends_the_pod() {
                0.402s runtime    sandbox of default/once is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "busybox:1.37"
                0.402s runtime    containerd pulls "busybox:1.37" (2.2 MB, 254ms)
-               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
                0.656s runtime    kubelet records Normal Pulled: Successfully pulled image "busybox:1.37" in 254ms (254ms including waiting). Image size: 2166802 bytes.
                0.656s status     kubelet reports the node's images (node.status.images)
                0.716s containers kubelet records Normal Created: Container created
@@ -1595,7 +1580,6 @@ fn failing_post_start_hook_kills_the_container() {
                0.402s runtime    sandbox of default/hooked is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               0.402s status     kubelet updates status of default/hooked: Pending (0/1 ready, ContainerCreating)
                2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
@@ -1656,12 +1640,11 @@ fn sidecar_starts_before_the_app_and_keeps_running() {
                0.272s cni        CNI ADD (ptp): default/with-sidecar gets 10.244.1.2
                0.402s runtime    sandbox of default/with-sidecar is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/with-sidecar: Pending (0/2 ready, Init:0/1)
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "logshipper" is running: the script ends in a foreground process: follows a file forever
-               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.552s status     kubelet updates status of default/with-sidecar: Pending (1/2 ready, PodInitializing)
+               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                0.612s containers kubelet records Normal Created: Container created
                0.702s containers kubelet records Normal Started: Container started
                0.702s containers container "app" is running: the script loops forever
@@ -1704,7 +1687,6 @@ fn registry_down_fails_pulls_with_a_dial_error() {
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
                0.402s runtime    containerd cannot pull "nginx:1.29"
-               0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.432s runtime    kubelet records Warning Failed: Failed to pull image "nginx:1.29": failed to pull and unpack image "docker.io/library/nginx:1.29": failed to resolve reference "docker.io/library/nginx:1.29": failed to do request: Head "https://registry-1.docker.io/v2/library/nginx/manifests/1.29": dial tcp 51.64.218.161:443: connect: connection refused
                0.432s runtime    kubelet records Warning Failed: Error: ErrImagePull
                0.432s status     kubelet updates status of default/web: Pending (0/1 ready, ErrImagePull)
@@ -1766,10 +1748,8 @@ fn disk_pressure_evicts_best_effort_pods() {
                0.272s cni        CNI ADD (ptp): default/guaranteed gets 10.244.1.3
                0.402s runtime    sandbox of default/besteffort is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
                0.402s runtime    sandbox of default/guaranteed is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
                0.462s containers kubelet records Normal Created: Container created
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
@@ -1836,15 +1816,14 @@ fn kubelet_stopping_freezes_the_node() {
            0.402s runtime    sandbox of default/web is ready (10.244.1.2)
            0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
            0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-           0.402s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
            1.000s kubelet    kubelet on worker-1 stops: no more node status, Lease renewals, pod syncs or probes
                              node: worker-1
                              last heartbeat: 2026-01-01T00:00:01Z
                              containers: keep running: only the kubelet is gone
         -- settled at 10.000s
         kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
-        phase=Pending podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
-        conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
+        phase=Pending podIP=- hostIP=172.18.0.3 qosClass=BestEffort
+        conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
         container web: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=nginx:1.29
     "#]].assert_eq(&kubelet_started);
 }
@@ -1870,14 +1849,12 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
            0.402s runtime    sandbox of default/web is ready (10.244.1.2)
            0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
            0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-           0.402s status     kubelet updates status of default/web: Pending (0/2 ready, ContainerCreating)
            2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
            2.748s status     kubelet reports the node's images (node.status.images)
            2.808s containers kubelet records Normal Created: Container created
            2.898s containers kubelet records Normal Started: Container started
            2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
            2.898s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-           2.898s status     kubelet updates status of default/web: Pending (1/2 ready, ContainerCreating)
            2.958s containers kubelet records Normal Created: Container created
            3.048s containers kubelet records Normal Started: Container started
            3.048s containers container "sleeper" is running: sleeps forever
@@ -1995,10 +1972,8 @@ fn failing_init_container_blocks_the_pod() {
                0.272s cni        CNI ADD (ptp): default/retrying gets 10.244.1.3
                0.402s runtime    sandbox of default/once is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
                0.402s runtime    sandbox of default/retrying is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
                0.462s containers kubelet records Normal Created: Container created
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
@@ -2086,10 +2061,8 @@ fn on_failure_restarts_only_failed_containers() {
                0.272s cni        CNI ADD (ptp): default/ok gets 10.244.1.3
                0.402s runtime    sandbox of default/flaky is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
                0.402s runtime    sandbox of default/ok is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.402s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
                0.462s containers kubelet records Normal Created: Container created
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
@@ -2192,11 +2165,9 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                0.402s runtime    sandbox of default/impatient is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "mysql:8.4"
                0.402s runtime    containerd pulls "mysql:8.4" (179.8 MB, 5.549s)
-               0.402s status     kubelet updates status of default/impatient: Pending (0/1 ready, ContainerCreating)
                0.402s runtime    sandbox of default/patient is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "mysql:8.4"
                0.402s runtime    containerd pulls "mysql:8.4" (179.8 MB, 490ms)
-               0.402s status     kubelet updates status of default/patient: Pending (0/1 ready, ContainerCreating)
                5.951s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 5.549s (5.549s including waiting). Image size: 179822445 bytes.
                5.951s status     kubelet reports the node's images (node.status.images)
                6.011s containers kubelet records Normal Created: Container created
@@ -2335,11 +2306,9 @@ fn grpc_liveness_probe_from_the_docs() {
                0.402s runtime    sandbox of default/etcd-localhost is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/etcd:3.5.1-0"
                0.402s runtime    containerd pulls "registry.k8s.io/etcd:3.5.1-0" (22.7 MB, 866ms)
-               0.402s status     kubelet updates status of default/etcd-localhost: Pending (0/1 ready, ContainerCreating)
                0.402s runtime    sandbox of default/etcd-with-grpc is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.k8s.io/etcd:3.5.1-0"
                0.402s runtime    containerd pulls "registry.k8s.io/etcd:3.5.1-0" (22.7 MB, 490ms)
-               0.402s status     kubelet updates status of default/etcd-with-grpc: Pending (0/1 ready, ContainerCreating)
                1.268s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 866ms (866ms including waiting). Image size: 22695259 bytes.
                1.268s status     kubelet reports the node's images (node.status.images)
                1.328s containers kubelet records Normal Created: Container created
@@ -2418,7 +2387,6 @@ fn kubelet_start_picks_up_pods_already_bound() {
         0.272s CNI ADD (ptp): default/web gets 10.244.1.2
         0.402s sandbox of default/web is ready (10.244.1.2)
         0.402s kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-        0.402s kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
         0.462s kubelet records Normal Created: Container created
         0.552s kubelet records Normal Started: Container started
         0.552s container "web" is running: sleeps forever
@@ -2450,7 +2418,6 @@ fn custom_registry_image_serves_its_declared_port() {
                0.402s runtime    sandbox of default/api is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "registry.example.com/shop/api:1.4"
                0.402s runtime    containerd pulls "registry.example.com/shop/api:1.4" (48.0 MB, 1.62s)
-               0.402s status     kubelet updates status of default/api: Pending (0/1 ready, ContainerCreating)
                2.022s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.example.com/shop/api:1.4" in 1.62s (1.62s including waiting). Image size: 48000000 bytes.
                2.022s status     kubelet reports the node's images (node.status.images)
                2.082s containers kubelet records Normal Created: Container created

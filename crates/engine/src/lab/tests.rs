@@ -105,19 +105,17 @@ fn accepted_pod() {
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-             408ms #7 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2814ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
-            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -291,19 +289,17 @@ fn group_binding_to_aggregated_cluster_role_allows() {
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Pending (0/1 ready, ContainerCreating)
-             408ms #7 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2754ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2814ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
+            2904ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Running (1/1 ready, Running)
-            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
+            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -451,26 +447,23 @@ fn multi_document_file_continues_after_errors() {
              421ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              421ms #19 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
              421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-             421ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
-             421ms #20 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
-             421ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
             2767ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2767ms #21 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2767ms #20 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2767ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2767ms #22 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2767ms #21 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
             2827ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2827ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2827ms #22 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2917ms #24 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
+            2917ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           container runtime -> kubelet: container "api" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2917ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
-            2917ms #25 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+            2917ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
             2917ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
             2919ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
-            2919ms #26 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+            2919ms #25 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
             2919ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
             2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 1 available, 1 wanted
-            2922ms #27 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+            2922ms #26 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
             --- kubectl (exit 1)
             namespace/team-a created
             deployment.apps/api created
@@ -537,19 +530,17 @@ fn second_apply_of_the_same_object_is_unchanged() {
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-             408ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2814ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
-            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
             pod/web unchanged
@@ -780,19 +771,17 @@ fn limit_range_and_quota_apply_to_the_pod() {
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-             408ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
-             408ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-            2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
+            2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
-            2814ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2814ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
-            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
+            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "a" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
             2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Running (1/1 ready, Running)
-            2904ms #14 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
+            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
             --- kubectl (exit 1)
             pod/a created
             Error from server (Forbidden): error when creating "pod.yaml": pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
@@ -900,7 +889,6 @@ fn a_node_whose_kubelet_stops_goes_unknown_and_its_pods_are_evicted() {
           365.4s CNI ADD (ptp): default/web-766c57-gt6kf gets 10.244.2.3
           365.5s sandbox of default/web-766c57-gt6kf is ready (10.244.2.3)
           365.5s kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
-          365.5s kubelet updates status of default/web-766c57-gt6kf: Pending (0/1 ready, ContainerCreating)
           365.6s kubelet records Normal Created: Container created
           365.7s kubelet records Normal Started: Container started
           365.7s container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
