@@ -373,8 +373,8 @@ struct PodWorker {
     last_status: Option<(serde_json::Value, PodStatus)>,
     wakes: BTreeSet<u64>,
     probe_epoch: u64,
-    /// The pod worker is inside a sync that kills container `i` for a failed probe (and
-    /// starts it again): no status is written until that sync returns.
+    /// The pod worker is inside a sync that kills container `i` (a failed probe, then
+    /// usually a restart; a failed postStart hook): no status is written until it returns.
     in_sync_kill: Option<usize>,
     /// A sync pass (sandbox, pulls, creates, starts) is under way: see `sync_worker`.
     in_pass: bool,
@@ -811,8 +811,8 @@ impl Kubelet {
         if w.terminal.is_some() {
             return;
         }
-        // A sync that kills a container for a failed probe blocks the pod worker until
-        // StopContainer returns and the restarted container is up.
+        // A sync that kills a container blocks the pod worker until StopContainer returns
+        // (and, for a failed probe, the restarted container is up).
         if w.in_sync_kill.is_some_and(|i| w.ctrs[i].stopping.is_some()) {
             return;
         }
@@ -1943,7 +1943,7 @@ impl Kubelet {
     }
 
     /// StopContainer: SIGTERM, then SIGKILL when the grace period ends. With `in_sync`, the
-    /// stop belongs to a pod sync that waits for it (a failed probe).
+    /// stop belongs to a pod sync that waits for it (a failed probe or postStart hook).
     fn stop_container(
         &mut self,
         core: &mut Core,
