@@ -309,9 +309,9 @@ fn accepted_pod() {
                            cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice/cri-containerd-589e0c678bac4460d3c3b99378373074b0f49a25e26cec1a266675fa8e2ea5e3.scope
                            what it does: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                            listens on: 80/TCP
-                 2.904s  Probes & status      kubelet → kube-apiserver [kind-worker2]
+                 3.000s  Probes & status      kubelet → kube-apiserver [kind-worker2]
                          kubelet updates status of default/web: Running (1/1 ready, Running)
-                 2.904s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 3.000s  etcd                 kubelet → kube-apiserver [kind-worker2]
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
                            user: system:node:kind-worker2
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)

@@ -819,7 +819,7 @@ impl Kubelet {
         // SyncPod writes the status it computes when it begins, then creates the sandbox and
         // pulls, creates and starts containers before it returns: the engine's syncs that
         // carry such a pass on (`in_pass`) write nothing until it is over.
-        let mut continuing = w.in_pass;
+        let continuing = w.in_pass;
         if !self.volumes_ready(core, w) || !self.sandbox_ready(core, w) {
             w.in_sync_kill = None;
             w.in_pass = matches!(w.sandbox, Sandbox::Creating { .. });
@@ -831,18 +831,28 @@ impl Kubelet {
         let op_ctr = w.op.as_ref().map(Op::ctr);
         if self.progress_op(core, w) {
             // A pass that started an init container ends there (regular containers start
-            // only in a pass that begins initialised): the next one writes the status first.
-            if continuing && op_ctr.is_some_and(|i| i < w.n_init) {
-                self.update_status(core, w);
-                continuing = false;
+            // only in a pass that begins initialised).
+            let init_started = continuing && op_ctr.is_some_and(|i| i < w.n_init);
+            if !init_started {
+                self.containers(core, w);
             }
-            self.containers(core, w);
+            // A pass that started its containers leaves the status to the next sync; one
+            // that failed (a pull, a create) writes its error at once.
+            let started = op_ctr.is_some_and(|i| w.ctrs[i].running());
+            if continuing && (init_started || w.op.is_none()) && w.in_sync_kill.is_none() && started {
+                self.end_pass(core, w);
+                return;
+            }
         }
         if let Some(i) = w.in_sync_kill {
             if w.op.is_some() || w.ctrs[i].stopping.is_some() {
                 return;
             }
             w.in_sync_kill = None;
+            if w.ctrs[i].running() {
+                self.end_pass(core, w);
+                return;
+            }
         }
         w.in_pass = w.op.is_some();
         if continuing && w.in_pass {
@@ -850,6 +860,15 @@ impl Kubelet {
         }
         self.check_terminal(core, w);
         self.update_status(core, w);
+    }
+
+    /// A sync pass that started containers is over. The status is not written now: PLEG's
+    /// next relist reports what the pass started (or what has exited since), and the sync it
+    /// triggers writes it.
+    fn end_pass(&mut self, core: &mut Core, w: &mut PodWorker) {
+        w.in_pass = false;
+        let at = Self::next_relist(core.now);
+        self.wake(core, w, at, false);
     }
 
     /// Admission, QoS class, pod cgroup and the first status.
@@ -2058,7 +2077,9 @@ impl Kubelet {
             if !w.deleting && w.op.is_none() {
                 self.start_unless_backoff(core, w, i, previous);
                 if w.op.is_none() {
-                    self.wake(core, w, core.now, false);
+                    // In back-off: the kill's sync ends without a start.
+                    w.in_sync_kill = None;
+                    self.end_pass(core, w);
                 }
                 return;
             }

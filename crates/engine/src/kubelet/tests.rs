@@ -291,7 +291,7 @@ fn nginx_pod_runs_and_becomes_ready() {
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
+               3.000s status     kubelet updates status of default/web: Running (1/1 ready, Running)
             -- settled at 70.000s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -391,14 +391,12 @@ fn busybox_without_command_crash_loops() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
-               0.552s status     kubelet updates status of default/box: Running (1/1 ready, Running)
                0.567s containers container "box" exited with code 0 (Completed) after 15ms
                1.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
                1.000s status     kubelet updates status of default/box: Running (0/1 ready, Completed)
                1.060s containers kubelet records Normal Created (x2): Container created
                1.150s containers kubelet records Normal Started (x2): Container started
                1.150s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
-               1.150s status     kubelet updates status of default/box: Running (1/1 ready, Running, 1 restarts)
                1.165s containers container "box" exited with code 0 (Completed) after 15ms
                2.000s containers kubelet records Warning BackOff: Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
                2.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
@@ -406,7 +404,6 @@ fn busybox_without_command_crash_loops() {
               11.225s containers kubelet records Normal Created (x3): Container created
               11.315s containers kubelet records Normal Started (x3): Container started
               11.315s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
-              11.315s status     kubelet updates status of default/box: Running (1/1 ready, Running, 2 restarts)
               11.330s containers container "box" exited with code 0 (Completed) after 15ms
               12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
               12.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
@@ -414,7 +411,6 @@ fn busybox_without_command_crash_loops() {
               31.390s containers kubelet records Normal Created (x4): Container created
               31.480s containers kubelet records Normal Started (x4): Container started
               31.480s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
-              31.480s status     kubelet updates status of default/box: Running (1/1 ready, Running, 3 restarts)
               31.495s containers container "box" exited with code 0 (Completed) after 15ms
               32.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
               32.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
@@ -422,7 +418,6 @@ fn busybox_without_command_crash_loops() {
               71.555s containers kubelet records Normal Created (x5): Container created
               71.645s containers kubelet records Normal Started (x5): Container started
               71.645s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
-              71.645s status     kubelet updates status of default/box: Running (1/1 ready, Running, 4 restarts)
               71.660s containers container "box" exited with code 0 (Completed) after 15ms
               72.000s containers kubelet records Warning BackOff (x4): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
               72.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 4 restarts)
@@ -462,7 +457,7 @@ fn job_like_pod_completes() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "once" is running: sleeps 5s and exits 0
-               0.552s status     kubelet updates status of default/once: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/once: Running (1/1 ready, Running)
                5.552s containers container "once" exited with code 0 (Completed) after 5s
                6.000s containers pod default/once is finished: Succeeded
                6.000s cni        CNI DEL: default/once releases 10.244.1.2
@@ -569,7 +564,7 @@ fn memory_hog_is_oom_killed() {
                0.774s containers kubelet records Normal Created: Container created
                0.864s containers kubelet records Normal Started: Container started
                0.864s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
-               0.864s status     kubelet updates status of default/hog: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/hog: Running (1/1 ready, Running)
                1.664s containers container "hog" exited with code 137 (OOMKilled) after 800ms
                1.664s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 38686
                2.000s runtime    kubelet records Normal Pulled: Container image "polinux/stress" already present on machine and can be accessed by the pod
@@ -577,7 +572,6 @@ fn memory_hog_is_oom_killed() {
                2.060s containers kubelet records Normal Created (x2): Container created
                2.150s containers kubelet records Normal Started (x2): Container started
                2.150s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
-               2.150s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 1 restarts)
                2.950s containers container "hog" exited with code 137 (OOMKilled) after 800ms
                2.950s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 11104
                3.000s containers kubelet records Warning BackOff: Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
@@ -586,7 +580,6 @@ fn memory_hog_is_oom_killed() {
               13.010s containers kubelet records Normal Created (x3): Container created
               13.100s containers kubelet records Normal Started (x3): Container started
               13.100s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
-              13.100s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 2 restarts)
               13.900s containers container "hog" exited with code 137 (OOMKilled) after 800ms
               13.900s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 37827
               14.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
@@ -595,7 +588,6 @@ fn memory_hog_is_oom_killed() {
               33.960s containers kubelet records Normal Created (x4): Container created
               34.050s containers kubelet records Normal Started (x4): Container started
               34.050s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
-              34.050s status     kubelet updates status of default/hog: Running (1/1 ready, Running, 3 restarts)
               34.850s containers container "hog" exited with code 137 (OOMKilled) after 800ms
               34.850s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 44194
               35.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
@@ -745,8 +737,8 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               2.898s status     kubelet updates status of default/web: Running (0/1 ready, Running)
                3.000s status     kubelet records Warning Unhealthy: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
+               3.000s status     kubelet updates status of default/web: Running (0/1 ready, Running)
                5.002s status     kubelet records Warning Unhealthy (x2): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
               10.002s status     kubelet records Warning Unhealthy (x3): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
               15.002s status     kubelet records Warning Unhealthy (x4): Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
@@ -803,7 +795,7 @@ fn failing_liveness_probe_restarts_the_container() {
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               2.898s status     kubelet updates status of default/web: Running (1/1 ready, Running)
+               3.000s status     kubelet updates status of default/web: Running (1/1 ready, Running)
                6.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 404
                9.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: HTTP probe failed with statuscode: 404
               12.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -814,7 +806,7 @@ fn failing_liveness_probe_restarts_the_container() {
               12.182s containers kubelet records Normal Created (x2): Container created
               12.272s containers kubelet records Normal Started (x2): Container started
               12.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-              12.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
+              13.000s status     kubelet updates status of default/web: Running (1/1 ready, Running, 1 restarts)
               18.002s status     kubelet records Warning Unhealthy (x4): Liveness probe failed: HTTP probe failed with statuscode: 404
               21.002s status     kubelet records Warning Unhealthy (x5): Liveness probe failed: HTTP probe failed with statuscode: 404
               24.002s status     kubelet records Warning Unhealthy (x6): Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -825,7 +817,7 @@ fn failing_liveness_probe_restarts_the_container() {
               24.182s containers kubelet records Normal Created (x3): Container created
               24.272s containers kubelet records Normal Started (x3): Container started
               24.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-              24.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
+              25.000s status     kubelet updates status of default/web: Running (1/1 ready, Running, 2 restarts)
               30.002s status     kubelet records Warning Unhealthy (x7): Liveness probe failed: HTTP probe failed with statuscode: 404
               33.002s status     kubelet records Warning Unhealthy (x8): Liveness probe failed: HTTP probe failed with statuscode: 404
               36.002s status     kubelet records Warning Unhealthy (x9): Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -836,7 +828,7 @@ fn failing_liveness_probe_restarts_the_container() {
               36.182s containers kubelet records Normal Created (x4): Container created
               36.272s containers kubelet records Normal Started (x4): Container started
               36.272s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-              36.272s status     kubelet updates status of default/web: Running (1/1 ready, Running, 3 restarts)
+              37.000s status     kubelet updates status of default/web: Running (1/1 ready, Running, 3 restarts)
             -- settled at 42.002s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 3
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -879,21 +871,21 @@ fn init_containers_run_in_order() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "init-myservice" is running: the script runs for 2s and exits 0
-               0.552s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
+               1.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
                2.552s containers container "init-myservice" exited with code 0 (Completed) after 2s
                3.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                3.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
                3.060s containers kubelet records Normal Created: Container created
                3.150s containers kubelet records Normal Started: Container started
                3.150s containers container "init-mydb" is running: the script runs for 1s and exits 0
-               3.150s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
+               4.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:1/2)
                4.150s containers container "init-mydb" exited with code 0 (Completed) after 1s
                5.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
                5.000s status     kubelet updates status of default/myapp: Pending (0/1 ready, PodInitializing)
                5.060s containers kubelet records Normal Created: Container created
                5.150s containers kubelet records Normal Started: Container started
                5.150s containers container "myapp" is running: the script runs for 1h0m0s and exits 0
-               5.150s status     kubelet updates status of default/myapp: Running (1/1 ready, Running)
+               6.000s status     kubelet updates status of default/myapp: Running (1/1 ready, Running)
             -- settled at 70.000s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1147,13 +1139,13 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               2.898s status     kubelet updates status of default/a: Running (1/1 ready, Running)
+               3.000s status     kubelet updates status of default/a: Running (1/1 ready, Running)
                4.464s runtime    kubelet records Normal Pulled: Successfully pulled image "redis:8" in 1.716s (4.062s including waiting). Image size: 51235402 bytes.
                4.464s status     kubelet reports the node's images (node.status.images)
                4.524s containers kubelet records Normal Created: Container created
                4.614s containers kubelet records Normal Started: Container started
                4.614s containers container "cache" is running: Redis listening on TCP port 6379
-               4.614s status     kubelet updates status of default/b: Running (1/1 ready, Running)
+               5.000s status     kubelet updates status of default/b: Running (1/1 ready, Running)
             -- settled at 70.000s
             == default/a
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
@@ -1210,7 +1202,6 @@ fn postgres_without_password_exits_one() {
                                  output: Error: Database is uninitialized and superuser password is not specified.
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
                    superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
-               5.596s status     kubelet updates status of default/db: Running (1/1 ready, Running)
                5.716s containers container "db" exited with code 1 (Error) after 120ms
                                  exit code: 1
                                  reason: Error
@@ -1229,7 +1220,6 @@ fn postgres_without_password_exits_one() {
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
                    superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
                                  restart: #1
-               6.150s status     kubelet updates status of default/db: Running (1/1 ready, Running, 1 restarts)
                6.270s containers container "db" exited with code 1 (Error) after 120ms
                                  exit code: 1
                                  reason: Error
@@ -1249,7 +1239,6 @@ fn postgres_without_password_exits_one() {
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
                    superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
                                  restart: #2
-              16.420s status     kubelet updates status of default/db: Running (1/1 ready, Running, 2 restarts)
               16.540s containers container "db" exited with code 1 (Error) after 120ms
                                  exit code: 1
                                  reason: Error
@@ -1393,7 +1382,7 @@ fn exec_liveness_probe_from_the_docs() {
                0.685s containers kubelet records Normal Created: Container created
                0.775s containers kubelet records Normal Started: Container started
                0.775s containers container "liveness" is running: the script runs for 10m30s and exits 0
-               0.775s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running)
               35.002s status     kubelet records Warning Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
               40.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
               45.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
@@ -1407,7 +1396,7 @@ fn exec_liveness_probe_from_the_docs() {
               75.062s containers kubelet records Normal Created (x2): Container created
               75.152s containers kubelet records Normal Started (x2): Container started
               75.152s containers container "liveness" is running: the script runs for 10m30s and exits 0
-              75.152s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
+              76.000s status     kubelet updates status of default/liveness-exec: Running (1/1 ready, Running, 1 restarts)
             -- settled at 80.000s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1459,7 +1448,7 @@ fn http_liveness_probe_from_the_docs() {
                2.295s containers kubelet records Normal Created: Container created
                2.385s containers kubelet records Normal Started: Container started
                2.385s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
-               2.385s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running)
+               3.000s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running)
               15.002s status     kubelet records Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500
               18.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: HTTP probe failed with statuscode: 500
               21.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: HTTP probe failed with statuscode: 500
@@ -1470,7 +1459,7 @@ fn http_liveness_probe_from_the_docs() {
               21.182s containers kubelet records Normal Created (x2): Container created
               21.272s containers kubelet records Normal Started (x2): Container started
               21.272s containers container "liveness" is running: agnhost liveness: /healthz on port 8080 answers 200 for 10 s, then 500
-              21.272s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
+              22.000s status     kubelet updates status of default/liveness-http: Running (1/1 ready, Running, 1 restarts)
             -- settled at 24.002s
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 1
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1525,7 +1514,7 @@ fn failed_liveness_probe_under_restart_policy_never_ends_the_pod() {
                0.716s containers kubelet records Normal Created: Container created
                0.806s containers kubelet records Normal Started: Container started
                0.806s containers container "app" is running: sleeps 1h0m0s and exits 0
-               0.806s status     kubelet updates status of default/once: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/once: Running (1/1 ready, Running)
                5.002s status     kubelet records Warning Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory
                5.002s status     liveness probe of "app" fails
                                  probe: exec [cat /tmp/healthy] delay=0s timeout=1s period=5s #success=1 #failure=1
@@ -1643,12 +1632,12 @@ fn sidecar_starts_before_the_app_and_keeps_running() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "logshipper" is running: the script ends in a foreground process: follows a file forever
-               0.552s status     kubelet updates status of default/with-sidecar: Pending (1/2 ready, PodInitializing)
-               0.552s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
-               0.612s containers kubelet records Normal Created: Container created
-               0.702s containers kubelet records Normal Started: Container started
-               0.702s containers container "app" is running: the script loops forever
-               0.702s status     kubelet updates status of default/with-sidecar: Running (2/2 ready, Running)
+               1.000s runtime    kubelet records Normal Pulled: Container image "busybox:1.36" already present on machine and can be accessed by the pod
+               1.000s status     kubelet updates status of default/with-sidecar: Pending (1/2 ready, PodInitializing)
+               1.060s containers kubelet records Normal Created: Container created
+               1.150s containers kubelet records Normal Started: Container started
+               1.150s containers container "app" is running: the script loops forever
+               2.000s status     kubelet updates status of default/with-sidecar: Running (2/2 ready, Running)
             -- settled at 10.000s
             kubectl get pod: READY 2/2 STATUS Running RESTARTS 0
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
@@ -1754,10 +1743,10 @@ fn disk_pressure_evicts_best_effort_pods() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "web" is running: sleeps forever
-               0.552s status     kubelet updates status of default/besteffort: Running (1/1 ready, Running)
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "web" is running: sleeps forever
-               0.552s status     kubelet updates status of default/guaranteed: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/besteffort: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/guaranteed: Running (1/1 ready, Running)
               20.000s status     kubelet reports DiskPressure=True on worker-1
               20.000s kubelet    kubelet records Normal NodeHasDiskPressure: Node worker-1 status is now: NodeHasDiskPressure
               20.000s kubelet    kubelet records Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage
@@ -1858,7 +1847,7 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
            2.958s containers kubelet records Normal Created: Container created
            3.048s containers kubelet records Normal Started: Container started
            3.048s containers container "sleeper" is running: sleeps forever
-           3.048s status     kubelet updates status of default/web: Running (2/2 ready, Running)
+           4.000s status     kubelet updates status of default/web: Running (2/2 ready, Running)
           10.002s kubelet    kubelet sees pod default/web marked for deletion (grace 30s)
           10.002s containers kubelet records Normal Killing: Stopping container sleeper
           10.002s containers kubelet records Normal Killing: Stopping container web
@@ -1978,10 +1967,8 @@ fn failing_init_container_blocks_the_pod() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "migrate" is running: the script runs for 0s and exits 1
-               0.552s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "migrate" is running: the script runs for 0s and exits 1
-               0.552s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
                0.567s containers container "migrate" exited with code 1 (Error) after 15ms
                0.567s containers container "migrate" exited with code 1 (Error) after 15ms
                1.000s containers pod default/once is finished: Failed
@@ -1992,7 +1979,6 @@ fn failing_init_container_blocks_the_pod() {
                1.060s containers kubelet records Normal Created (x2): Container created
                1.150s containers kubelet records Normal Started (x2): Container started
                1.150s containers container "migrate" is running: the script runs for 0s and exits 1
-               1.150s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 1 restarts)
                1.165s containers container "migrate" exited with code 1 (Error) after 15ms
                2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
                2.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 1 restarts)
@@ -2000,7 +1986,6 @@ fn failing_init_container_blocks_the_pod() {
               11.225s containers kubelet records Normal Created (x3): Container created
               11.315s containers kubelet records Normal Started (x3): Container started
               11.315s containers container "migrate" is running: the script runs for 0s and exits 1
-              11.315s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1, 2 restarts)
               11.330s containers container "migrate" exited with code 1 (Error) after 15ms
               12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
               12.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 2 restarts)
@@ -2067,10 +2052,10 @@ fn on_failure_restarts_only_failed_containers() {
                0.462s containers kubelet records Normal Created: Container created
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "task" is running: the script runs for 2s and exits 3
-               0.552s status     kubelet updates status of default/flaky: Running (1/1 ready, Running)
                0.552s containers kubelet records Normal Started: Container started
                0.552s containers container "task" is running: the script runs for 2s and exits 0
-               0.552s status     kubelet updates status of default/ok: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/flaky: Running (1/1 ready, Running)
+               1.000s status     kubelet updates status of default/ok: Running (1/1 ready, Running)
                2.552s containers container "task" exited with code 3 (Error) after 2s
                2.552s containers container "task" exited with code 0 (Completed) after 2s
                3.000s runtime    kubelet records Normal Pulled (x2): Container image "busybox:1.36" already present on machine and can be accessed by the pod
@@ -2081,7 +2066,7 @@ fn on_failure_restarts_only_failed_containers() {
                3.060s containers kubelet records Normal Created (x2): Container created
                3.150s containers kubelet records Normal Started (x2): Container started
                3.150s containers container "task" is running: the script runs for 2s and exits 3
-               3.150s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
+               4.000s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
                5.150s containers container "task" exited with code 3 (Error) after 2s
                6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
                6.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
@@ -2089,7 +2074,7 @@ fn on_failure_restarts_only_failed_containers() {
               15.210s containers kubelet records Normal Created (x3): Container created
               15.300s containers kubelet records Normal Started (x3): Container started
               15.300s containers container "task" is running: the script runs for 2s and exits 3
-              15.300s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
+              16.000s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
               17.300s containers container "task" exited with code 3 (Error) after 2s
               18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
               18.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
@@ -2173,12 +2158,12 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                6.011s containers kubelet records Normal Created: Container created
                6.101s containers kubelet records Normal Started: Container started
                6.101s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-               6.101s status     kubelet updates status of default/impatient: Running (0/1 ready, Running)
                6.441s runtime    kubelet records Normal Pulled: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
                6.501s containers kubelet records Normal Created: Container created
                6.591s containers kubelet records Normal Started: Container started
                6.591s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-               6.591s status     kubelet updates status of default/patient: Running (0/1 ready, Running)
+               7.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Running)
+               7.000s status     kubelet updates status of default/patient: Running (0/1 ready, Running)
                8.002s status     kubelet records Warning Unhealthy: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               10.002s status     kubelet records Warning Unhealthy: Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
               10.002s status     kubelet records Warning Unhealthy (x2): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
@@ -2193,7 +2178,7 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
               12.182s containers kubelet records Normal Created (x2): Container created
               12.272s containers kubelet records Normal Started (x2): Container started
               12.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-              12.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
+              13.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 1 restarts)
               14.002s status     kubelet records Warning Unhealthy (x4): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               15.002s status     kubelet records Warning Unhealthy (x2): Startup probe failed: dial tcp 10.244.1.3:3306: connect: connection refused
               16.002s status     kubelet records Warning Unhealthy (x5): Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
@@ -2208,7 +2193,7 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
               18.182s containers kubelet records Normal Created (x3): Container created
               18.272s containers kubelet records Normal Started (x3): Container started
               18.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-              18.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
+              19.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 2 restarts)
               20.002s status     startup probe of "db" succeeds
                                  probe: tcp-socket :3306 delay=0s timeout=1s period=5s #success=1 #failure=6
                                  result: Success
@@ -2228,11 +2213,11 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
               24.002s containers kubelet records Normal Killing (x3): Container db failed startup probe, will be restarted
               24.122s containers container "db" exited with code 0 (Completed) after 5.85s
               24.122s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
-              24.122s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
+              25.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
               34.122s runtime    kubelet records Normal Pulled (x3): Container image "mysql:8.4" already present on machine and can be accessed by the pod
               34.182s containers kubelet records Normal Created (x4): Container created
               34.272s containers container "db" is running: MySQL: initialises (about 12 s), then listens on TCP 3306
-              34.272s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 3 restarts)
+              35.000s status     kubelet updates status of default/impatient: Running (0/1 ready, Running, 3 restarts)
             -- settled at 40.000s
             == default/patient
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
@@ -2314,12 +2299,12 @@ fn grpc_liveness_probe_from_the_docs() {
                1.328s containers kubelet records Normal Created: Container created
                1.418s containers kubelet records Normal Started: Container started
                1.418s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
-               1.418s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running)
                1.758s runtime    kubelet records Normal Pulled: Successfully pulled image "registry.k8s.io/etcd:3.5.1-0" in 490ms (1.356s including waiting). Image size: 22695259 bytes.
                1.818s containers kubelet records Normal Created: Container created
                1.908s containers kubelet records Normal Started: Container started
                1.908s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379
-               1.908s status     kubelet updates status of default/etcd-with-grpc: Running (1/1 ready, Running)
+               2.000s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running)
+               2.000s status     kubelet updates status of default/etcd-with-grpc: Running (1/1 ready, Running)
               20.002s status     kubelet records Warning Unhealthy: Liveness probe failed: timeout: failed to connect service "10.244.1.2:2379" within 1s: context deadline exceeded
               30.002s status     kubelet records Warning Unhealthy (x2): Liveness probe failed: timeout: failed to connect service "10.244.1.2:2379" within 1s: context deadline exceeded
               40.002s status     kubelet records Warning Unhealthy (x3): Liveness probe failed: timeout: failed to connect service "10.244.1.2:2379" within 1s: context deadline exceeded
@@ -2330,8 +2315,8 @@ fn grpc_liveness_probe_from_the_docs() {
               40.182s containers kubelet records Normal Created (x2): Container created
               40.272s containers kubelet records Normal Started (x2): Container started
               40.272s containers container "etcd" is running: etcd serving clients (gRPC with the health service) on port 2379 of 127.0.0.1 only
-              40.272s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
-            -- settled at 40.272s
+              41.000s status     kubelet updates status of default/etcd-localhost: Running (1/1 ready, Running, 1 restarts)
+            -- settled at 41.000s
             == default/etcd-with-grpc
             kubectl get pod: READY 1/1 STATUS Running RESTARTS 0
             phase=Running podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
@@ -2390,7 +2375,7 @@ fn kubelet_start_picks_up_pods_already_bound() {
         0.462s kubelet records Normal Created: Container created
         0.552s kubelet records Normal Started: Container started
         0.552s container "web" is running: sleeps forever
-        0.552s kubelet updates status of default/web: Running (1/1 ready, Running)"#]]
+        1.000s kubelet updates status of default/web: Running (1/1 ready, Running)"#]]
     .assert_eq(&summaries.join("\n"));
 }
 
@@ -2423,7 +2408,6 @@ fn custom_registry_image_serves_its_declared_port() {
                2.082s containers kubelet records Normal Created: Container created
                2.172s containers kubelet records Normal Started: Container started
                2.172s containers container "api" is running: the image's own program, serving HTTP on its declared port(s) 8080
-               2.172s status     kubelet updates status of default/api: Running (0/1 ready, Running)
                3.000s status     readiness probe of "api" succeeds
                3.000s status     kubelet updates status of default/api: Running (1/1 ready, Running)
             -- settled at 10.000s

@@ -114,8 +114,8 @@ fn accepted_pod() {
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2904ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
-            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
+            3000ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -298,8 +298,8 @@ fn group_binding_to_aggregated_cluster_role_allows() {
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2904ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Running (1/1 ready, Running)
-            2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Running (1/1 ready, Running)
+            3000ms #11 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
         "#]],
@@ -456,14 +456,14 @@ fn multi_document_file_continues_after_errors() {
             2917ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2917ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           container runtime -> kubelet: container "api" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            2917ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
-            2917ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
-            2917ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
-            2919ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
-            2919ms #25 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
-            2919ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
-            2922ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 1 available, 1 wanted
-            2922ms #26 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
+            3000ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
+            3000ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+            3002ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
+            3002ms #25 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
+            3002ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
+            3005ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 1 available, 1 wanted
+            3005ms #26 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
             --- kubectl (exit 1)
             namespace/team-a created
             deployment.apps/api created
@@ -539,8 +539,8 @@ fn second_apply_of_the_same_object_is_unchanged() {
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2904ms #11 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
-            2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Running (1/1 ready, Running)
+            3000ms #12 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
             --- kubectl (exit 0)
             pod/web created
             pod/web unchanged
@@ -780,8 +780,8 @@ fn limit_range_and_quota_apply_to_the_pod() {
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2904ms #12 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           container runtime -> kubelet: container "a" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            2904ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Running (1/1 ready, Running)
-            2904ms #13 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Running (1/1 ready, Running)
+            3000ms #13 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
             --- kubectl (exit 1)
             pod/a created
             Error from server (Forbidden): error when creating "pod.yaml": pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
@@ -892,9 +892,9 @@ fn a_node_whose_kubelet_stops_goes_unknown_and_its_pods_are_evicted() {
           365.6s kubelet records Normal Created: Container created
           365.7s kubelet records Normal Started: Container started
           365.7s container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-          365.7s kubelet updates status of default/web-766c57-gt6kf: Running (1/1 ready, Running)
-          365.7s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 2, available 2
-          365.7s deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
+          366.0s kubelet updates status of default/web-766c57-gt6kf: Running (1/1 ready, Running)
+          366.0s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 2, available 2
+          366.0s deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
         -- ended at 430.0s (limit 900s)
         NAME               READY   STATUS        RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
         web-766c57-gt6kf   1/1     Running       0          65s     10.244.2.3   kind-worker2   <none>           <none>
