@@ -910,3 +910,51 @@ fn a_node_whose_kubelet_stops_goes_unknown_and_its_pods_are_evicted() {
     let lease = run.store().get("/registry/leases/kube-node-lease/kind-worker2").map(|(o, _)| o.to_json());
     assert!(lease.is_some_and(|l| l.pointer("/spec/renewTime").is_some()), "kind-worker2 renews its Lease");
 }
+
+/// `kubectl get pods -w` over whole runs, as a real cluster prints it: a Pod that starts
+/// shows ContainerCreating once and then Running; a container that exits at once never shows
+/// `1/1 Running`; a container its liveness probe kills is restarted in the same kubelet sync
+/// (no Error or CrashLoopBackOff row between the kills).
+#[test]
+fn watch_rows_of_whole_runs() {
+    let rows = |spec: &str, limit_ms: u64| {
+        let manifest = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n{spec}");
+        let mut input = LabInput::new(manifest, "pod.yaml");
+        input.limit_ms = limit_ms;
+        let run = run(&input).expect("the lab starts");
+        let clock = crate::views::RevisionClock::from_steps(&run.steps);
+        let v = crate::views::at(run.store(), run.final_revision, run.end_ms, "default", run.setup_revision, &clock);
+        v.get_pods_watch
+    };
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        p      0/1     Pending   0          0s
+        p      0/1     Pending   0          0s
+        p      0/1     ContainerCreating   0          0s
+        p      1/1     Running             0          3s
+    "#]]
+    .assert_eq(&rows("  containers: [{name: web, image: \"nginx:1.29\"}]\n", 60_000));
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        p      0/1     Pending   0          0s
+        p      0/1     Pending   0          0s
+        p      0/1     ContainerCreating   0          0s
+        p      0/1     Error               0          1s
+        p      0/1     CrashLoopBackOff    1 (1s ago)   2s
+        p      0/1     CrashLoopBackOff    2 (1s ago)   12s
+        p      0/1     CrashLoopBackOff    3 (1s ago)   32s
+    "#]]
+    .assert_eq(&rows("  containers: [{name: app, image: \"busybox:1.37\", command: [sh, -c, \"exit 1\"]}]\n", 60_000));
+    expect![[r#"
+        NAME   READY   STATUS    RESTARTS   AGE
+        p      0/1     Pending   0          0s
+        p      0/1     Pending   0          0s
+        p      0/1     ContainerCreating   0          0s
+        p      1/1     Running             0          1s
+        p      1/1     Running             1 (1s ago)   46s
+        p      1/1     Running             2 (1s ago)   91s
+    "#]].assert_eq(&rows(
+        "  containers:\n  - name: app\n    image: busybox:1.37\n    command: [sleep, \"3600\"]\n    livenessProbe: {exec: {command: [cat, /tmp/healthy]}, periodSeconds: 5}\n",
+        120_000,
+    ));
+}
