@@ -1721,10 +1721,7 @@ impl Kubelet {
         };
         let process = runtime::model_process(&img.info, &argv, &ctx);
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();
-        let previous = match &w.ctrs[i].state {
-            CState::Terminated(t) => Some(t.clone()),
-            _ => w.ctrs[i].last.clone(),
-        };
+        let previous = w.ctrs[i].newest_exit();
         let had_run = previous.is_some();
         let obj = w.object();
         if let End::StartError { message } = &process.end {
@@ -2072,19 +2069,18 @@ impl Kubelet {
                 format!("System OOM encountered, victim process: {victim}, pid: {pid}"),
             );
         }
-        if let Some(InSyncKill { restart: true, previous }) = in_sync.clone() {
-            // (With another container's start still in progress, the next sync restarts it.)
+        // The kill's sync starts the container again in the same pass (with another
+        // container's start still in progress, the next sync restarts it).
+        if let Some(InSyncKill { restart: true, previous }) = &in_sync {
             if !w.deleting && w.op.is_none() {
-                self.start_unless_backoff(core, w, i, previous);
-                if w.op.is_none() {
-                    // In back-off: the kill's sync ends without a start.
-                    w.in_sync_kill = None;
-                    self.end_pass(core, w);
+                self.start_unless_backoff(core, w, i, previous.clone());
+                if w.op.is_some() {
+                    return;
                 }
-                return;
             }
         }
-        // A sync that only stopped the container ends here; the next one writes the status.
+        // A sync that only stopped the container (or found it in back-off) ends here; the
+        // next one writes the status.
         if in_sync.is_some() {
             w.in_sync_kill = None;
         }
