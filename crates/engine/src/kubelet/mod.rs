@@ -183,6 +183,10 @@ struct Stop {
     /// Set when the stop is part of a pod sync (a failed liveness, startup or postStart
     /// hook): the sync waits for StopContainer to return and then goes on in the same pass.
     in_sync: Option<InSyncKill>,
+    /// Set when the pod is being deleted. Upstream reports a container by what the runtime and
+    /// its readiness probe say until it has exited, so it stays ready while it stops (the
+    /// EndpointSlice lists it as serving and terminating); other stops mark it not ready.
+    keeps_ready: bool,
 }
 
 /// What the sync that kills a container does once it is stopped. For a failed probe,
@@ -267,7 +271,7 @@ impl Ctr {
 
     /// Ready: started, and its readiness probe (if any) succeeds.
     fn ready(&self) -> bool {
-        if !self.running() || !self.started || self.stopping.is_some() {
+        if !self.running() || !self.started || self.stopping.as_ref().is_some_and(|s| !s.keeps_ready) {
             return false;
         }
         match self.spec.readiness_probe {
@@ -1984,7 +1988,7 @@ impl Kubelet {
             _ => (runtime::EXIT_SIGKILL, grace_s.max(0) as u64 * 1000),
         };
         let at = core.now + after;
-        w.ctrs[i].stopping = Some(Stop { exit_code: code, at_ms: at, in_sync });
+        w.ctrs[i].stopping = Some(Stop { exit_code: code, at_ms: at, in_sync, keeps_ready: false });
         let instance = w.ctrs[i].instance;
         core.after(after, Task::new(self.target(), format!("exit|{}|{}|{instance}", w.key, w.ctrs[i].name)));
     }
@@ -2083,6 +2087,14 @@ impl Kubelet {
         // next one writes the status.
         if in_sync.is_some() {
             w.in_sync_kill = None;
+        }
+        // A deleted pod's killPod returns once its last container has stopped, and
+        // SyncTerminatingPod goes straight on (no relist needed).
+        if w.deleting {
+            if !w.deleted && !w.ctrs.iter().any(|c| c.running()) {
+                self.terminate(core, w);
+            }
+            return;
         }
         let at = Self::next_relist(core.now);
         self.wake(core, w, at, false);
@@ -2267,7 +2279,10 @@ impl Kubelet {
         w.sandbox = Sandbox::Stopped { ip: Some(ip) };
     }
 
-    /// Graceful deletion: stop containers, remove the sandbox, then delete the object.
+    /// Graceful deletion (upstream's SyncTerminatingPod, then the status manager's delete):
+    /// write the status as it is now, stop every container and wait for all of them (the pod
+    /// worker is blocked in killPod, so nothing is written meanwhile), remove the sandbox,
+    /// write the terminal status, then delete the object.
     fn terminate(&mut self, core: &mut Core, w: &mut PodWorker) {
         if !w.deleting {
             w.deleting = true;
@@ -2290,16 +2305,21 @@ impl Kubelet {
                 .node(self.node.clone())
                 .object(Some(object_ref(&obj))),
             );
+            // Usually unchanged (and then not written): the containers still run and keep
+            // their readiness until they exit.
+            self.update_status(core, w);
             let grace = w.grace_seconds();
             for i in (0..w.ctrs.len()).rev() {
                 if w.ctrs[i].running() {
                     let name = w.ctrs[i].name.clone();
                     self.kill(core, w, i, format!("Stopping container {name}"), grace);
+                    if let Some(stop) = w.ctrs[i].stopping.as_mut() {
+                        stop.keeps_ready = true;
+                    }
                 }
             }
         }
         if w.ctrs.iter().any(|c| c.running()) {
-            self.update_status(core, w);
             return;
         }
         self.stop_sandbox(core, w);

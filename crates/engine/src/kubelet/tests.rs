@@ -1851,13 +1851,11 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
           10.002s kubelet    kubelet sees pod default/web marked for deletion (grace 30s)
           10.002s containers kubelet records Normal Killing: Stopping container sleeper
           10.002s containers kubelet records Normal Killing: Stopping container web
-          10.002s status     kubelet updates status of default/web: Running (0/2 ready, Terminating)
           10.122s containers container "web" exited with code 0 (Completed) after 7.224s
-          11.000s status     kubelet updates status of default/web: Running (0/2 ready, Terminating)
           40.002s containers container "sleeper" exited with code 137 (Error) after 36.954s
-          41.000s cni        CNI DEL: default/web releases 10.244.1.2
-          41.000s status     kubelet updates status of default/web: Failed (0/2 ready, Completed)
-          41.000s status     kubelet deletes pod default/web (grace period 0): its containers are gone
+          40.002s cni        CNI DEL: default/web releases 10.244.1.2
+          40.002s status     kubelet updates status of default/web: Failed (0/2 ready, Completed)
+          40.002s status     kubelet deletes pod default/web (grace period 0): its containers are gone
         -- settled at 110.000s
         pod is gone
         events:
