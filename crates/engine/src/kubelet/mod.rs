@@ -2088,12 +2088,16 @@ impl Kubelet {
         if in_sync.is_some() {
             w.in_sync_kill = None;
         }
-        // A deleted pod's killPod returns once its last container has stopped, and
-        // SyncTerminatingPod goes straight on (no relist needed).
+        // A deleted or evicted pod's killPod returns once its last container has stopped,
+        // and SyncTerminatingPod goes straight on (no relist needed).
         if w.deleting {
             if !w.deleted && !w.ctrs.iter().any(|c| c.running()) {
                 self.terminate(core, w);
             }
+            return;
+        }
+        if w.evicted.is_some() {
+            self.finish_evicted(core, w);
             return;
         }
         let at = Self::next_relist(core.now);
@@ -2697,6 +2701,9 @@ impl Kubelet {
                     if w.ctrs[i].running() {
                         let name = w.ctrs[i].name.clone();
                         self.kill(core, &mut w, i, format!("Stopping container {name}"), EVICTION_GRACE_S);
+                        if let Some(stop) = w.ctrs[i].stopping.as_mut() {
+                            stop.keeps_ready = true;
+                        }
                     }
                 }
                 w.terminal = Some("Failed".into());

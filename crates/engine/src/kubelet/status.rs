@@ -286,12 +286,18 @@ pub(super) fn generate(w: &PodWorker, node_ip: &str, now: u64) -> PodStatus {
             }
         }
     }
+    // The status manager's mergePodStatus: a terminal phase asked for while containers may
+    // still run is held back (phase, reason and message stay as the API has them), and so is
+    // the DisruptionTarget condition, until every container has stopped.
+    let terminal = |p: Option<&str>| matches!(p, Some("Succeeded" | "Failed"));
+    let delay = terminal(Some(&phase)) && !terminal(old.phase.as_deref()) && w.ctrs.iter().any(|c| c.running());
+    let evicted = w.evicted.as_ref().filter(|_| !delay);
     let mut conditions: Vec<PodCondition> = vec![];
-    if let Some(msg) = &w.evicted {
+    if let Some(msg) = evicted {
         conditions.push(condition("DisruptionTarget", true, Some("TerminationByKubelet"), Some(msg.clone())));
     }
     for c in old.conditions.iter().flatten() {
-        let replaced = w.evicted.is_some() && c.type_ == "DisruptionTarget";
+        let replaced = evicted.is_some() && c.type_ == "DisruptionTarget";
         if !KUBELET_CONDITIONS.contains(&c.type_.as_str()) && !replaced {
             conditions.push(c.clone());
         }
@@ -315,6 +321,11 @@ pub(super) fn generate(w: &PodWorker, node_ip: &str, now: u64) -> PodStatus {
     }
 
     let pod_ip = w.pod_ip().map(super::cni::ip_to_string);
+    let (phase, reason, message) = if delay {
+        (old.phase.clone().unwrap_or_default(), old.reason.clone(), old.message.clone())
+    } else {
+        (phase, evicted.map(|_| "Evicted".to_string()), evicted.cloned())
+    };
     PodStatus {
         phase: Some(phase),
         conditions: Some(conditions),
@@ -326,8 +337,8 @@ pub(super) fn generate(w: &PodWorker, node_ip: &str, now: u64) -> PodStatus {
         init_container_statuses: has_init.then_some(init_statuses),
         container_statuses: Some(app_statuses),
         qos_class: Some(w.qos.as_str().into()),
-        reason: w.evicted.as_ref().map(|_| "Evicted".to_string()),
-        message: w.evicted.clone(),
+        reason,
+        message,
         observed_generation: generation,
         ..Default::default()
     }

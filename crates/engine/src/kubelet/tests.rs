@@ -1752,10 +1752,9 @@ fn disk_pressure_evicts_best_effort_pods() {
               20.000s kubelet    kubelet records Warning EvictionThresholdMet: Attempting to reclaim ephemeral-storage
               20.000s kubelet    kubelet records Warning Evicted: The node was low on resource: ephemeral-storage. Threshold quantity: 10737418240, available: 5242880Ki. Container web was using 8Ki, request is 0, has larger consumption of ephemeral-storage. 
               20.000s containers kubelet records Normal Killing: Stopping container web
-              20.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Evicted)
               21.000s containers container "web" exited with code 137 (Error) after 20.448s
-              22.000s cni        CNI DEL: default/besteffort releases 10.244.1.2
-              22.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Error)
+              21.000s cni        CNI DEL: default/besteffort releases 10.244.1.2
+              21.000s status     kubelet updates status of default/besteffort: Failed (0/1 ready, Error)
             -- settled at 60.000s
             == default/besteffort
             kubectl get pod: READY 0/1 STATUS Error RESTARTS 0
