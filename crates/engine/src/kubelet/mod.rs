@@ -454,8 +454,11 @@ impl PodWorker {
         }
     }
 
-    fn object(&self) -> Object {
-        Object::Pod(Box::new(self.pod.clone()))
+    /// The pod as steps and events refer to it: its kind and metadata (name, namespace, UID,
+    /// resourceVersion). Spec and status are left out: nothing that takes it reads them, and
+    /// a full copy per step was a large share of a run's work.
+    fn reference(&self) -> Object {
+        Object::Pod(Box::new(Pod { metadata: self.pod.metadata.clone(), spec: None, status: None }))
     }
 }
 
@@ -644,7 +647,7 @@ impl Kubelet {
         message: String,
         phase: Phase,
     ) {
-        let obj = w.object();
+        let obj = w.reference();
         let field_path = ctr.map(|i| w.ctrs[i].field_path());
         self.recorder.record(core, EventSpec { involved: &obj, field_path, type_, reason, message, phase });
     }
@@ -759,7 +762,7 @@ impl Kubelet {
                     return;
                 }
                 let w = PodWorker::new(pod, core.now);
-                let obj = w.object();
+                let obj = w.reference();
                 core.record(
                     StepBuilder::new(
                         Phase::Kubelet,
@@ -878,7 +881,7 @@ impl Kubelet {
     /// Admission, QoS class, pod cgroup and the first status.
     fn admit(&mut self, core: &mut Core, w: &mut PodWorker) {
         let Some(node) = self.node_obj(core) else {
-            let obj = w.object();
+            let obj = w.reference();
             self.work(
                 core,
                 Phase::Kubelet,
@@ -906,7 +909,7 @@ impl Kubelet {
         let (qos_class, qos_why) = qos::pod_qos(&w.pod);
         let conditions = self.pressure(core);
         let decision = admission::admit(&w.pod, &node, &others_ref, &conditions, qos_class);
-        let obj = w.object();
+        let obj = w.reference();
         let rows: Vec<Vec<String>> = decision
             .checks
             .iter()
@@ -1031,7 +1034,7 @@ impl Kubelet {
         });
         let mut pending = false;
         let mut next: Option<u64> = None;
-        let obj = w.object();
+        let obj = w.reference();
         for v in vols {
             if w.mounts.contains_key(&v.name) {
                 continue;
@@ -1180,7 +1183,7 @@ impl Kubelet {
 
     /// The sandbox: RunPodSandbox, CNI ADD; `true` once ready.
     fn sandbox_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
-        let obj = w.object();
+        let obj = w.reference();
         loop {
             match w.sandbox.clone() {
                 Sandbox::Ready { .. } => return true,
@@ -1605,7 +1608,7 @@ impl Kubelet {
             self.puller_free_at = done_at;
         }
         let waited = begin - core.now;
-        let obj = w.object();
+        let obj = w.reference();
         let mut facts = vec![
             ("image".into(), image.clone()),
             ("reference".into(), r.normalized()),
@@ -1727,7 +1730,7 @@ impl Kubelet {
         let id = w.ctrs[i].container_id.clone().unwrap_or_default();
         let previous = w.ctrs[i].newest_exit();
         let had_run = previous.is_some();
-        let obj = w.object();
+        let obj = w.reference();
         if let End::StartError { message } = &process.end {
             self.event(core, w, Some(i), "Warning", "Failed", format!("Error: {message}"), Phase::Containers);
             let policy = w.restart_policy();
@@ -2036,7 +2039,7 @@ impl Kubelet {
             c.started = false;
             c.stopping = None;
         }
-        let obj = w.object();
+        let obj = w.reference();
         let ran = go_duration(core.now - started_ms);
         let why = match reason {
             "OOMKilled" => "the kernel killed it for using more memory than its memory.max (exit code 137 = 128 + SIGKILL)".to_string(),
@@ -2157,7 +2160,7 @@ impl Kubelet {
         let changed = state.observe(outcome.success, &t);
         let run = if state.last == Some(outcome.success) { state.run } else { run_before };
         let Some(result) = changed else { return };
-        let obj = w.object();
+        let obj = w.reference();
         self.work(
             core,
             Phase::Status,
@@ -2239,7 +2242,7 @@ impl Kubelet {
             return;
         }
         w.terminal = Some(phase.clone());
-        let obj = w.object();
+        let obj = w.reference();
         self.work(
             core,
             Phase::Containers,
@@ -2263,7 +2266,7 @@ impl Kubelet {
             }
             return;
         };
-        let obj = w.object();
+        let obj = w.reference();
         if let Some(ipam) = self.ipam.as_mut() {
             ipam.release(&id);
         }
@@ -2291,7 +2294,7 @@ impl Kubelet {
         if !w.deleting {
             w.deleting = true;
             w.op = None;
-            let obj = w.object();
+            let obj = w.reference();
             core.record(
                 StepBuilder::new(
                     Phase::Kubelet,
@@ -2333,7 +2336,7 @@ impl Kubelet {
             w.terminal = Some(if all_ok { "Succeeded".into() } else { "Failed".into() });
         }
         self.update_status(core, w);
-        let obj = w.object();
+        let obj = w.reference();
         let Some(resource) = resource_for("v1", "Pod") else { return };
         self.work(
             core,
@@ -2378,7 +2381,7 @@ impl Kubelet {
             }
             return;
         }
-        let obj = w.object();
+        let obj = w.reference();
         self.work(
             core,
             Phase::Kubelet,
@@ -2433,7 +2436,7 @@ impl Kubelet {
         let Some(resource) = resource_for("v1", "Pod") else { return };
         let Some(current) = Self::read_pod(core, &w.key) else { return };
         let changes = status::diff(current.status.as_ref(), &new);
-        let obj = w.object();
+        let obj = w.reference();
         let summary = status::summary(&new, w);
         self.work_changes(core, &obj, summary, changes);
         let mut pod = current;
