@@ -2735,6 +2735,15 @@ struct Fingerprint {
     spec: Option<k8s_openapi::api::core::v1::PodSpec>,
 }
 
+impl Fingerprint {
+    /// Whether `p` is what this fingerprint was taken of (compared in place, without a copy).
+    fn matches(&self, p: &Pod) -> bool {
+        p.metadata.uid.as_deref().unwrap_or_default() == self.uid
+            && p.metadata.deletion_timestamp == self.deletion
+            && p.spec == self.spec
+    }
+}
+
 fn fingerprint(p: &Pod) -> Fingerprint {
     Fingerprint {
         uid: p.metadata.uid.clone().unwrap_or_default(),
@@ -2762,11 +2771,10 @@ impl Actor for Kubelet {
             core.after(WATCH_LATENCY_MS, Task::new(self.target(), format!("sync|{key}")));
             return;
         }
-        let fp = fingerprint(p);
-        if self.seen.get(&key) == Some(&fp) {
+        if self.seen.get(&key).is_some_and(|fp| fp.matches(p)) {
             return;
         }
-        self.seen.insert(key.clone(), fp);
+        self.seen.insert(key.clone(), fingerprint(p));
         core.after(WATCH_LATENCY_MS, Task::new(self.target(), format!("sync|{key}")));
     }
 
@@ -2796,9 +2804,8 @@ impl Actor for Kubelet {
                     })
                     .collect();
                 for k in keys {
-                    if let Some(Object::Pod(p)) = core.store.get(&format!("/registry/pods/{k}")).map(|(o, _)| o.clone())
-                    {
-                        self.seen.insert(k.clone(), fingerprint(&p));
+                    if let Some((Object::Pod(p), _)) = core.store.get(&format!("/registry/pods/{k}")) {
+                        self.seen.insert(k.clone(), fingerprint(p));
                     }
                     core.after(WATCH_LATENCY_MS, Task::new(self.target(), format!("sync|{k}")));
                 }
