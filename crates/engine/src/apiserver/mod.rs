@@ -213,12 +213,43 @@ pub struct ApiRequest {
     pub name: Option<String>,
     /// `status`, `binding`, `eviction`...
     pub subresource: Option<String>,
-    /// The body as JSON, exactly as the client sent it (decoding happens in the server).
-    pub body: Option<serde_json::Value>,
+    /// The body: JSON as the client sent it, or an in-process client's typed object.
+    pub body: Option<Body>,
     /// Record every stage as its own step (the learner's requests), or one summary step.
     pub verbose: bool,
     /// The file the object came from, for kubectl's messages.
     pub file: Option<String>,
+}
+
+/// A request body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// JSON exactly as the client sent it (kubectl's requests, patches, DeleteOptions): the
+    /// server decodes it, strictly for kubectl.
+    Json(Value),
+    /// The typed object of an in-process client (a controller, the scheduler, a kubelet).
+    /// client-go encodes it and the server decodes the JSON back into the same value, so the
+    /// object is handed over as it is ([`hooks::decode_object`] checks that in debug builds).
+    /// Such requests are not verbose: nobody reads their bytes.
+    Object(Object),
+}
+
+impl Body {
+    /// The body as JSON (an object is encoded as client-go would send it).
+    pub fn json(&self) -> std::borrow::Cow<'_, Value> {
+        match self {
+            Body::Json(v) => std::borrow::Cow::Borrowed(v),
+            Body::Object(o) => std::borrow::Cow::Owned(o.to_json()),
+        }
+    }
+
+    /// The object this body decodes to, as the resource's endpoint reads it.
+    fn decode(&self, resource: &'static ResourceInfo, strict: bool) -> Result<Object, Status> {
+        match self {
+            Body::Json(v) => hooks::decode(resource, v, strict),
+            Body::Object(o) => hooks::decode_object(resource, o),
+        }
+    }
 }
 
 impl ApiRequest {
@@ -464,7 +495,7 @@ impl<'a> Req<'a> {
             path: self.path.clone(),
             query,
             headers,
-            body: req.body.as_ref().map(compact).unwrap_or_default(),
+            body: req.body.as_ref().map(|b| compact(&b.json())).unwrap_or_default(),
         });
         self.step(core, Phase::Request, self.caller(), Component::ApiServer, summary, detail, StepStatus::Ok);
     }
@@ -623,15 +654,20 @@ impl<'a> Req<'a> {
 }
 
 fn request_object_ref(req: &ApiRequest) -> Option<ObjectRef> {
-    let body_name = req.body.as_ref().and_then(|b| b.pointer("/metadata/name")).and_then(Value::as_str);
+    let meta_field = |field: &str| -> Option<String> {
+        match req.body.as_ref()? {
+            Body::Json(b) => b.pointer(&format!("/metadata/{field}")).and_then(Value::as_str).map(str::to_string),
+            Body::Object(o) => {
+                if field == "name" {
+                    o.meta().name.clone()
+                } else {
+                    o.meta().generate_name.clone()
+                }
+            }
+        }
+    };
     let name = match (req.verb, req.subresource.as_deref()) {
-        (Verb::Create, None) => body_name.map(str::to_string).or_else(|| {
-            req.body
-                .as_ref()
-                .and_then(|b| b.pointer("/metadata/generateName"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        }),
+        (Verb::Create, None) => meta_field("name").or_else(|| meta_field("generateName")),
         _ => req.name.clone(),
     }?;
     Some(ObjectRef {
@@ -855,7 +891,7 @@ fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
         return Err(s);
     };
     let strict = req.caller.component == Component::Kubectl;
-    match hooks::decode(req.resource, body, strict) {
+    match body.decode(req.resource, strict) {
         Ok(mut obj) => {
             let defaults = hooks::default_object(&mut obj);
             let summary = if defaults.is_empty() {
@@ -1152,9 +1188,10 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
 fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let req = r.req;
     let name = req.name.clone().unwrap_or_default();
+    let body = req.body.as_ref().map(Body::json);
     let target =
-        req.body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
-    let annotations = req.body.as_ref().and_then(|b| b.pointer("/metadata/annotations")).cloned();
+        body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
+    let annotations = body.as_ref().and_then(|b| b.pointer("/metadata/annotations")).cloned();
     if target.is_empty() {
         let errors = [crate::errors::FieldError::required("target.name", "")];
         return ApiResponse::failure(Status::invalid(crate::errors::GroupKind::new("", "Binding"), &name, &errors));
@@ -1215,8 +1252,12 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
     };
     // Admission sees the Binding (pods/binding CREATE), not the pod.
-    let mut binding = match req.body.clone().map(|b| Object::from_json("v1", "Binding", b)) {
-        Some(Ok(b)) => b,
+    let mut binding = match &req.body {
+        Some(Body::Object(b)) if b.kind() == "Binding" => b.clone(),
+        Some(Body::Json(b)) => match Object::from_json("v1", "Binding", b.clone()) {
+            Ok(b) => b,
+            Err(_) => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
+        },
         _ => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
     };
     binding.meta_mut().namespace = req.namespace.clone();
@@ -1281,16 +1322,15 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         return ApiResponse::failure(Status::bad_request("the request body is empty"));
     };
     // A patch applies to the stored object; an update replaces it.
-    let patched;
-    let candidate = if req.verb == Verb::Patch {
+    let strict = req.caller.component == Component::Kubectl;
+    let decoded = if req.verb == Verb::Patch {
         let mut current = with_resource_version(old.clone(), rev).to_json();
-        strategic::merge(&mut current, body);
-        patched = current;
-        &patched
+        strategic::merge(&mut current, &body.json());
+        hooks::decode(req.resource, &current, strict)
     } else {
-        body
+        body.decode(req.resource, strict)
     };
-    let mut incoming = match hooks::decode(req.resource, candidate, req.caller.component == Component::Kubectl) {
+    let mut incoming = match decoded {
         Ok(o) => o,
         Err(s) => return ApiResponse::failure(s),
     };
@@ -1419,7 +1459,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
-    let opts = req.body.clone().unwrap_or(Value::Null);
+    let opts = req.body.as_ref().map(|b| b.json().into_owned()).unwrap_or(Value::Null);
     if let Some(uid) = opts.pointer("/preconditions/uid").and_then(Value::as_str) {
         if Some(uid) != old.meta().uid.as_deref() {
             return ApiResponse::failure(Status::conflict(

@@ -38,7 +38,7 @@ fn req(
         namespace: ns.map(str::to_string),
         name: name.map(str::to_string),
         subresource: sub.map(str::to_string),
-        body,
+        body: body.map(Body::Json),
         verbose: false,
         file: None,
     }

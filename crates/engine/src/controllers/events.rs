@@ -18,7 +18,7 @@
 //!   5 minutes; events over the limit are dropped (and recorded nowhere).
 
 use super::util::{now, revision_of};
-use crate::apiserver::{ApiRequest, ApiResponse, Caller, Verb, EPOCH_UNIX_MS};
+use crate::apiserver::{ApiRequest, ApiResponse, Body, Caller, Verb, EPOCH_UNIX_MS};
 use crate::object::Object;
 use crate::sim::{object_ref, Core, StepBuilder};
 use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus};
@@ -155,7 +155,7 @@ impl EventRecorder {
             w.event.count = Some(w.count);
             w.event.message = Some(message);
             w.event.last_timestamp = Some(now(core));
-            let body = Object::from(w.event.clone()).to_json();
+            let body = Body::Object(Object::from(w.event.clone()));
             let (ns, name) = (w.namespace.clone(), w.name.clone());
             let _ = api(core, request(caller, Verb::Update, ns, Some(name), body));
             return true;
@@ -192,7 +192,7 @@ impl EventRecorder {
             reporting_instance: Some(String::new()),
             ..Default::default()
         };
-        let body = Object::from(event.clone()).to_json();
+        let body = Body::Object(Object::from(event.clone()));
         let resp = api(core, request(caller, Verb::Create, namespace.clone(), None, body));
         if resp.ok() {
             self.written.insert(dedup_key, Written { namespace, name, count: 1, event });
@@ -201,7 +201,7 @@ impl EventRecorder {
     }
 }
 
-fn request(caller: Caller, verb: Verb, namespace: String, name: Option<String>, body: serde_json::Value) -> ApiRequest {
+fn request(caller: Caller, verb: Verb, namespace: String, name: Option<String>, body: Body) -> ApiRequest {
     ApiRequest {
         caller,
         verb,

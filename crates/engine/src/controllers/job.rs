@@ -334,7 +334,7 @@ fn remove_tracking_finalizer(cx: &mut Cx, pod: &Pod) -> crate::apiserver::ApiRes
         pod.metadata.namespace.as_deref(),
         pod.metadata.name.as_deref(),
         None,
-        Some(patch),
+        Some(crate::apiserver::Body::Json(patch)),
     )
 }
 

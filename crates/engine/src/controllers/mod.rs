@@ -74,7 +74,7 @@ mod tests;
 
 pub use events::{ApiFn, EventRecorder, EventSourceInfo};
 
-use crate::apiserver::{ApiRequest, ApiResponse, Caller, Verb};
+use crate::apiserver::{ApiRequest, ApiResponse, Body, Caller, Verb};
 use crate::object::Object;
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
 use crate::store::WatchEvent;
@@ -216,7 +216,7 @@ impl Cx<'_> {
         namespace: Option<&str>,
         name: Option<&str>,
         subresource: Option<&str>,
-        body: Option<serde_json::Value>,
+        body: Option<Body>,
     ) -> ApiResponse {
         let req = ApiRequest {
             caller: Caller::controller(service_account),
@@ -234,13 +234,29 @@ impl Cx<'_> {
 
     pub fn create(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
         let ns = obj.namespace().map(str::to_string);
-        self.request(service_account, Verb::Create, obj.kind(), ns.as_deref(), None, None, Some(obj.to_json()))
+        self.request(
+            service_account,
+            Verb::Create,
+            obj.kind(),
+            ns.as_deref(),
+            None,
+            None,
+            Some(Body::Object(obj.clone())),
+        )
     }
 
     pub fn update(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
         let ns = obj.namespace().map(str::to_string);
         let name = obj.name().to_string();
-        self.request(service_account, Verb::Update, obj.kind(), ns.as_deref(), Some(&name), None, Some(obj.to_json()))
+        self.request(
+            service_account,
+            Verb::Update,
+            obj.kind(),
+            ns.as_deref(),
+            Some(&name),
+            None,
+            Some(Body::Object(obj.clone())),
+        )
     }
 
     /// An update of the `status` subresource.
@@ -254,7 +270,7 @@ impl Cx<'_> {
             ns.as_deref(),
             Some(&name),
             Some("status"),
-            Some(obj.to_json()),
+            Some(Body::Object(obj.clone())),
         )
     }
 
@@ -267,8 +283,9 @@ impl Cx<'_> {
         name: &str,
         propagation: Option<&str>,
     ) -> ApiResponse {
-        let body = propagation
-            .map(|p| serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": p}));
+        let body = propagation.map(|p| {
+            Body::Json(serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": p}))
+        });
         self.request(service_account, Verb::Delete, kind, namespace, Some(name), None, body)
     }
 

@@ -247,7 +247,7 @@ impl Controller for NamespaceController {
             None,
             Some(key),
             Some("finalize"),
-            Some(obj.to_json()),
+            Some(crate::apiserver::Body::Object(obj.clone())),
         );
         if resp.ok() {
             delete_namespace(cx, &fin);

@@ -65,7 +65,7 @@ fn request(
         namespace: ns.map(str::to_string),
         name: name.map(str::to_string),
         subresource: None,
-        body,
+        body: body.map(crate::apiserver::Body::Json),
         verbose: false,
         file: None,
     }

@@ -245,7 +245,7 @@ impl KubectlApply {
             namespace: self.namespace_for(obj),
             name: Some(obj.name.clone()),
             subresource: None,
-            body,
+            body: body.map(apiserver::Body::Json),
             verbose: true,
             file: Some(self.opts.file.clone()),
         }

@@ -5,7 +5,7 @@
 //! `count` and `lastTimestamp` instead, and a per-object spam filter (a token bucket of 25
 //! that refills one token every 5 minutes) drops events beyond that rate.
 
-use crate::apiserver::{self, ApiRequest, Caller, Verb, EPOCH_UNIX_MS};
+use crate::apiserver::{self, ApiRequest, Body, Caller, Verb, EPOCH_UNIX_MS};
 use crate::object::{resource_for, Object};
 use crate::sim::{object_ref, Core, StepBuilder};
 use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus};
@@ -121,7 +121,7 @@ impl EventRecorder {
                 seen.event.count = Some(seen.count);
                 seen.event.last_timestamp = Some(now_ts.clone());
                 seen.event.message = Some(spec.message.clone());
-                let body = Object::from(seen.event.clone()).to_json();
+                let body = Body::Object(Object::from(seen.event.clone()));
                 (
                     seen.count,
                     ApiRequest {
@@ -171,7 +171,7 @@ impl EventRecorder {
                     key.clone(),
                     Seen { name: name.clone(), namespace: ns.clone(), count: 1, event: ev.clone() },
                 );
-                let body = Object::from(ev).to_json();
+                let body = Body::Object(Object::from(ev));
                 (
                     1,
                     ApiRequest {

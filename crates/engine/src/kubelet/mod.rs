@@ -36,7 +36,7 @@ pub mod volumes;
 pub use cni::CniFault;
 pub use images::Registry;
 
-use crate::apiserver::{self, ApiRequest, Caller, Verb};
+use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
 use crate::sort::CollectMap;
@@ -2360,9 +2360,9 @@ impl Kubelet {
                 namespace: Some(w.ns().to_string()),
                 name: Some(w.name().to_string()),
                 subresource: None,
-                body: Some(
+                body: Some(Body::Json(
                     serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0, "preconditions": {"uid": w.uid}}),
-                ),
+                )),
                 verbose: false,
                 file: None,
             },
@@ -2441,7 +2441,7 @@ impl Kubelet {
         self.work_changes(core, &obj, summary, changes);
         let mut pod = current;
         pod.status = Some(new);
-        let body = Object::Pod(Box::new(pod)).to_json();
+        let body = Body::Object(Object::Pod(Box::new(pod)));
         let resp = apiserver::handle(
             core,
             ApiRequest {
@@ -2533,7 +2533,7 @@ impl Kubelet {
                 namespace: None,
                 name: Some(self.node.clone()),
                 subresource: Some("status".into()),
-                body: Some(obj.to_json()),
+                body: Some(Body::Object(obj)),
                 verbose: false,
                 file: None,
             },
@@ -2600,7 +2600,7 @@ impl Kubelet {
             namespace: Some(NODE_LEASE_NAMESPACE.into()),
             name,
             subresource: None,
-            body: Some(body),
+            body: Some(Body::Json(body)),
             verbose: false,
             file: None,
         };
@@ -2615,7 +2615,7 @@ impl Kubelet {
             namespace: None,
             name: Some(self.node.clone()),
             subresource: Some("status".into()),
-            body: Some(Object::Node(Box::new(node.clone())).to_json()),
+            body: Some(Body::Object(Object::Node(Box::new(node.clone())))),
             verbose: false,
             file: None,
         })

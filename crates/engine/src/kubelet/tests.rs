@@ -53,9 +53,9 @@ impl Actor for Setup {
                 namespace: Some(ns.to_string()),
                 name: Some(name.to_string()),
                 subresource: None,
-                body: Some(
+                body: Some(apiserver::Body::Json(
                     serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": grace}),
-                ),
+                )),
                 verbose: false,
                 file: None,
             };

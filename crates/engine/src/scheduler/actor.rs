@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference, Pod};
 
 use super::{queue, ClusterSnapshot, ScheduleResult, Scheduler};
-use crate::apiserver::{self, ApiRequest, Caller, Verb};
+use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
@@ -64,15 +64,7 @@ impl SchedulerActor {
         }
     }
 
-    fn write(
-        core: &mut Core,
-        verb: Verb,
-        kind: &str,
-        ns: &str,
-        name: &str,
-        sub: Option<&str>,
-        body: serde_json::Value,
-    ) -> bool {
+    fn write(core: &mut Core, verb: Verb, kind: &str, ns: &str, name: &str, sub: Option<&str>, body: Body) -> bool {
         let Some(resource) = resource_for("v1", kind) else { return false };
         apiserver::handle(
             core,
@@ -126,7 +118,7 @@ impl SchedulerActor {
         };
         let name = event.metadata.name.clone().unwrap_or_default();
         let status = if detail.event_type == "Warning" { StepStatus::Warning } else { StepStatus::Ok };
-        let body = Object::from(event).to_json();
+        let body = Body::Object(Object::from(event));
         Self::write(core, Verb::Create, "Event", &ns, &name, None, body);
         core.record(
             StepBuilder::new(
@@ -184,7 +176,7 @@ impl SchedulerActor {
                     m.insert("apiVersion".into(), "v1".into());
                     m.insert("kind".into(), "Binding".into());
                 }
-                if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), body) {
+                if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), Body::Json(body)) {
                     self.attempts.remove(key);
                     self.unschedulable.remove(key);
                     if let Some(event) = outcome.event(ns, name) {
@@ -206,7 +198,7 @@ impl SchedulerActor {
                 if let Some(n) = nominated_node {
                     status.nominated_node_name = if n.is_empty() { None } else { Some(n.clone()) };
                 }
-                let body = Object::from(updated).to_json();
+                let body = Body::Object(Object::from(updated));
                 Self::write(core, Verb::Update, "Pod", ns, name, Some("status"), body);
                 for victim in victims.clone() {
                     let (vns, vname) = (victim.namespace.clone(), victim.name.clone());
@@ -219,7 +211,7 @@ impl SchedulerActor {
                             &node,
                         );
                         self.event(core, &vp, ev, "Preempting");
-                        Self::write(core, Verb::Delete, "Pod", &vns, &vname, None, serde_json::Value::Null);
+                        Self::write(core, Verb::Delete, "Pod", &vns, &vname, None, Body::Json(serde_json::Value::Null));
                     }
                 }
                 if let Some(event) = outcome.event(ns, name) {
