@@ -183,9 +183,10 @@ struct Stop {
     /// Set when the stop is part of a pod sync (a failed liveness, startup or postStart
     /// hook): the sync waits for StopContainer to return and then goes on in the same pass.
     in_sync: Option<InSyncKill>,
-    /// Set when the pod is being deleted. Upstream reports a container by what the runtime and
-    /// its readiness probe say until it has exited, so it stays ready while it stops (the
-    /// EndpointSlice lists it as serving and terminating); other stops mark it not ready.
+    /// Set when the pod is being deleted or evicted (upstream's SyncTerminatingPod). Upstream
+    /// reports a container by what the runtime and its readiness probe say until it has
+    /// exited, so it stays ready while it stops (the EndpointSlice lists a deleted pod as
+    /// serving and terminating); other stops mark it not ready.
     keeps_ready: bool,
 }
 
@@ -1965,6 +1966,15 @@ impl Kubelet {
         self.stop_container(core, w, i, message, grace_s, None);
     }
 
+    /// A kill of a pod being deleted or evicted: the container keeps its readiness until it
+    /// has exited.
+    fn kill_terminating(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
+        self.kill(core, w, i, message, grace_s);
+        if let Some(stop) = w.ctrs[i].stopping.as_mut() {
+            stop.keeps_ready = true;
+        }
+    }
+
     /// StopContainer: SIGTERM, then SIGKILL when the grace period ends. With `in_sync`, the
     /// stop belongs to a pod sync that waits for it (a failed probe or postStart hook).
     fn stop_container(
@@ -2319,10 +2329,7 @@ impl Kubelet {
             for i in (0..w.ctrs.len()).rev() {
                 if w.ctrs[i].running() {
                     let name = w.ctrs[i].name.clone();
-                    self.kill(core, w, i, format!("Stopping container {name}"), grace);
-                    if let Some(stop) = w.ctrs[i].stopping.as_mut() {
-                        stop.keeps_ready = true;
-                    }
+                    self.kill_terminating(core, w, i, format!("Stopping container {name}"), grace);
                 }
             }
         }
@@ -2703,10 +2710,7 @@ impl Kubelet {
                 for i in (0..w.ctrs.len()).rev() {
                     if w.ctrs[i].running() {
                         let name = w.ctrs[i].name.clone();
-                        self.kill(core, &mut w, i, format!("Stopping container {name}"), EVICTION_GRACE_S);
-                        if let Some(stop) = w.ctrs[i].stopping.as_mut() {
-                            stop.keeps_ready = true;
-                        }
+                        self.kill_terminating(core, &mut w, i, format!("Stopping container {name}"), EVICTION_GRACE_S);
                     }
                 }
                 w.terminal = Some("Failed".into());
