@@ -342,9 +342,10 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
 
 /// Templates equal apart from the `pod-template-hash` label (`EqualIgnoreHash`).
 pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
+    // The specs compare in place; only the metadata is copied to drop the label.
     let strip = |t: &PodTemplateSpec| {
-        let mut t = t.clone();
-        if let Some(m) = t.metadata.as_mut() {
+        let mut m = t.metadata.clone();
+        if let Some(m) = m.as_mut() {
             if let Some(l) = m.labels.as_mut() {
                 l.remove(POD_TEMPLATE_HASH_LABEL);
                 if l.is_empty() {
@@ -352,9 +353,9 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
                 }
             }
         }
-        serde_json::to_value(&t).unwrap_or_default()
+        m
     };
-    strip(a) == strip(b)
+    a.spec == b.spec && strip(a) == strip(b)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1541,6 +1542,26 @@ mod tests {
         let t = PodTemplateSpec::default();
         assert_eq!(compute_hash(&t, None), compute_hash(&t, None));
         assert_ne!(compute_hash(&t, None), compute_hash(&t, Some(1)));
+    }
+
+    #[test]
+    fn templates_compare_without_the_hash_label() {
+        let template = |labels: &[(&str, &str)], image: &str| -> PodTemplateSpec {
+            serde_json::from_value(serde_json::json!({
+                "metadata": {"labels": labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<BTreeMap<_, _>>()},
+                "spec": {"containers": [{"name": "web", "image": image}]},
+            }))
+            .expect("a template")
+        };
+        let plain = template(&[("app", "web")], "nginx:1.29");
+        let hashed = template(&[("app", "web"), (POD_TEMPLATE_HASH_LABEL, "59d6b5d99d")], "nginx:1.29");
+        assert!(equal_ignore_hash(&plain, &hashed));
+        assert!(!equal_ignore_hash(&plain, &template(&[("app", "web")], "nginx:1.28")));
+        assert!(!equal_ignore_hash(&plain, &template(&[("app", "web"), ("tier", "front")], "nginx:1.29")));
+        // A hash label that was the only label equals no labels at all.
+        let only_hash = template(&[(POD_TEMPLATE_HASH_LABEL, "1")], "nginx:1.29");
+        let none = PodTemplateSpec { metadata: Some(Default::default()), ..only_hash.clone() };
+        assert!(equal_ignore_hash(&only_hash, &none));
     }
 
     #[test]
