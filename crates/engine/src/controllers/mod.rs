@@ -233,45 +233,24 @@ impl Cx<'_> {
     }
 
     pub fn create(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
-        let ns = obj.namespace().map(str::to_string);
-        self.request(
-            service_account,
-            Verb::Create,
-            obj.kind(),
-            ns.as_deref(),
-            None,
-            None,
-            Some(Body::Object(obj.clone())),
-        )
+        self.send(service_account, Verb::Create, obj, None)
     }
 
     pub fn update(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
-        let ns = obj.namespace().map(str::to_string);
-        let name = obj.name().to_string();
-        self.request(
-            service_account,
-            Verb::Update,
-            obj.kind(),
-            ns.as_deref(),
-            Some(&name),
-            None,
-            Some(Body::Object(obj.clone())),
-        )
+        self.send(service_account, Verb::Update, obj, None)
     }
 
     /// An update of the `status` subresource.
     pub fn update_status(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
+        self.send(service_account, Verb::Update, obj, Some("status"))
+    }
+
+    /// A request with `obj` as its body, named in the path unless it is a create.
+    fn send(&mut self, service_account: &str, verb: Verb, obj: &Object, subresource: Option<&str>) -> ApiResponse {
         let ns = obj.namespace().map(str::to_string);
-        let name = obj.name().to_string();
-        self.request(
-            service_account,
-            Verb::Update,
-            obj.kind(),
-            ns.as_deref(),
-            Some(&name),
-            Some("status"),
-            Some(Body::Object(obj.clone())),
-        )
+        let name = (verb != Verb::Create).then(|| obj.name().to_string());
+        let body = Some(Body::Object(obj.clone()));
+        self.request(service_account, verb, obj.kind(), ns.as_deref(), name.as_deref(), subresource, body)
     }
 
     /// A DELETE, with `DeleteOptions` carrying the propagation policy when one is given.

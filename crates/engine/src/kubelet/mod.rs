@@ -2104,7 +2104,7 @@ impl Kubelet {
         // A deleted or evicted pod's killPod returns once its last container has stopped,
         // and SyncTerminatingPod goes straight on (no relist needed).
         if w.deleting {
-            if !w.deleted && !w.ctrs.iter().any(|c| c.running()) {
+            if !w.deleted {
                 self.terminate(core, w);
             }
             return;
