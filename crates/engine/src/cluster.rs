@@ -466,7 +466,8 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
     if let Object::Namespace(ns) = &mut obj {
         // kube-apiserver labels every namespace with its own name on create (the label that
         // namespaceSelectors such as a webhook's match on).
-        ns.metadata
+        std::sync::Arc::make_mut(ns)
+            .metadata
             .labels
             .get_or_insert_with(Default::default)
             .insert("kubernetes.io/metadata.name".into(), name.clone());
@@ -576,7 +577,7 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
     };
     let meta =
         k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { name: Some("lab".into()), ..Default::default() };
-    let obj = Object::Other(Box::new(Unstructured {
+    let obj = Object::Other(std::sync::Arc::new(Unstructured {
         api_version: SETTINGS_API_VERSION.into(),
         kind: SETTINGS_KIND.into(),
         metadata: meta,

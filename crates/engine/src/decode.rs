@@ -604,7 +604,7 @@ fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Re
     // A kind `Object` gained a variant for after this list was written still gets its type.
     Ok(match Object::from_json(api_version, kind, body.clone()) {
         Ok(obj) if !matches!(obj, Object::Other(_)) => obj,
-        _ => Object::Other(Box::new(u)),
+        _ => Object::Other(std::sync::Arc::new(u)),
     })
 }
 

@@ -33,6 +33,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity as KQuantity;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Collects the changes made.
 #[derive(Default)]
@@ -101,11 +102,13 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
     let mut rec = Rec::default();
     match obj {
         Object::Pod(pod) => {
+            let pod = Arc::make_mut(pod);
             let spec = pod.spec.get_or_insert_with(Default::default);
             pod_only_defaults(spec, "spec", &mut rec);
             pod_spec_defaults(spec, "spec", &mut rec);
         }
         Object::Deployment(d) => {
+            let d = Arc::make_mut(d);
             let spec = &mut d.spec;
             rec.ptr(&mut spec.replicas, "spec.replicas".into(), 1);
             let strategy = spec.strategy.get_or_insert_with(Default::default);
@@ -128,6 +131,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
         }
         Object::ReplicaSet(rs) => {
+            let rs = Arc::make_mut(rs);
             let spec = &mut rs.spec;
             rec.ptr(&mut spec.replicas, "spec.replicas".into(), 1);
             if let Some(t) = spec.template.as_mut() {
@@ -135,6 +139,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             }
         }
         Object::Job(job) => {
+            let job = Arc::make_mut(job);
             let spec = job.spec.get_or_insert_with(Default::default);
             if spec.completions.is_none() && spec.parallelism.is_none() {
                 rec.ptr(&mut spec.completions, "spec.completions".into(), 1);
@@ -166,11 +171,13 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                 }
             }
         }
-        Object::Service(svc) => service_defaults(svc, &mut rec),
+        Object::Service(svc) => service_defaults(Arc::make_mut(svc), &mut rec),
         Object::Secret(secret) => {
+            let secret = Arc::make_mut(secret);
             rec.string(&mut secret.type_, "type".into(), "Opaque");
         }
         Object::Namespace(ns) => {
+            let ns = Arc::make_mut(ns);
             if let Some(name) = ns.metadata.name.clone().filter(|n| !n.is_empty()) {
                 let labels = ns.metadata.labels.get_or_insert_with(Default::default);
                 let key = "kubernetes.io/metadata.name";
@@ -186,6 +193,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             rec.string(&mut status.phase, "status.phase".into(), "Active");
         }
         Object::PersistentVolumeClaim(pvc) => {
+            let pvc = Arc::make_mut(pvc);
             let status = pvc.status.get_or_insert_with(Default::default);
             rec.string(&mut status.phase, "status.phase".into(), "Pending");
             let spec = pvc.spec.get_or_insert_with(Default::default);
@@ -196,6 +204,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             }
         }
         Object::PersistentVolume(pv) => {
+            let pv = Arc::make_mut(pv);
             let status = pv.status.get_or_insert_with(Default::default);
             rec.string(&mut status.phase, "status.phase".into(), "Pending");
             let spec = pv.spec.get_or_insert_with(Default::default);
@@ -211,6 +220,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             }
         }
         Object::LimitRange(lr) => {
+            let lr = Arc::make_mut(lr);
             if let Some(spec) = lr.spec.as_mut() {
                 for (i, item) in spec.limits.iter_mut().enumerate() {
                     let p = format!("spec.limits[{i}]");
@@ -242,11 +252,13 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             }
         }
         Object::ResourceQuota(rq) => {
+            let rq = Arc::make_mut(rq);
             if let Some(spec) = rq.spec.as_mut() {
                 canonical_list(&mut spec.hard, "spec.hard", &mut rec);
             }
         }
         Object::Node(node) => {
+            let node = Arc::make_mut(node);
             if let Some(status) = node.status.as_mut() {
                 if status.allocatable.is_none() && status.capacity.is_some() {
                     status.allocatable = status.capacity.clone();
@@ -256,9 +268,15 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                 canonical_list(&mut status.allocatable, "status.allocatable", &mut rec);
             }
         }
-        Object::RoleBinding(b) => rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec),
-        Object::ClusterRoleBinding(b) => rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec),
-        Object::Other(u) => unstructured_defaults(u, &mut rec),
+        Object::RoleBinding(b) => {
+            let b = Arc::make_mut(b);
+            rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec)
+        }
+        Object::ClusterRoleBinding(b) => {
+            let b = Arc::make_mut(b);
+            rbac_binding_defaults(&mut b.role_ref, b.subjects.as_mut(), &mut rec)
+        }
+        Object::Other(u) => unstructured_defaults(Arc::make_mut(u), &mut rec),
         _ => {}
     }
     rec.changes

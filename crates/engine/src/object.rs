@@ -14,6 +14,7 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBind
 use k8s_openapi::api::scheduling::v1::PriorityClass;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Where a kind lives in the API: its group, version, plural resource name, scope and
 /// etcd key prefix.
@@ -212,11 +213,14 @@ pub struct Unstructured {
 
 macro_rules! objects {
     ($($variant:ident),* $(,)?) => {
-        /// Any object the engine stores.
+        /// Any object the engine stores. Each variant holds its value in an `Arc`, so a copy
+        /// of an object is a shared handle; a writer goes through `Arc::make_mut`, which copies
+        /// the value only while another handle still shares it (copy on write: a copy never
+        /// sees a later change to the original, as with a plain value).
         #[derive(Clone, Debug, PartialEq)]
         pub enum Object {
-            $($variant(Box<$variant>),)*
-            Other(Box<Unstructured>),
+            $($variant(Arc<$variant>),)*
+            Other(Arc<Unstructured>),
         }
 
         impl Object {
@@ -244,8 +248,8 @@ macro_rules! objects {
 
             pub fn meta_mut(&mut self) -> &mut ObjectMeta {
                 match self {
-                    $(Object::$variant(o) => &mut o.metadata,)*
-                    Object::Other(u) => &mut u.metadata,
+                    $(Object::$variant(o) => &mut Arc::make_mut(o).metadata,)*
+                    Object::Other(u) => &mut Arc::make_mut(u).metadata,
                 }
             }
 
@@ -277,9 +281,9 @@ macro_rules! objects {
             pub fn from_json(api_version: &str, kind: &str, value: serde_json::Value) -> Result<Object, serde_json::Error> {
                 Ok(match kind {
                     $(stringify!($variant) if api_version == <$variant as k8s_openapi::Resource>::API_VERSION => {
-                        Object::$variant(Box::new(crate::decode::from_value(&value)?))
+                        Object::$variant(Arc::new(crate::decode::from_value(&value)?))
                     })*
-                    _ => Object::Other(Box::new(crate::decode::from_value(&value)?)),
+                    _ => Object::Other(Arc::new(crate::decode::from_value(&value)?)),
                 })
             }
         }
@@ -287,7 +291,7 @@ macro_rules! objects {
         $(
             impl From<$variant> for Object {
                 fn from(o: $variant) -> Object {
-                    Object::$variant(Box::new(o))
+                    Object::$variant(Arc::new(o))
                 }
             }
         )*

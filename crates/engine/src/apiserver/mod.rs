@@ -874,7 +874,7 @@ fn do_list(core: &mut Core, req: &ApiRequest) -> ApiResponse {
     };
     let mut rest = serde_json::Map::new();
     rest.insert("items".into(), Value::Array(items));
-    let list = Object::Other(Box::new(Unstructured {
+    let list = Object::Other(std::sync::Arc::new(Unstructured {
         api_version: req.resource.api_version(),
         kind: format!("{}List", req.resource.kind),
         metadata: meta,

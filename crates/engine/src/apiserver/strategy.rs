@@ -23,6 +23,7 @@ use crate::trace::Change;
 use k8s_openapi::api::core::v1::{Pod, PodCondition, PodStatus, ResourceRequirements};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Kinds whose `status` is only written through the `status` subresource.
 pub fn has_status_subresource(kind: &str) -> bool {
@@ -142,6 +143,7 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
     }
     match obj {
         Object::Pod(pod) => {
+            let pod = Arc::make_mut(pod);
             let qos = pod_qos(pod);
             let gated = pod.spec.as_ref().and_then(|s| s.scheduling_gates.as_ref()).is_some_and(|g| !g.is_empty());
             let before = pod.status.as_ref().map(|s| serde_json::to_value(s).unwrap_or(Value::Null));
@@ -163,6 +165,7 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             pod.status = Some(status);
         }
         Object::Namespace(ns) => {
+            let ns = Arc::make_mut(ns);
             let spec = ns.spec.get_or_insert_with(Default::default);
             let finalizers = spec.finalizers.get_or_insert_with(Vec::new);
             if !finalizers.iter().any(|f| f == "kubernetes") {
@@ -174,6 +177,7 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             changes.push(change("status.phase", None, Some(&json!("Active"))));
         }
         Object::Job(job) => {
+            let job = Arc::make_mut(job);
             let uid = job.metadata.uid.clone().unwrap_or_default();
             let name = job.metadata.name.clone().unwrap_or_default();
             if let Some(spec) = job.spec.as_mut() {
@@ -205,15 +209,17 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             }
             job.status = None;
         }
-        Object::Deployment(d) => d.status = None,
-        Object::ReplicaSet(r) => r.status = None,
+        Object::Deployment(d) => Arc::make_mut(d).status = None,
+        Object::ReplicaSet(r) => Arc::make_mut(r).status = None,
         Object::PersistentVolumeClaim(c) => {
+            let c = Arc::make_mut(c);
             c.status = Some(k8s_openapi::api::core::v1::PersistentVolumeClaimStatus {
                 phase: Some("Pending".into()),
                 ..Default::default()
             });
         }
         Object::PersistentVolume(v) => {
+            let v = Arc::make_mut(v);
             v.status = Some(k8s_openapi::api::core::v1::PersistentVolumeStatus {
                 phase: Some("Pending".into()),
                 last_phase_transition_time: Some(super::timestamp(now_ms)),
@@ -224,14 +230,16 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             let c = allocate_service(obj, store, rng);
             changes.extend(c);
             if let Object::Service(s) = obj {
+                let s = Arc::make_mut(s);
                 s.status = Some(k8s_openapi::api::core::v1::ServiceStatus {
                     load_balancer: Some(Default::default()),
                     conditions: None,
                 });
             }
         }
-        Object::ResourceQuota(q) => q.status = None,
+        Object::ResourceQuota(q) => Arc::make_mut(q).status = None,
         Object::Other(u) => {
+            let u = Arc::make_mut(u);
             if has_status_subresource(&u.kind) {
                 u.rest.remove("status");
             }
@@ -390,6 +398,7 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     let mut out = old.clone();
     match (&mut out, new) {
         (Object::Pod(o), Object::Pod(n)) => {
+            let o = Arc::make_mut(o);
             o.status = n.status.clone();
             // The QoS class is immutable; old kubelets dropped it (upstream backfills it).
             let old_qos = old.as_pod().and_then(|p| p.status.as_ref()).and_then(|s| s.qos_class.as_ref());
@@ -401,6 +410,7 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
             return out;
         }
         (Object::Deployment(o), Object::Deployment(n)) => {
+            let o = Arc::make_mut(o);
             o.status = n.status.clone();
             // `deploymentStatusStrategy` resets only the spec and the labels: the deployment
             // controller records `deployment.kubernetes.io/revision` (an annotation) through
@@ -409,14 +419,17 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
             return out;
         }
         (Object::ReplicaSet(o), Object::ReplicaSet(n)) => {
+            let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;
         }
         (Object::Node(o), Object::Node(n)) => {
+            let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;
         }
         (Object::Job(o), Object::Job(n)) => {
+            let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;
         }

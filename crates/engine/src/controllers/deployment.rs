@@ -118,7 +118,10 @@ impl Controller for DeploymentController {
                         if let Object::Deployment(d) = o {
                             let sel = Some(&d.spec).map(|s| &s.selector);
                             if selector_matches(sel, rs.metadata.labels.as_ref()) {
-                                owners.push((*d, "an orphan ReplicaSet matches the selector"));
+                                owners.push((
+                                    std::sync::Arc::unwrap_or_clone(d),
+                                    "an orphan ReplicaSet matches the selector",
+                                ));
                             }
                         }
                     }
@@ -169,7 +172,7 @@ impl Controller for DeploymentController {
         let key = key.strip_suffix(PROGRESS_TIMER_SUFFIX).unwrap_or(key);
         let (ns, name) = split_key(key);
         let Some(Object::Deployment(d)) = get(cx.core, "Deployment", ns, name) else { return };
-        let mut s = Sync { cx, d: *d };
+        let mut s = Sync { cx, d: std::sync::Arc::unwrap_or_clone(d) };
         match s.sync_deployment() {
             Ok(()) => s.cx.forget(NAME, key),
             Err(()) => {
@@ -685,7 +688,7 @@ impl Sync<'_, '_> {
         let mut out = Vec::new();
         for o in list(self.cx.core, "ReplicaSet", self.ns().as_deref()) {
             let Object::ReplicaSet(rs) = o else { continue };
-            let mut rs = *rs;
+            let mut rs = std::sync::Arc::unwrap_or_clone(rs);
             let matches = selector_matches(Some(sel), rs.metadata.labels.as_ref());
             let owned = is_controlled_by(&rs.metadata, &uid);
             if owned && matches {
@@ -804,7 +807,7 @@ impl Sync<'_, '_> {
                 );
                 let resp = self.cx.update(SERVICE_ACCOUNT, &Object::from(rs.clone()));
                 return match resp.object {
-                    Some(Object::ReplicaSet(r)) => Ok(Some(*r)),
+                    Some(Object::ReplicaSet(r)) => Ok(Some(std::sync::Arc::unwrap_or_clone(r))),
                     _ => Err(()),
                 };
             }
@@ -883,7 +886,7 @@ impl Sync<'_, '_> {
         let resp = self.cx.create(SERVICE_ACCOUNT, &Object::from(rs.clone()));
         let mut already_exists = false;
         let created = match (resp.object, resp.error) {
-            (Some(Object::ReplicaSet(r)), None) => *r,
+            (Some(Object::ReplicaSet(r)), None) => std::sync::Arc::unwrap_or_clone(r),
             (_, Some(e)) if e.code == 409 && e.reason == "AlreadyExists" => {
                 already_exists = true;
                 let found = get(self.cx.core, "ReplicaSet", self.ns().as_deref(), &new_name);
@@ -895,7 +898,7 @@ impl Sync<'_, '_> {
                                 .and_then(|s| s.template.as_ref())
                                 .is_some_and(|t| equal_ignore_hash(t, &template(&self.d))) =>
                     {
-                        *r
+                        std::sync::Arc::unwrap_or_clone(r)
                     }
                     _ => {
                         // A hash collision: bump collisionCount and try again next sync.
@@ -1019,7 +1022,7 @@ impl Sync<'_, '_> {
             );
         }
         match resp.object {
-            Some(Object::ReplicaSet(r)) => (scaled, *r),
+            Some(Object::ReplicaSet(r)) => (scaled, std::sync::Arc::unwrap_or_clone(r)),
             _ => (scaled, copy),
         }
     }

@@ -71,7 +71,7 @@ pub fn services_selecting(cx: &Cx, ns: Option<&str>, labels: Option<&BTreeMap<St
     list(cx.core, "Service", ns)
         .into_iter()
         .filter_map(|o| match o {
-            Object::Service(s) => Some(*s),
+            Object::Service(s) => Some(std::sync::Arc::unwrap_or_clone(s)),
             _ => None,
         })
         .filter(|s| {
@@ -367,7 +367,7 @@ fn reconcile(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>) -> 
     let existing: Vec<EndpointSlice> = list(cx.core, "EndpointSlice", ns.as_deref())
         .into_iter()
         .filter_map(|o| match o {
-            Object::EndpointSlice(s) => Some(*s),
+            Object::EndpointSlice(s) => Some(std::sync::Arc::unwrap_or_clone(s)),
             _ => None,
         })
         .filter(|s| {

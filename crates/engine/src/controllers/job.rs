@@ -259,7 +259,7 @@ impl Controller for JobController {
         let mut s = JobSync {
             cx,
             key: key.to_string(),
-            job: *job,
+            job: std::sync::Arc::unwrap_or_clone(job),
             backoff: self.backoff.get(key).copied().unwrap_or_default(),
         };
         let (result, record) = s.sync();

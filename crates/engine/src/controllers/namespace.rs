@@ -77,7 +77,7 @@ impl Controller for NamespaceController {
         if !is_deleting(&ns.metadata) {
             return;
         }
-        let ns = *ns;
+        let ns = std::sync::Arc::unwrap_or_clone(ns);
         let has_finalizer = ns
             .spec
             .as_ref()
@@ -215,7 +215,7 @@ impl Controller for NamespaceController {
         }
         // Everything is gone: finalize, then delete.
         let mut fin = match get(cx.core, "Namespace", None, key) {
-            Some(Object::Namespace(n)) => *n,
+            Some(Object::Namespace(n)) => std::sync::Arc::unwrap_or_clone(n),
             _ => return,
         };
         if let Some(spec) = fin.spec.as_mut() {

@@ -280,7 +280,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
         status.observed_generation = nz64(generation);
         // Latest copy (the Pod writes above do not touch the ReplicaSet).
         let mut latest = match get(cx.core, "ReplicaSet", ns.as_deref(), &name) {
-            Some(Object::ReplicaSet(r)) => *r,
+            Some(Object::ReplicaSet(r)) => std::sync::Arc::unwrap_or_clone(r),
             _ => return Ok(()),
         };
         let summary = format!(

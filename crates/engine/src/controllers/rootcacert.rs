@@ -79,7 +79,7 @@ impl Controller for RootCaCertPublisher {
         if terminating(&ns) {
             return;
         }
-        let ns_obj = Object::from(*ns);
+        let ns_obj = Object::from(std::sync::Arc::unwrap_or_clone(ns));
         let resp = match get(cx.core, "ConfigMap", Some(key), CONFIG_MAP_NAME) {
             None => {
                 let mut cm = ConfigMap::default();
@@ -101,7 +101,7 @@ impl Controller for RootCaCertPublisher {
                 cx.create(SERVICE_ACCOUNT, &Object::from(cm))
             }
             Some(Object::ConfigMap(cm)) if cm.data != Some(desired_data()) => {
-                let mut cm = *cm;
+                let mut cm = std::sync::Arc::unwrap_or_clone(cm);
                 cm.data = Some(desired_data());
                 let ann = cm.metadata.annotations.get_or_insert_with(BTreeMap::new);
                 ann.insert(DESCRIPTION_ANNOTATION.into(), DESCRIPTION.into());

@@ -63,7 +63,7 @@ impl Controller for ServiceAccountController {
         let mut sa = ServiceAccount::default();
         sa.metadata.name = Some(DEFAULT_SERVICE_ACCOUNT.into());
         sa.metadata.namespace = Some(key.to_string());
-        let ns_obj = Object::from(*ns);
+        let ns_obj = Object::from(std::sync::Arc::unwrap_or_clone(ns));
         cx.decide(
             Phase::Controllers,
             NAME,

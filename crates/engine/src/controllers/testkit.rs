@@ -345,7 +345,7 @@ impl Actor for FakeKubelet {
         let (verb, key) = task.key.split_once('/').unwrap_or(("", ""));
         let (ns, name) = split_key(key);
         let Some(Object::Pod(pod)) = get(core, "Pod", ns, name) else { return };
-        let mut pod = *pod;
+        let mut pod = std::sync::Arc::unwrap_or_clone(pod);
         let containers: Vec<(String, String)> = pod
             .spec
             .as_ref()

@@ -459,7 +459,7 @@ impl PodWorker {
     /// resourceVersion). Spec and status are left out: nothing that takes it reads them, and
     /// a full copy per step was a large share of a run's work.
     fn reference(&self) -> Object {
-        Object::Pod(Box::new(Pod { metadata: self.pod.metadata.clone(), spec: None, status: None }))
+        Object::Pod(std::sync::Arc::new(Pod { metadata: self.pod.metadata.clone(), spec: None, status: None }))
     }
 }
 
@@ -655,7 +655,7 @@ impl Kubelet {
 
     fn node_event(&mut self, core: &mut Core, type_: &'static str, reason: &str, message: String) {
         if let Some(node) = self.node_obj(core) {
-            let obj = Object::Node(Box::new(node));
+            let obj = Object::Node(std::sync::Arc::new(node));
             self.recorder.record(
                 core,
                 EventSpec { involved: &obj, field_path: None, type_, reason, message, phase: Phase::Kubelet },
@@ -723,7 +723,7 @@ impl Kubelet {
         }
         if !self.stopped_noted {
             self.stopped_noted = true;
-            let node = self.node_obj(core).map(|n| Object::Node(Box::new(n)));
+            let node = self.node_obj(core).map(|n| Object::Node(std::sync::Arc::new(n)));
             self.work(
                 core,
                 Phase::Kubelet,
@@ -2448,7 +2448,7 @@ impl Kubelet {
         self.work_changes(core, &obj, summary, changes);
         let mut pod = current;
         pod.status = Some(new);
-        let body = Body::Object(Object::Pod(Box::new(pod)));
+        let body = Body::Object(Object::Pod(std::sync::Arc::new(pod)));
         let resp = apiserver::handle(
             core,
             ApiRequest {
@@ -2465,7 +2465,7 @@ impl Kubelet {
         );
         if resp.ok() {
             if let Some(Object::Pod(p)) = resp.object {
-                w.pod = *p;
+                w.pod = std::sync::Arc::unwrap_or_clone(p);
             }
             w.last_status = Some((json, typed));
         }
@@ -2513,7 +2513,7 @@ impl Kubelet {
         // Every post of node status is a heartbeat: each condition's lastHeartbeatTime is now.
         stamp_heartbeat(&mut node, core.now);
         self.last_status_report_ms = core.now;
-        let obj = Object::Node(Box::new(node.clone()));
+        let obj = Object::Node(std::sync::Arc::new(node.clone()));
         core.record(
             StepBuilder::new(
                 Phase::Status,
@@ -2622,7 +2622,7 @@ impl Kubelet {
             namespace: None,
             name: Some(self.node.clone()),
             subresource: Some("status".into()),
-            body: Some(Body::Object(Object::Node(Box::new(node.clone())))),
+            body: Some(Body::Object(Object::Node(std::sync::Arc::new(node.clone())))),
             verbose: false,
             file: None,
         })

@@ -48,6 +48,7 @@ fn registry_prepare(obj: &mut Object) {
         }
     }
     if let Object::Job(job) = obj {
+        let job = std::sync::Arc::make_mut(job);
         let uid = "00000000-0000-0000-0000-000000000000".to_string();
         let name = job.metadata.name.clone().unwrap_or_default();
         let Some(spec) = job.spec.as_mut() else { return };

@@ -43,7 +43,7 @@ pub(crate) fn build(name: &'static str) -> Built {
 
 pub(crate) fn pod_mut(obj: &mut Object) -> Option<&mut Pod> {
     match obj {
-        Object::Pod(p) => Some(p),
+        Object::Pod(p) => Some(std::sync::Arc::make_mut(p)),
         _ => None,
     }
 }

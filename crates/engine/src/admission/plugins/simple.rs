@@ -6,6 +6,7 @@ use crate::admission::{Attributes, Context, Decision, MutatingPlugin, Operation,
 use crate::object::Object;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::sync::Arc;
 
 /// `TaintNodesByCondition` (`plugin/pkg/admission/nodetaint`): a Node is created with the
 /// `node.kubernetes.io/not-ready:NoSchedule` taint, so nothing is scheduled onto it before the
@@ -32,6 +33,7 @@ impl MutatingPlugin for TaintNodesByCondition {
                 "The body is not a Node.",
             );
         };
+        let node = Arc::make_mut(node);
         let spec = node.spec.get_or_insert_with(Default::default);
         let taints = spec.taints.get_or_insert_with(Vec::new);
         if taints.iter().any(|t| t.key == NOT_READY && t.effect == "NoSchedule") {
@@ -142,6 +144,7 @@ impl MutatingPlugin for DefaultStorageClass {
             .collect();
         let count = defaults.len();
         let Object::PersistentVolumeClaim(pvc) = obj else { return Decision::silent() };
+        let pvc = Arc::make_mut(pvc);
         let has_class = pvc.spec.as_ref().is_some_and(|s| s.storage_class_name.is_some())
             || annotation(&pvc.metadata, "volume.beta.kubernetes.io/storage-class").is_some();
         if has_class {
@@ -218,6 +221,7 @@ impl MutatingPlugin for DefaultIngressClass {
             .filter(|o| annotation(o.meta(), "ingressclass.kubernetes.io/is-default-class") == Some("true"))
             .collect();
         let Object::Other(ing) = obj else { return Decision::silent() };
+        let ing = Arc::make_mut(ing);
         let has_name = ing.rest.get("spec").and_then(|s| s.get("ingressClassName")).is_some_and(|v| !v.is_null());
         if has_name {
             return Decision::allow("The Ingress names its IngressClass.");
