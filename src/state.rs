@@ -156,8 +156,14 @@ pub struct LabRun {
 impl LabRun {
     /// Runs the engine; `Err` is the engine's [`lab::LabError`] (a broken cluster, an
     /// unknown user) as text.
+    ///
+    /// The cluster loaded for the last run is kept (one per thread: the page's) and reused
+    /// while the seed and the cluster stay the same, so a learner's next run starts at once.
     pub fn start(input: &LabInput) -> Result<LabRun, String> {
-        let run = lab::run(input).map_err(|e| e.to_string())?;
+        thread_local! {
+            static LOADED: std::cell::RefCell<Option<lab::Loaded>> = const { std::cell::RefCell::new(None) };
+        }
+        let run = LOADED.with_borrow_mut(|loaded| lab::run_reusing(loaded, input)).map_err(|e| e.to_string())?;
         Ok(LabRun::from_run(run, input.manifest.clone()))
     }
 

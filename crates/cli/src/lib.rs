@@ -600,11 +600,13 @@ pub fn website_report_with(dir: &Path, runtime: bool) -> Option<Report> {
     yaml_files(dir, &mut files);
     let mut r = Report::default();
     let mut lines = String::new();
+    // Every file runs on the default cluster: it is loaded once and copied for each run.
+    let mut loaded = None;
     for path in &files {
         let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
         let Ok(text) = std::fs::read_to_string(path) else { continue };
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("x.yaml").to_string();
-        let run = match lab::run(&LabInput::new(text, name)) {
+        let run = match lab::run_reusing(&mut loaded, &LabInput::new(text, name)) {
             Ok(run) => run,
             Err(e) => {
                 lines += &format!("OURS     {rel}: lab error: {e}\n");

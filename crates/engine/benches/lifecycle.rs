@@ -3,7 +3,9 @@
 //! (Deployment → ReplicaSet → 3 Pods scheduled, pulled, started, Ready; every step traced).
 //! The workload is `podlab_engine::workloads::lifecycle`.
 //!
-//! Run: `cargo bench -p podlab-engine --bench lifecycle` (prints the mean wall time per run).
+//! Run: `cargo bench -p podlab-engine --bench lifecycle` (prints the mean wall time per run,
+//! then the same on a cluster loaded once and copied for each run, as the page's later runs
+//! and the CLI's corpus report do).
 //! The same run compiled to wasm32 under Node.js, against native: `scripts/bench-ratio.sh`.
 
 use podlab_engine::workloads;
@@ -11,19 +13,28 @@ use std::time::Instant;
 
 fn main() {
     let (steps, end_ms) = workloads::lifecycle().expect("the default cluster loads");
-    // Warm up, then time enough runs for a stable mean.
-    for _ in 0..5 {
-        std::hint::black_box(workloads::lifecycle().expect("runs"));
-    }
-    let runs = 50;
-    let start = Instant::now();
-    for _ in 0..runs {
-        std::hint::black_box(workloads::lifecycle().expect("runs"));
-    }
-    let per_run = start.elapsed().as_secs_f64() / runs as f64;
     println!(
-        "3-replica Deployment lifecycle via lab::run: {:.3} ms per run ({steps} steps, settled at {:.1}s of cluster time, {runs} runs)",
-        per_run * 1000.0,
+        "3-replica Deployment lifecycle via lab::run: {:.3} ms per run ({steps} steps, settled at {:.1}s of cluster time, {RUNS} runs)",
+        per_run(workloads::lifecycle) * 1000.0,
         end_ms as f64 / 1000.0
     );
+    let mut loaded = None;
+    println!(
+        "the same on a cluster loaded once (lab::run_reusing): {:.3} ms per run ({RUNS} runs)",
+        per_run(|| workloads::lifecycle_reusing(&mut loaded)) * 1000.0
+    );
+}
+
+const RUNS: u32 = 50;
+
+/// Warms up, then times [`RUNS`] runs of `f`; seconds per run.
+fn per_run(mut f: impl FnMut() -> Option<(usize, u64)>) -> f64 {
+    for _ in 0..5 {
+        std::hint::black_box(f().expect("runs"));
+    }
+    let start = Instant::now();
+    for _ in 0..RUNS {
+        std::hint::black_box(f().expect("runs"));
+    }
+    start.elapsed().as_secs_f64() / RUNS as f64
 }

@@ -4,7 +4,8 @@
 //! render.
 //!
 //! A run: a fresh [`Core`] seeded with `seed`; the starting state loaded from the cluster YAML
-//! ([`crate::cluster::load`], the built-in kind cluster when `None`); kubectl's work queued at
+//! ([`crate::cluster::load`], the built-in kind cluster when `None`; [`run_reusing`] copies
+//! a [`Loaded`] cluster instead of loading it again for every run); kubectl's work queued at
 //! time 0 as the kubeconfig user (the settings' `currentUser`, or `user`), impersonating
 //! `identity` when given (`--as`/`--as-group`); then [`run_loop`] with the actors until the
 //! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
@@ -201,13 +202,59 @@ fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: 
     config
 }
 
+/// A cluster loaded and ready for runs: a `Core` seeded with `seed` holding the starting state
+/// of `cluster` (`None`: the built-in kind cluster), and the cluster's settings. Loading is
+/// deterministic (the seed and the cluster YAML decide everything it writes), so one `Loaded`
+/// serves any number of runs: each works on its own copy, which shares the stored objects
+/// (copied on write) instead of rebuilding every bootstrap object.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    seed: u64,
+    cluster: Option<String>,
+    core: Core,
+    settings: LabSettings,
+}
+
+impl Loaded {
+    /// Loads `cluster` ([`cluster::load`]) into a `Core` seeded with `seed`.
+    pub fn load(seed: u64, cluster: Option<&str>) -> Result<Loaded, LabError> {
+        let mut core = Core::new(seed);
+        let settings = cluster::load(&mut core, cluster).map_err(LabError::Cluster)?;
+        Ok(Loaded { seed, cluster: cluster.map(str::to_string), core, settings })
+    }
+
+    /// Whether `input` runs on this cluster (same seed, same cluster YAML).
+    pub fn fits(&self, input: &LabInput) -> bool {
+        self.seed == input.seed && self.cluster.as_deref() == input.cluster.as_deref()
+    }
+}
+
 /// Runs the lab (see the module docs).
 pub fn run(input: &LabInput) -> Result<Run, LabError> {
-    let mut core = Core::new(input.seed);
-    let settings = cluster::load(&mut core, input.cluster.as_deref()).map_err(LabError::Cluster)?;
+    run_on(&Loaded::load(input.seed, input.cluster.as_deref())?, input)
+}
+
+/// [`run`] with `loaded` kept loaded with the input's cluster: reused when it fits the input,
+/// loaded anew when it is empty or its seed or cluster differ. For callers that run one
+/// manifest after another (the page, the CLI's corpus report, the benchmark).
+pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run, LabError> {
+    let fitting = match loaded.take().filter(|l| l.fits(input)) {
+        Some(l) => l,
+        None => Loaded::load(input.seed, input.cluster.as_deref())?,
+    };
+    let run = run_on(&fitting, input);
+    *loaded = Some(fitting);
+    run
+}
+
+/// Runs the lab on a copy of `loaded`, which fits the input (see [`Loaded::fits`]).
+fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
+    debug_assert!(loaded.fits(input), "a run on a cluster loaded for another seed or cluster");
+    let mut core = loaded.core.clone();
+    let settings = &loaded.settings;
     let setup_revision = core.store.revision();
     let user = input.user.clone().or_else(|| settings.current_user.clone()).unwrap_or_default();
-    let credential = credential_of(&settings, &user).ok_or_else(|| LabError::UnknownUser {
+    let credential = credential_of(settings, &user).ok_or_else(|| LabError::UnknownUser {
         user: user.clone(),
         known: settings.users.iter().map(|u| u.name.clone()).collect(),
     })?;
@@ -237,7 +284,7 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
             .map(|(_, node, _)| node.name().to_string())
             .collect::<Vec<_>>()
             .into_iter()
-            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), &settings, &node)))
+            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), settings, &node)))
             .collect();
         for kubelet in &mut kubelets {
             kubelet.start(&mut core);

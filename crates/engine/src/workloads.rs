@@ -41,6 +41,15 @@ pub fn lifecycle() -> Option<(usize, u64)> {
     lab::run(&input).ok().map(|r| (r.steps.len(), r.end_ms))
 }
 
+/// [`lifecycle`] on a default cluster loaded beforehand and kept in `loaded`
+/// ([`lab::run_reusing`]): the run works on a copy of the loaded starting state, so loading
+/// the cluster (its bootstrap objects, nodes and settings) is left out, as on the page's
+/// second and later runs.
+pub fn lifecycle_reusing(loaded: &mut Option<lab::Loaded>) -> Option<(usize, u64)> {
+    let input = LabInput::new(DEPLOYMENT, "web.yaml");
+    lab::run_reusing(loaded, &input).ok().map(|r| (r.steps.len(), r.end_ms))
+}
+
 fn q(s: &str) -> Quantity {
     Quantity(s.to_string())
 }

@@ -958,3 +958,34 @@ fn watch_rows_of_whole_runs() {
         120_000,
     ));
 }
+
+/// A run on a kept [`Loaded`] cluster is the run a fresh load gives, byte for byte, however
+/// many runs used it before; another seed or cluster loads anew.
+#[test]
+fn runs_on_a_kept_cluster_equal_fresh_runs() {
+    let deployment = crate::workloads::DEPLOYMENT;
+    let nodes = cluster::preset("tight-resources").expect("the preset exists").to_string();
+    let mut kept: Option<Loaded> = None;
+    for (manifest, seed, cluster) in [
+        (POD, 1, None),
+        (deployment, 1, None),
+        (POD, 1, None),
+        (deployment, 7, None),
+        (deployment, 7, Some(nodes.clone())),
+        (POD, 1, None),
+    ] {
+        let input = LabInput { seed, cluster: cluster.clone(), ..LabInput::new(manifest, "x.yaml") };
+        let fresh = run(&input).expect("runs");
+        let reused = run_reusing(&mut kept, &input).expect("runs");
+        assert_eq!(serde_json::to_string(&reused).unwrap(), serde_json::to_string(&fresh).unwrap());
+        let listing = |r: &Run| {
+            r.store()
+                .list("/")
+                .into_iter()
+                .map(|(k, o, rev)| format!("{k} {rev} {:?}", o.meta().uid))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(listing(&reused), listing(&fresh));
+        assert!(kept.as_ref().is_some_and(|l| l.fits(&input)));
+    }
+}
