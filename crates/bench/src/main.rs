@@ -10,6 +10,11 @@ use std::time::Instant;
 
 use podlab_bench::{large_prepare, large_run, lifecycle};
 
+/// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
+/// lifecycle's instructions (see the README's Benchmarks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let arg = |i: usize, default: u32| std::env::args().nth(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let (runs, warmup_ms) = (arg(1, 50), arg(2, 5000));

@@ -11,6 +11,11 @@
 use podlab_engine::workloads;
 use std::time::Instant;
 
+/// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
+/// lifecycle's instructions (see the README's Benchmarks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let (steps, end_ms) = workloads::lifecycle().expect("the default cluster loads");
     println!(

@@ -9,6 +9,11 @@ use std::time::Instant;
 
 use podlab_engine::workloads::{LargeSchedule, SmallSchedule};
 
+/// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
+/// lifecycle's instructions (see the README's Benchmarks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// CPU time this process has used, in seconds (Linux `/proc/self/schedstat`), so the
 /// figures do not depend on how busy the shared machine is. None elsewhere.
 fn cpu_seconds() -> Option<f64> {
