@@ -130,7 +130,7 @@ impl Run {
         &self.core.store
     }
 
-    /// The final simulation state.
+    /// The final simulation state (its trace moved out into [`Run::steps`]).
     pub fn core(&self) -> &Core {
         &self.core
     }
@@ -302,7 +302,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         impersonate: input.identity.clone(),
         namespace,
         setup_revision,
-        steps: core.steps.clone(),
+        steps: std::mem::take(&mut core.steps),
         documents: kubectl.results.clone(),
         stdout,
         stderr,

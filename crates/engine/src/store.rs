@@ -98,9 +98,23 @@ impl<V: Clone> Store<V> {
 
     /// The value a key had at `revision` (inclusive).
     pub fn get_at(&self, key: &str, revision: u64) -> Option<(&V, u64)> {
-        let history = self.keys.get(key)?;
+        Self::version_at(self.keys.get(key)?, revision)
+    }
+
+    /// The value a key's history held at `revision`, with its mod revision.
+    fn version_at(history: &[Version<V>], revision: u64) -> Option<(&V, u64)> {
         let v = history.iter().rev().find(|v| v.mod_revision <= revision)?;
         v.value.as_deref().map(|value| (value, v.mod_revision))
+    }
+
+    /// The entries whose key starts with `prefix`, in key order.
+    fn under<'s, 'p>(
+        &'s self,
+        prefix: &'p str,
+    ) -> impl Iterator<Item = (&'s String, &'s Vec<Version<V>>)> + use<'s, 'p, V> {
+        self.keys
+            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .take_while(move |(k, _)| k.starts_with(prefix))
     }
 
     /// Every live key under `prefix`, in key order, with its value and mod revision.
@@ -110,20 +124,12 @@ impl<V: Clone> Store<V> {
 
     /// Every key under `prefix` as it stood at `revision`.
     pub fn list_at(&self, prefix: &str, revision: u64) -> Vec<(&str, &V, u64)> {
-        self.keys
-            .range(prefix.to_string()..)
-            .take_while(|(k, _)| k.starts_with(prefix))
-            .filter_map(|(k, _)| self.get_at(k, revision).map(|(v, r)| (k.as_str(), v, r)))
-            .collect()
+        self.under(prefix).filter_map(|(k, h)| Self::version_at(h, revision).map(|(v, r)| (k.as_str(), v, r))).collect()
     }
 
     /// The live values under `prefix`, in key order, as shared handles (no copies).
     pub fn list_shared(&self, prefix: &str) -> Vec<Arc<V>> {
-        self.keys
-            .range(prefix.to_string()..)
-            .take_while(|(k, _)| k.starts_with(prefix))
-            .filter_map(|(_, h)| h.last().and_then(|v| v.value.clone()))
-            .collect()
+        self.under(prefix).filter_map(|(_, h)| h.last().and_then(|v| v.value.clone())).collect()
     }
 
     fn push(&mut self, key: &str, value: Option<Arc<V>>, kind: EventType, object: Arc<V>, prev: Option<Arc<V>>) -> u64 {

@@ -350,9 +350,40 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
         m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
         m.generation = om.generation;
     }
+    if let (Object::Other(n), Object::Other(o)) = (&mut *new, old) {
+        // The same steps on the JSON an object of a kind without a type already is.
+        let n = Arc::make_mut(n);
+        if has_status_subresource(&kind) {
+            match o.rest.get("status") {
+                Some(s) => {
+                    n.rest.insert("status".into(), s.clone());
+                }
+                None => {
+                    n.rest.remove("status");
+                }
+            }
+        }
+        if tracks_generation(&kind) {
+            let spec = |m: &'_ serde_json::Map<String, Value>| {
+                m.iter()
+                    .filter(|(k, _)| k.as_str() != "status")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<serde_json::Map<_, _>>()
+            };
+            if spec(&o.rest) != spec(&n.rest) {
+                n.metadata.generation = Some(old.meta().generation.unwrap_or(0) + 1);
+            }
+        }
+        return;
+    }
+    keep_status_and_bump_generation_via_json(new, old, &kind);
+}
+
+/// [`prepare_for_update`]'s status and generation steps on the objects' JSON forms.
+fn keep_status_and_bump_generation_via_json(new: &mut Object, old: &Object, kind: &str) {
     let old_json = old.to_json();
     let mut new_json = new.to_json();
-    if has_status_subresource(&kind) {
+    if has_status_subresource(kind) {
         match old_json.get("status") {
             Some(s) => {
                 new_json["status"] = s.clone();
@@ -364,14 +395,14 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
             }
         }
     }
-    if tracks_generation(&kind) {
+    if tracks_generation(kind) {
         let spec_changed = spec_of(&old_json) != spec_of(&new_json);
         if spec_changed {
             let g = old.meta().generation.unwrap_or(0) + 1;
             new_json["metadata"]["generation"] = json!(g);
         }
     }
-    if let Ok(o) = Object::from_json(&old.api_version(), &kind, new_json) {
+    if let Ok(o) = Object::from_json(&old.api_version(), kind, new_json) {
         *new = o;
     }
 }
@@ -445,4 +476,67 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
         }
     }
     Object::from_json(&old.api_version(), old.kind(), out).unwrap_or_else(|_| old.clone())
+}
+
+#[cfg(test)]
+mod update_tests {
+    use super::*;
+
+    fn other(v: Value) -> Object {
+        let (api_version, kind) =
+            (v["apiVersion"].as_str().unwrap().to_string(), v["kind"].as_str().unwrap().to_string());
+        let o = Object::from_json(&api_version, &kind, v).unwrap();
+        assert!(matches!(o, Object::Other(_)), "{kind} has no typed variant");
+        o
+    }
+
+    /// Objects of kinds without a type take a shortcut through their JSON maps; it must give
+    /// what the JSON round trip gives (status kept or dropped, generation bumped or not).
+    #[test]
+    fn untyped_objects_update_as_their_json_does() {
+        let meta = json!({"name": "x", "namespace": "default", "uid": "u1", "generation": 3});
+        let cases = [
+            // A Lease: no status subresource, no generation.
+            (
+                json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta, "spec": {"renewTime": "a"}}),
+                json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "x"}, "spec": {"renewTime": "b"}, "status": {"x": 1}}),
+            ),
+            // Status subresource: the stored status wins, the new one is dropped or replaced.
+            (
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": meta, "spec": {"a": 1}, "status": {"lb": 1}}),
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "x"}, "status": {"lb": 2}, "spec": {"a": 2}}),
+            ),
+            (
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": meta, "spec": {"a": 1}}),
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "x"}, "status": {"lb": 2}, "spec": {"a": 1}, "z": 0}),
+            ),
+            // Only the status differs: no new generation.
+            (
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": meta, "spec": {"a": 1}, "status": {"lb": 1}}),
+                json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "x"}, "spec": {"a": 1}, "status": {"lb": 9}}),
+            ),
+        ];
+        let mut generations = Vec::new();
+        for (old, new) in cases {
+            let old = other(old);
+            let mut shortcut = other(new);
+            let mut via_json = shortcut.clone();
+            prepare_for_update(&mut shortcut, &old);
+            {
+                let om = old.meta().clone();
+                let m = via_json.meta_mut();
+                m.uid = om.uid;
+                m.creation_timestamp = om.creation_timestamp;
+                m.deletion_timestamp = om.deletion_timestamp;
+                m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
+                m.generation = om.generation;
+            }
+            keep_status_and_bump_generation_via_json(&mut via_json, &old, old.kind());
+            assert_eq!(shortcut, via_json);
+            // Key order too (it shows in YAML output).
+            assert_eq!(shortcut.to_json().to_string(), via_json.to_json().to_string());
+            generations.push(shortcut.meta().generation);
+        }
+        assert_eq!(generations, [Some(3), Some(4), Some(4), Some(3)]);
+    }
 }

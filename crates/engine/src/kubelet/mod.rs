@@ -2580,9 +2580,23 @@ impl Kubelet {
         let renew = crate::controllers::util::micro_time(core.now);
         let (verb, name, body) = match core.store.get(&key) {
             Some((lease, _)) => {
-                let mut v = lease.to_json();
-                v["spec"]["renewTime"] = serde_json::json!(renew);
-                (Verb::Update, Some(self.node.clone()), v)
+                // A Lease has no typed variant: its spec is JSON already, changed in place.
+                let body = match lease.clone() {
+                    Object::Other(mut u) => {
+                        let spec = std::sync::Arc::make_mut(&mut u)
+                            .rest
+                            .entry("spec")
+                            .or_insert_with(|| serde_json::json!({}));
+                        spec["renewTime"] = serde_json::json!(renew);
+                        Body::Object(Object::Other(u))
+                    }
+                    typed => {
+                        let mut v = typed.to_json();
+                        v["spec"]["renewTime"] = serde_json::json!(renew);
+                        Body::Json(v)
+                    }
+                };
+                (Verb::Update, Some(self.node.clone()), body)
             }
             None => {
                 let Some(node) = self.node_obj(core) else { return false };
@@ -2597,7 +2611,7 @@ impl Kubelet {
                     },
                     "spec": {"holderIdentity": self.node, "leaseDurationSeconds": NODE_LEASE_DURATION_S, "renewTime": renew},
                 });
-                (Verb::Create, None, v)
+                (Verb::Create, None, Body::Json(v))
             }
         };
         let req = ApiRequest {
@@ -2607,7 +2621,7 @@ impl Kubelet {
             namespace: Some(NODE_LEASE_NAMESPACE.into()),
             name,
             subresource: None,
-            body: Some(Body::Json(body)),
+            body: Some(body),
             verbose: false,
             file: None,
         };
