@@ -6,6 +6,8 @@
 #   trunk 0.21.14                                            (cargo install)
 #   wasm-bindgen-cli at the version Cargo.lock pins          (cargo install)
 #   chromium, chromium-driver, brotli                        (apt-get, needs root)
+#   a C compiler (gcc, libc6-dev) when `cc` is missing: the native binaries' allocator,
+#   mimalloc, is C built by the cc crate (Rust itself links through `cc`)
 #   playwright-core, axe-core, binaryen (wasm-opt)           (npm ci, from package-lock.json)
 #   every crate in Cargo.lock                                (cargo fetch --locked)
 #
@@ -59,11 +61,13 @@ if [[ "$have_bindgen" != "wasm-bindgen $WASM_BINDGEN_VERSION" \
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# --- Debian packages: Chromium + ChromeDriver for browser tests, brotli for the size report ----
+# --- Debian packages: Chromium + ChromeDriver for browser tests, brotli for the size report,
+# a C compiler for mimalloc ----
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v brotli >/dev/null || missing+=(brotli)
+command -v cc >/dev/null || missing+=(gcc libc6-dev)
 if ((${#missing[@]})); then
   if [[ "$(id -u)" == 0 ]]; then
     say "installing Debian packages: ${missing[*]}"
