@@ -127,6 +127,11 @@ impl<V: Clone> Store<V> {
         self.under(prefix).filter_map(|(k, h)| Self::version_at(h, revision).map(|(v, r)| (k.as_str(), v, r))).collect()
     }
 
+    /// Whether any live key starts with `prefix`.
+    pub fn has_any(&self, prefix: &str) -> bool {
+        self.under(prefix).any(|(_, h)| h.last().is_some_and(|v| v.value.is_some()))
+    }
+
     /// The live values under `prefix`, in key order, as shared handles (no copies).
     pub fn list_shared(&self, prefix: &str) -> Vec<Arc<V>> {
         self.under(prefix).filter_map(|(_, h)| h.last().and_then(|v| v.value.clone())).collect()
@@ -216,5 +221,13 @@ mod tests {
         let kinds: Vec<_> = s.events_since(r2).iter().map(|e| e.kind).collect();
         assert_eq!(kinds, vec![EventType::Modified, EventType::Deleted]);
         assert_eq!(s.events_since(r4).len(), 0);
+        // A deleted key leaves its history but is not live; a prefix is not a key's middle.
+        assert!(s.has_any("/registry/pods/default/"));
+        s.delete("/registry/pods/default/a").unwrap();
+        assert!(!s.has_any("/registry/pods/"));
+        assert_eq!(s.list("/registry/pods/").len(), 0);
+        s.create("/registry/podsx/a", "x").unwrap();
+        assert!(!s.has_any("/registry/pods/"));
+        assert!(s.has_any("/registry/pods"));
     }
 }

@@ -87,8 +87,8 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
 
 /// Whether the cluster has any webhook configuration (then the simulated servers are read).
 fn has_webhooks(core: &Core) -> bool {
-    !core.store.list("/registry/mutatingwebhookconfigurations/").is_empty()
-        || !core.store.list("/registry/validatingwebhookconfigurations/").is_empty()
+    core.store.has_any("/registry/mutatingwebhookconfigurations/")
+        || core.store.has_any("/registry/validatingwebhookconfigurations/")
 }
 
 /// The simulated webhook servers of the lab settings.
