@@ -696,6 +696,8 @@ impl Chain {
         // (so its diff is empty): the JSON forms are only built when the object changed.
         // `copy` is the object as the next plugin gets it.
         let mut copy = obj.clone();
+        // The JSON of `copy` when the last change made it (the next change's "before").
+        let mut copy_json: Option<serde_json::Value> = None;
         for round in 0..2 {
             ctx.state.borrow_mut().round = round;
             for slot in &self.slots {
@@ -711,13 +713,15 @@ impl Chain {
                 let changes = if unchanged {
                     Vec::new()
                 } else {
-                    let before = copy.to_json();
+                    let before = copy_json.take().unwrap_or_else(|| copy.to_json());
                     let after = obj.to_json();
                     copy = obj.clone();
-                    if decision.silent && before == after && decision.rejection.is_none() {
+                    let changes = diff(&before, &after);
+                    copy_json = Some(after);
+                    if decision.silent && changes.is_empty() && decision.rejection.is_none() {
                         continue;
                     }
-                    diff(&before, &after)
+                    changes
                 };
                 if round == 1 {
                     // The second pass only shows what it changed, refused or called.
