@@ -72,23 +72,38 @@ impl ResourceInfo {
 
     /// The REST path of the collection (`/api/v1/namespaces/default/pods`).
     pub fn collection_path(&self, namespace: Option<&str>) -> String {
-        let base = if self.group.is_empty() {
-            format!("/api/{}", self.version)
+        // Built by appending (paths are made for every request and step).
+        let ns = namespace.filter(|_| self.namespaced);
+        let mut p = String::with_capacity(64);
+        if self.group.is_empty() {
+            p.push_str("/api/");
         } else {
-            format!("/apis/{}/{}", self.group, self.version)
-        };
-        match (self.namespaced, namespace) {
-            (true, Some(ns)) => format!("{base}/namespaces/{ns}/{}", self.plural),
-            _ => format!("{base}/{}", self.plural),
+            p.push_str("/apis/");
+            p.push_str(self.group);
+            p.push('/');
         }
+        p.push_str(self.version);
+        if let Some(ns) = ns {
+            p.push_str("/namespaces/");
+            p.push_str(ns);
+        }
+        p.push('/');
+        p.push_str(self.plural);
+        p
     }
 
     /// The etcd key of an object of this kind.
     pub fn etcd_key(&self, namespace: Option<&str>, name: &str) -> String {
-        match (self.namespaced, namespace) {
-            (true, Some(ns)) => format!("/registry/{}/{ns}/{name}", self.etcd_prefix),
-            _ => format!("/registry/{}/{name}", self.etcd_prefix),
+        let mut key = String::with_capacity(64);
+        key.push_str("/registry/");
+        key.push_str(self.etcd_prefix);
+        key.push('/');
+        if let Some(ns) = namespace.filter(|_| self.namespaced) {
+            key.push_str(ns);
+            key.push('/');
         }
+        key.push_str(name);
+        key
     }
 }
 
@@ -383,6 +398,16 @@ mod tests {
         }
         let node = resource_for("v1", "Node").unwrap();
         assert_eq!(node.etcd_key(None, "worker-1"), "/registry/minions/worker-1");
+        // A namespace given for a cluster-scoped kind is ignored; a namespaced kind without one
+        // gets the all-namespaces path and key.
+        assert_eq!(node.etcd_key(Some("default"), "worker-1"), "/registry/minions/worker-1");
+        assert_eq!(node.collection_path(Some("default")), "/api/v1/nodes");
+        assert_eq!(pod.collection_path(None), "/api/v1/pods");
+        assert_eq!(pod.etcd_key(None, "web"), "/registry/pods/web");
+        assert_eq!(dep.collection_path(None), "/apis/apps/v1/deployments");
+        let crb = resource_for("rbac.authorization.k8s.io/v1", "ClusterRoleBinding").unwrap();
+        assert_eq!(crb.collection_path(Some("x")), "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings");
+        assert_eq!(crb.etcd_key(None, "a"), "/registry/clusterrolebindings/a");
 
         let json = serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
             "spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}});
