@@ -341,15 +341,7 @@ fn allocate_service(obj: &mut Object, store: &Store<Object>, rng: &mut Rng) -> V
 /// generation when the spec changed.
 pub fn prepare_for_update(new: &mut Object, old: &Object) {
     let kind = old.kind().to_string();
-    {
-        let om = old.meta().clone();
-        let m = new.meta_mut();
-        m.uid = om.uid;
-        m.creation_timestamp = om.creation_timestamp;
-        m.deletion_timestamp = om.deletion_timestamp;
-        m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
-        m.generation = om.generation;
-    }
+    keep_system_metadata(new, old);
     if let (Object::Other(n), Object::Other(o)) = (&mut *new, old) {
         // The same steps on the JSON an object of a kind without a type already is.
         let n = Arc::make_mut(n);
@@ -363,20 +355,23 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
                 }
             }
         }
-        if tracks_generation(&kind) {
-            let spec = |m: &'_ serde_json::Map<String, Value>| {
-                m.iter()
-                    .filter(|(k, _)| k.as_str() != "status")
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect::<serde_json::Map<_, _>>()
-            };
-            if spec(&o.rest) != spec(&n.rest) {
-                n.metadata.generation = Some(old.meta().generation.unwrap_or(0) + 1);
-            }
+        if tracks_generation(&kind) && !same_spec(&o.rest, &n.rest) {
+            n.metadata.generation = Some(old.meta().generation.unwrap_or(0) + 1);
         }
         return;
     }
     keep_status_and_bump_generation_via_json(new, old, &kind);
+}
+
+/// The metadata an update cannot change: uid, creation and deletion stamps, generation.
+fn keep_system_metadata(new: &mut Object, old: &Object) {
+    let om = old.meta();
+    let m = new.meta_mut();
+    m.uid.clone_from(&om.uid);
+    m.creation_timestamp.clone_from(&om.creation_timestamp);
+    m.deletion_timestamp.clone_from(&om.deletion_timestamp);
+    m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
+    m.generation = om.generation;
 }
 
 /// [`prepare_for_update`]'s status and generation steps on the objects' JSON forms.
@@ -396,7 +391,8 @@ fn keep_status_and_bump_generation_via_json(new: &mut Object, old: &Object, kind
         }
     }
     if tracks_generation(kind) {
-        let spec_changed = spec_of(&old_json) != spec_of(&new_json);
+        let empty = serde_json::Map::new();
+        let spec_changed = !same_spec(old_json.as_object().unwrap_or(&empty), new_json.as_object().unwrap_or(&empty));
         if spec_changed {
             let g = old.meta().generation.unwrap_or(0) + 1;
             new_json["metadata"]["generation"] = json!(g);
@@ -407,18 +403,14 @@ fn keep_status_and_bump_generation_via_json(new: &mut Object, old: &Object, kind
     }
 }
 
-/// Everything but the top-level fields that are neither metadata nor status (the "spec", which
-/// for some kinds is not called `spec`: ConfigMap data, webhook lists, ...).
-fn spec_of(v: &Value) -> Value {
-    let mut out = serde_json::Map::new();
-    if let Value::Object(m) = v {
-        for (k, x) in m {
-            if !matches!(k.as_str(), "metadata" | "status" | "apiVersion" | "kind") {
-                out.insert(k.clone(), x.clone());
-            }
-        }
+/// Whether two objects' JSON maps hold the same "spec": every top-level field that is
+/// neither metadata nor status (for some kinds it is not called `spec`: ConfigMap data,
+/// webhook lists, ...), compared as maps (key order aside), without copying them.
+fn same_spec(a: &serde_json::Map<String, Value>, b: &serde_json::Map<String, Value>) -> bool {
+    fn spec(m: &serde_json::Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+        m.iter().filter(|(k, _)| !matches!(k.as_str(), "metadata" | "status" | "apiVersion" | "kind"))
     }
-    Value::Object(out)
+    spec(a).count() == spec(b).count() && spec(a).all(|(k, v)| b.get(k) == Some(v))
 }
 
 /// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
@@ -522,15 +514,7 @@ mod update_tests {
             let mut shortcut = other(new);
             let mut via_json = shortcut.clone();
             prepare_for_update(&mut shortcut, &old);
-            {
-                let om = old.meta().clone();
-                let m = via_json.meta_mut();
-                m.uid = om.uid;
-                m.creation_timestamp = om.creation_timestamp;
-                m.deletion_timestamp = om.deletion_timestamp;
-                m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
-                m.generation = om.generation;
-            }
+            keep_system_metadata(&mut via_json, &old);
             keep_status_and_bump_generation_via_json(&mut via_json, &old, old.kind());
             assert_eq!(shortcut, via_json);
             // Key order too (it shows in YAML output).

@@ -2581,22 +2581,10 @@ impl Kubelet {
         let (verb, name, body) = match core.store.get(&key) {
             Some((lease, _)) => {
                 // A Lease has no typed variant: its spec is JSON already, changed in place.
-                let body = match lease.clone() {
-                    Object::Other(mut u) => {
-                        let spec = std::sync::Arc::make_mut(&mut u)
-                            .rest
-                            .entry("spec")
-                            .or_insert_with(|| serde_json::json!({}));
-                        spec["renewTime"] = serde_json::json!(renew);
-                        Body::Object(Object::Other(u))
-                    }
-                    typed => {
-                        let mut v = typed.to_json();
-                        v["spec"]["renewTime"] = serde_json::json!(renew);
-                        Body::Json(v)
-                    }
-                };
-                (Verb::Update, Some(self.node.clone()), body)
+                let Object::Other(mut u) = lease.clone() else { return false };
+                let spec = std::sync::Arc::make_mut(&mut u).rest.entry("spec").or_insert_with(|| serde_json::json!({}));
+                spec["renewTime"] = serde_json::json!(renew);
+                (Verb::Update, Some(self.node.clone()), Body::Object(Object::Other(u)))
             }
             None => {
                 let Some(node) = self.node_obj(core) else { return false };
