@@ -540,6 +540,10 @@ pub struct Context<'a> {
     pub pod_security: crate::pod_security::PodSecurityConfig,
     /// Re-applies defaulting after a webhook patch (upstream defaults the patched object).
     pub defaulter: Option<&'a dyn Fn(&mut Object)>,
+    /// Whether a mutation's changes carry the old and new values as YAML (the default). A
+    /// request whose admission steps the trace does not show (a component's, summarised in
+    /// one step that names the plugins that mutated) only needs their paths.
+    pub change_values: bool,
     pub(crate) state: RefCell<RequestState>,
 }
 
@@ -552,6 +556,7 @@ impl<'a> Context<'a> {
             webhook_servers: &[],
             pod_security: crate::pod_security::PodSecurityConfig::default(),
             defaulter: None,
+            change_values: true,
             state: RefCell::new(RequestState::default()),
         }
     }
@@ -568,6 +573,12 @@ impl<'a> Context<'a> {
 
     pub fn with_defaulter(mut self, defaulter: &'a dyn Fn(&mut Object)) -> Context<'a> {
         self.defaulter = Some(defaulter);
+        self
+    }
+
+    /// Changes by path only, without their values (see [`Context::change_values`]).
+    pub fn with_change_paths_only(mut self) -> Context<'a> {
+        self.change_values = false;
         self
     }
 
@@ -716,7 +727,7 @@ impl Chain {
                     let before = copy_json.take().unwrap_or_else(|| copy.to_json());
                     let after = obj.to_json();
                     copy = obj.clone();
-                    let changes = diff(&before, &after);
+                    let changes = if ctx.change_values { diff(&before, &after) } else { diff::paths(&before, &after) };
                     copy_json = Some(after);
                     if decision.silent && changes.is_empty() && decision.rejection.is_none() {
                         continue;

@@ -238,25 +238,38 @@ pub fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
 
 /// A rule as one line: `apiGroups=[""] resources=["pods"] verbs=["get","list"]`.
 pub fn describe_rule(rule: &PolicyRule) -> String {
-    fn list(items: &[String]) -> String {
-        let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
-        format!("[{}]", quoted.join(","))
+    /// Appends ` name=["a","b"]` (without the leading space for the first field).
+    fn field(out: &mut String, name: &str, items: &[String]) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(name);
+        out.push_str("=[");
+        for (i, s) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        out.push(']');
     }
-    let mut parts = Vec::new();
+    let mut out = String::with_capacity(96);
     if let Some(g) = &rule.api_groups {
-        parts.push(format!("apiGroups={}", list(g)));
+        field(&mut out, "apiGroups", g);
     }
     if let Some(r) = &rule.resources {
-        parts.push(format!("resources={}", list(r)));
+        field(&mut out, "resources", r);
     }
     if let Some(n) = rule.resource_names.as_ref().filter(|n| !n.is_empty()) {
-        parts.push(format!("resourceNames={}", list(n)));
+        field(&mut out, "resourceNames", n);
     }
     if let Some(u) = &rule.non_resource_urls {
-        parts.push(format!("nonResourceURLs={}", list(u)));
+        field(&mut out, "nonResourceURLs", u);
     }
-    parts.push(format!("verbs={}", list(&rule.verbs)));
-    parts.join(" ")
+    field(&mut out, "verbs", &rule.verbs);
+    out
 }
 
 pub mod rbac {
@@ -687,5 +700,32 @@ pub mod node {
         }
         let allowed = node_rules().iter().any(|r| rule_allows(attrs, r));
         (allowed, String::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describe_rule_lists_the_set_fields_in_order() {
+        let rule = PolicyRule {
+            api_groups: Some(vec!["".into(), "apps".into()]),
+            resources: Some(vec!["pods".into()]),
+            resource_names: Some(vec!["web".into()]),
+            verbs: vec!["get".into(), "list".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            describe_rule(&rule),
+            r#"apiGroups=["","apps"] resources=["pods"] resourceNames=["web"] verbs=["get","list"]"#
+        );
+        let urls = PolicyRule {
+            non_resource_urls: Some(vec!["/healthz".into(), "/livez".into()]),
+            resource_names: Some(vec![]),
+            verbs: vec!["get".into()],
+            ..Default::default()
+        };
+        assert_eq!(describe_rule(&urls), r#"nonResourceURLs=["/healthz","/livez"] verbs=["get"]"#);
     }
 }

@@ -140,7 +140,8 @@ fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
 
 /// The mutating admission pass of the lab's chain ([`admission::Chain::lab`]): the plugins
 /// that implement it, in upstream's order, with the simulated webhook servers of the settings;
-/// objects a webhook patched are defaulted again.
+/// objects a webhook patched are defaulted again. Without `change_values` the changes are
+/// listed by path only (a request whose admission steps the trace leaves out).
 #[allow(clippy::too_many_arguments)]
 pub fn admit_mutating(
     core: &mut Core,
@@ -151,6 +152,7 @@ pub fn admit_mutating(
     user: &UserInfo,
     obj: &mut Object,
     old: Option<&Object>,
+    change_values: bool,
 ) -> AdmissionResult {
     let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
         return AdmissionResult::default();
@@ -160,9 +162,12 @@ pub fn admit_mutating(
         crate::defaults::apply_defaults(o);
     };
     let chain = std::sync::Arc::clone(&core.admission);
-    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
+    let mut ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
         .with_webhook_servers(&servers)
         .with_defaulter(&redefault);
+    if !change_values {
+        ctx = ctx.with_change_paths_only();
+    }
     outcome(chain.run_mutating(&ctx, &attrs, obj))
 }
 

@@ -581,8 +581,8 @@ impl<'a> Req<'a> {
     }
 
     /// Ends the request: the Response step (verbose) or the summary step, and the response.
-    fn finish(self, core: &mut Core, mut resp: ApiResponse) -> ApiResponse {
-        let mut warnings = self.warnings.clone();
+    fn finish(mut self, core: &mut Core, mut resp: ApiResponse) -> ApiResponse {
+        let mut warnings = std::mem::take(&mut self.warnings);
         warnings.append(&mut resp.warnings);
         resp.warnings = warnings;
         let status_text = StatusReason::http_text(resp.code);
@@ -626,25 +626,26 @@ impl<'a> Req<'a> {
                 self.path,
                 resp.code
             );
+            let (req, rid, caller) = (self.req, self.rid, self.caller());
             let detail = Detail::ApiCall(Box::new(ApiCallDetail {
-                method: self.req.verb.method().into(),
-                path: self.path.clone(),
-                user: self.user.clone(),
-                authorizer: self.authorizer.clone(),
+                method: req.verb.method().into(),
+                path: self.path,
+                user: self.user,
+                authorizer: self.authorizer,
                 allowed: self.allowed,
-                authorization: self.authorization.clone(),
-                mutated_by: self.mutated_by.clone(),
+                authorization: self.authorization,
+                mutated_by: self.mutated_by,
                 warnings: resp.warnings.clone(),
                 code: resp.code,
                 error: resp.error.as_ref().map(|e| e.message.clone()),
-                etcd: self.etcd.clone(),
+                etcd: self.etcd,
             }));
-            let obj_ref = resp.object.as_ref().map(object_ref).or(self.obj_ref.clone());
-            let mut b = StepBuilder::new(Phase::Etcd, self.caller(), Component::ApiServer, summary, detail)
+            let obj_ref = resp.object.as_ref().map(object_ref).or(self.obj_ref);
+            let mut b = StepBuilder::new(Phase::Etcd, caller, Component::ApiServer, summary, detail)
                 .object(obj_ref)
-                .request(Some(self.rid))
+                .request(Some(rid))
                 .status(if failed { StepStatus::Failed } else { StepStatus::Ok });
-            if let Some(n) = &self.req.caller.node {
+            if let Some(n) = &req.caller.node {
                 b = b.node(n.clone());
             }
             core.record(b);
@@ -704,26 +705,28 @@ pub fn handle(core: &mut Core, req: ApiRequest) -> ApiResponse {
 
     // 1. Authentication.
     let a = authn::authenticate(&core.store, &req.caller);
-    let summary = if a.ok {
-        format!("authenticated as {} ({})", a.user.username, a.method)
-    } else {
-        format!("authentication failed ({}): 401 Unauthorized", a.method)
-    };
-    r.step(
-        core,
-        Phase::Authentication,
-        Component::ApiServer,
-        Component::ApiServer,
-        summary,
-        Detail::Authentication(AuthenticationDetail {
-            method: a.method.clone(),
-            authenticated: a.ok,
-            user: a.user.clone(),
-            impersonated_by: None,
-            explanation: a.explanation.clone(),
-        }),
-        if a.ok { StepStatus::Ok } else { StepStatus::Failed },
-    );
+    if r.verbose {
+        let summary = if a.ok {
+            format!("authenticated as {} ({})", a.user.username, a.method)
+        } else {
+            format!("authentication failed ({}): 401 Unauthorized", a.method)
+        };
+        r.step(
+            core,
+            Phase::Authentication,
+            Component::ApiServer,
+            Component::ApiServer,
+            summary,
+            Detail::Authentication(AuthenticationDetail {
+                method: a.method.clone(),
+                authenticated: a.ok,
+                user: a.user.clone(),
+                impersonated_by: None,
+                explanation: a.explanation.clone(),
+            }),
+            if a.ok { StepStatus::Ok } else { StepStatus::Failed },
+        );
+    }
     if !a.ok {
         return r.finish(core, ApiResponse::failure(Status::unauthorized()));
     }
@@ -974,7 +977,7 @@ fn admission(
     let name =
         if op == Operation::Create && sub.is_empty() { String::new() } else { req.name.clone().unwrap_or_default() };
     let result = if mutating {
-        hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old)
+        hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old, r.verbose)
     } else {
         hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old)
     };
@@ -1392,10 +1395,15 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     if let Err(s) = admission(core, r, false, Operation::Update, user, &mut new, Some(&old)) {
         return ApiResponse::failure(s);
     }
-    new.meta_mut().resource_version = None;
-    // `old` is this request's own copy: compare without the version (it is set again below).
+    // Compare without the version (it is set again below). The stored `old` has none, so
+    // neither object is copied out of its shared handle unless it carries one.
+    if new.meta().resource_version.is_some() {
+        new.meta_mut().resource_version = None;
+    }
     let mut old = old;
-    old.meta_mut().resource_version = None;
+    if old.meta().resource_version.is_some() {
+        old.meta_mut().resource_version = None;
+    }
     if new == old {
         // Nothing changed: etcd is not written, the stored object is returned as is.
         return ApiResponse::success(200, Some(with_resource_version(old, rev)));
