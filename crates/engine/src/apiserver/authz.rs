@@ -95,6 +95,15 @@ pub const SYSTEM_MASTERS: &str = "system:masters";
 
 /// Runs the authorizer chain: privileged group, then Node, then RBAC.
 pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
+    authorize_with(store, attrs, true)
+}
+
+/// [`authorize`]; without `detailed`, the decision leaves out what only the trace's
+/// Authorization step shows: the bindings considered, the matched rule's text, and the
+/// explanation unless it is all there is to say why (a denial's, or an RBAC allow's whose
+/// reason names the binding, are left empty). The verdict, the authorizer, the reason and
+/// the binding matched are the same.
+pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool) -> Decision {
     if attrs.user.groups.iter().any(|g| g == SYSTEM_MASTERS) {
         return Decision {
             allowed: true,
@@ -124,9 +133,9 @@ pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
     if !node_reason.is_empty() {
         reasons.push(node_reason);
     }
-    let r = rbac::authorize(store, attrs);
+    let r = rbac::authorize_with(store, attrs, detailed);
     if r.allowed {
-        let m = r.matched.as_ref();
+        let m = r.matched.as_ref().filter(|_| detailed || r.reason.is_empty());
         let explanation = match m {
             Some(m) => format!(
                 "{} {} binds {} {} to {}; its rule {} allows {} {}",
@@ -154,6 +163,9 @@ pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
         reasons.push(r.reason.clone());
     }
     let reason = reasons.join("\n");
+    if !detailed {
+        return Decision { allowed: false, reason, ..Decision::default() };
+    }
     let mut explanation = if r.considered.is_empty() {
         format!("no RoleBinding or ClusterRoleBinding grants anything to {} here", attrs.user.username)
     } else {
@@ -216,11 +228,16 @@ pub fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
     if attrs.resource_request {
         let groups = rule.api_groups.as_deref().unwrap_or(&[]);
         let group_ok = groups.iter().any(|g| g == "*" || *g == attrs.api_group);
-        let combined = attrs.combined_resource();
+        // `r == combined_resource()`, without building it.
+        let is_combined = |r: &str| match r.strip_prefix(attrs.resource.as_str()) {
+            Some(rest) if attrs.subresource.is_empty() => rest.is_empty(),
+            Some(rest) => rest.strip_prefix('/') == Some(attrs.subresource.as_str()),
+            None => false,
+        };
         let resources = rule.resources.as_deref().unwrap_or(&[]);
         let resource_ok = resources.iter().any(|r| {
             r == "*"
-                || *r == combined
+                || is_combined(r)
                 || (!attrs.subresource.is_empty()
                     && r.len() == attrs.subresource.len() + 2
                     && r.starts_with("*/")
@@ -352,6 +369,12 @@ pub mod rbac {
 
     /// Visits the bindings that apply to the user; stops at the first rule that allows.
     pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> RbacResult {
+        authorize_with(store, attrs, true)
+    }
+
+    /// [`authorize`]; without `detailed`, `considered` stays empty and the matched rule's
+    /// text is left out (see [`super::authorize_with`]).
+    pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool) -> RbacResult {
         let mut out = RbacResult::default();
         let mut errors: Vec<String> = Vec::new();
         struct B<'a> {
@@ -400,7 +423,7 @@ pub mod rbac {
                 continue;
             };
             let subject_text = describe_subject(subject, applies_ns);
-            let source = match b.namespace {
+            let source = || match b.namespace {
                 Some(ns) => format!(
                     "RoleBinding \"{}/{}\" of {} \"{}\" to {}",
                     b.name, ns, b.role_kind, b.role_name, subject_text
@@ -410,7 +433,9 @@ pub mod rbac {
                     b.name, b.role_kind, b.role_name, subject_text
                 ),
             };
-            out.considered.push(source.clone());
+            if detailed {
+                out.considered.push(source());
+            }
             let rules = match role_rules(store, b.role_kind, b.role_name, applies_ns) {
                 Ok(r) => r,
                 Err(e) => {
@@ -420,7 +445,7 @@ pub mod rbac {
             };
             if let Some((i, rule)) = rules.iter().enumerate().find(|(_, r)| rule_allows(attrs, r)) {
                 out.allowed = true;
-                out.reason = format!("RBAC: allowed by {source}");
+                out.reason = format!("RBAC: allowed by {}", source());
                 out.matched = Some(RbacMatch {
                     binding_kind: b.kind.to_string(),
                     binding_name: b.name.to_string(),
@@ -429,7 +454,7 @@ pub mod rbac {
                     role_name: b.role_name.to_string(),
                     subject: subject_text,
                     rule_index: i,
-                    rule: describe_rule(rule),
+                    rule: if detailed { describe_rule(rule) } else { String::new() },
                 });
                 return out;
             }

@@ -786,7 +786,7 @@ pub fn handle(core: &mut Core, req: ApiRequest) -> ApiResponse {
 
     // 3. Authorization.
     let attrs = request_attributes(&req, &user);
-    let d = authz::authorize(&core.store, &attrs);
+    let d = authz::authorize_with(&core.store, &attrs, r.verbose);
     r.authz_step(core, &attrs, &d, false);
     r.allowed = d.allowed;
     r.authorizer = if d.allowed { d.authorizer.clone() } else { "Node,RBAC".into() };

@@ -354,7 +354,8 @@ struct VolFail {
 struct PodWorker {
     key: String,
     uid: String,
-    pod: Pod,
+    /// The pod as last read from the store (shared with it).
+    pod: std::sync::Arc<Pod>,
     admitted: Option<bool>,
     rejected: Option<(String, String)>,
     evicted: Option<String>,
@@ -386,7 +387,7 @@ struct PodWorker {
 }
 
 impl PodWorker {
-    fn new(pod: &Pod, now: u64) -> PodWorker {
+    fn new(pod: &std::sync::Arc<Pod>, now: u64) -> PodWorker {
         let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let name = pod.metadata.name.clone().unwrap_or_default();
         let spec = pod.spec.clone().unwrap_or_default();
@@ -396,7 +397,7 @@ impl PodWorker {
         PodWorker {
             key: format!("{ns}/{name}"),
             uid: pod.metadata.uid.clone().unwrap_or_default(),
-            pod: pod.clone(),
+            pod: std::sync::Arc::clone(pod),
             admitted: None,
             rejected: None,
             evicted: None,
@@ -587,9 +588,9 @@ impl Kubelet {
             .unwrap_or_else(|| "172.18.0.2".to_string())
     }
 
-    fn read_pod(core: &Core, key: &str) -> Option<Pod> {
+    fn read_pod(core: &Core, key: &str) -> Option<std::sync::Arc<Pod>> {
         match core.store.get(&format!("/registry/pods/{key}")) {
-            Some((Object::Pod(p), _)) => Some((**p).clone()),
+            Some((Object::Pod(p), _)) => Some(std::sync::Arc::clone(p)),
             _ => None,
         }
     }
@@ -900,13 +901,12 @@ impl Kubelet {
             self.wake(core, w, core.now + POD_WORKER_BACKOFF_MS, true);
             return;
         };
-        let others: Vec<Pod> = self
+        let others_ref: Vec<&Pod> = self
             .pods
             .values()
             .filter(|o| o.admitted == Some(true) && o.terminal.is_none() && o.uid != w.uid)
-            .map(|o| o.pod.clone())
+            .map(|o| &*o.pod)
             .collect();
-        let others_ref: Vec<&Pod> = others.iter().collect();
         let (qos_class, qos_why) = qos::pod_qos(&w.pod);
         let conditions = self.pressure(core);
         let decision = admission::admit(&w.pod, &node, &others_ref, &conditions, qos_class);
@@ -2446,7 +2446,7 @@ impl Kubelet {
         let obj = w.reference();
         let summary = status::summary(&new, w);
         self.work_changes(core, &obj, summary, changes);
-        let mut pod = current;
+        let mut pod = std::sync::Arc::unwrap_or_clone(current);
         pod.status = Some(new);
         let body = Body::Object(Object::Pod(std::sync::Arc::new(pod)));
         let resp = apiserver::handle(
@@ -2465,7 +2465,7 @@ impl Kubelet {
         );
         if resp.ok() {
             if let Some(Object::Pod(p)) = resp.object {
-                w.pod = std::sync::Arc::unwrap_or_clone(p);
+                w.pod = p;
             }
             w.last_status = Some((json, typed));
         }

@@ -11,9 +11,9 @@ use crate::apiserver::timestamp;
 use crate::trace::Change;
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, HostIP,
-    Pod, PodCondition, PodIP, PodStatus, ResourceRequirements, VolumeMountStatus,
+    Pod, PodCondition, PodIP, PodSpec, PodStatus, ResourceRequirements, VolumeMountStatus,
 };
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 
 /// Conditions the kubelet owns (and rewrites on every status).
 const KUBELET_CONDITIONS: [&str; 5] =
@@ -415,13 +415,18 @@ pub(super) fn diff(old: Option<&PodStatus>, new: &PodStatus) -> Vec<Change> {
 
 /// kubectl's `READY`, `STATUS` and `RESTARTS` columns for a pod (`printPod`).
 pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
-    let status = pod.status.clone().unwrap_or_default();
-    let spec = pod.spec.clone().unwrap_or_default();
-    let init_specs = spec.init_containers.clone().unwrap_or_default();
+    columns(&pod.metadata, pod.spec.as_ref(), pod.status.as_ref())
+}
+
+/// [`kubectl_columns`] of a pod given by its parts (a status not yet written, say).
+fn columns(meta: &ObjectMeta, spec: Option<&PodSpec>, status: Option<&PodStatus>) -> (String, String, i32) {
+    let default_status = PodStatus::default();
+    let status = status.unwrap_or(&default_status);
+    let init_specs = spec.and_then(|s| s.init_containers.as_deref()).unwrap_or(&[]);
     let sidecar =
         |name: &str| init_specs.iter().any(|c| c.name == name && c.restart_policy.as_deref() == Some("Always"));
-    let total =
-        spec.containers.len() + init_specs.iter().filter(|c| c.restart_policy.as_deref() == Some("Always")).count();
+    let total = spec.map_or(0, |s| s.containers.len())
+        + init_specs.iter().filter(|c| c.restart_policy.as_deref() == Some("Always")).count();
     let mut ready = 0;
     let mut restarts = 0;
     let mut sidecar_restarts = 0;
@@ -435,8 +440,9 @@ pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
         if sidecar(&c.name) {
             sidecar_restarts += c.restart_count;
         }
-        let st = c.state.clone().unwrap_or_default();
-        if st.terminated.as_ref().is_some_and(|t| t.exit_code == 0) {
+        let st = c.state.as_ref();
+        let terminated = st.and_then(|s| s.terminated.as_ref());
+        if terminated.is_some_and(|t| t.exit_code == 0) {
             continue;
         }
         if sidecar(&c.name) && c.started == Some(true) {
@@ -445,13 +451,15 @@ pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
             }
             continue;
         }
-        if let Some(t) = &st.terminated {
+        if let Some(t) = terminated {
             reason = match &t.reason {
                 Some(r) if !r.is_empty() => format!("Init:{r}"),
                 _ => format!("Init:ExitCode:{}", t.exit_code),
             };
-        } else if let Some(wt) =
-            st.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| !r.is_empty() && r != "PodInitializing")
+        } else if let Some(wt) = st
+            .and_then(|s| s.waiting.as_ref())
+            .and_then(|w| w.reason.as_deref())
+            .filter(|r| !r.is_empty() && *r != "PodInitializing")
         {
             reason = format!("Init:{wt}");
         } else {
@@ -466,15 +474,17 @@ pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
         let mut has_running = false;
         for c in status.container_statuses.iter().flatten().rev() {
             restarts += c.restart_count;
-            let st = c.state.clone().unwrap_or_default();
-            if let Some(r) = st.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| !r.is_empty()) {
-                reason = r;
-            } else if let Some(t) = &st.terminated {
+            let st = c.state.as_ref();
+            if let Some(r) =
+                st.and_then(|s| s.waiting.as_ref()).and_then(|w| w.reason.as_deref()).filter(|r| !r.is_empty())
+            {
+                reason = r.to_string();
+            } else if let Some(t) = st.and_then(|s| s.terminated.as_ref()) {
                 reason = match &t.reason {
                     Some(r) if !r.is_empty() => r.clone(),
                     _ => format!("ExitCode:{}", t.exit_code),
                 };
-            } else if c.ready && st.running.is_some() {
+            } else if c.ready && st.is_some_and(|s| s.running.is_some()) {
                 has_running = true;
                 ready += 1;
             }
@@ -484,8 +494,8 @@ pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
             reason = if ready_cond { "Running".into() } else { "NotReady".into() };
         }
     }
-    let phase = status.phase.clone().unwrap_or_default();
-    if pod.metadata.deletion_timestamp.is_some() && phase != "Succeeded" && phase != "Failed" {
+    let phase = status.phase.as_deref().unwrap_or_default();
+    if meta.deletion_timestamp.is_some() && phase != "Succeeded" && phase != "Failed" {
         reason = "Terminating".into();
     }
     (format!("{ready}/{total}"), reason, restarts)
@@ -493,9 +503,7 @@ pub fn kubectl_columns(pod: &Pod) -> (String, String, i32) {
 
 /// A one-line summary of a status write.
 pub(super) fn summary(new: &PodStatus, w: &PodWorker) -> String {
-    let mut pod = w.pod.clone();
-    pod.status = Some(new.clone());
-    let (ready, status, restarts) = kubectl_columns(&pod);
+    let (ready, status, restarts) = columns(&w.pod.metadata, w.pod.spec.as_ref(), Some(new));
     let restarts = if restarts > 0 { format!(", {restarts} restarts") } else { String::new() };
     format!(
         "kubelet updates status of {}: {} ({ready} ready, {status}{restarts})",
