@@ -9,15 +9,7 @@ use serde_json::Value;
 /// map or list shows as one change with the whole value.
 pub fn diff(before: &Value, after: &Value) -> Vec<Change> {
     let mut out = Vec::new();
-    walk(&mut String::new(), Some(before), Some(after), true, &mut out);
-    out
-}
-
-/// The paths [`diff`] reports, without the values (`before` and `after` left `None`): for
-/// requests whose changes are only counted and attributed, not shown.
-pub fn paths(before: &Value, after: &Value) -> Vec<Change> {
-    let mut out = Vec::new();
-    walk(&mut String::new(), Some(before), Some(after), false, &mut out);
+    walk(&mut String::new(), Some(before), Some(after), &mut out);
     out
 }
 
@@ -40,7 +32,7 @@ fn push_segment(path: &mut String, segment: &str) {
     }
 }
 
-fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, values: bool, out: &mut Vec<Change>) {
+fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, out: &mut Vec<Change>) {
     match (before, after) {
         (Some(Value::Object(b)), Some(Value::Object(a))) => {
             for (k, bv) in b {
@@ -51,14 +43,14 @@ fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, values
                 }
                 let len = path.len();
                 push_segment(path, k);
-                walk(path, Some(bv), av, values, out);
+                walk(path, Some(bv), av, out);
                 path.truncate(len);
             }
             for (k, av) in a {
                 if !b.contains_key(k) {
                     let len = path.len();
                     push_segment(path, k);
-                    walk(path, None, Some(av), values, out);
+                    walk(path, None, Some(av), out);
                     path.truncate(len);
                 }
             }
@@ -72,7 +64,7 @@ fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, values
                 let len = path.len();
                 path.push('/');
                 path.push_str(&i.to_string());
-                walk(path, bv, av, values, out);
+                walk(path, bv, av, out);
                 path.truncate(len);
             }
         }
@@ -80,8 +72,8 @@ fn walk(path: &mut String, before: Option<&Value>, after: Option<&Value>, values
             if b != a {
                 out.push(Change {
                     path: if path.is_empty() { "/".to_string() } else { path.clone() },
-                    before: b.filter(|_| values).map(fragment),
-                    after: a.filter(|_| values).map(fragment),
+                    before: b.map(fragment),
+                    after: a.map(fragment),
                 });
             }
         }
@@ -110,15 +102,6 @@ mod tests {
             ]
         );
         assert!(diff(&before, &before).is_empty());
-        let paths: Vec<_> = super::paths(&before, &after).into_iter().map(|c| (c.path, c.before, c.after)).collect();
-        assert_eq!(
-            paths,
-            vec![
-                ("/metadata/labels/a".to_string(), None, None),
-                ("/metadata/annotations".to_string(), None, None),
-                ("/spec/containers/1".to_string(), None, None),
-            ]
-        );
         assert_eq!(escape("a/b~c"), "a~1b~0c");
     }
 }

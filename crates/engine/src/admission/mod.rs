@@ -540,9 +540,11 @@ pub struct Context<'a> {
     pub pod_security: crate::pod_security::PodSecurityConfig,
     /// Re-applies defaulting after a webhook patch (upstream defaults the patched object).
     pub defaulter: Option<&'a dyn Fn(&mut Object)>,
-    /// Whether a mutation's changes carry the old and new values as YAML (the default). A
-    /// request whose admission steps the trace does not show (a component's, summarised in
-    /// one step that names the plugins that mutated) only needs their paths.
+    /// Whether a mutation's changes are listed, path by path with the old and new values as
+    /// YAML (the default). A request whose admission steps the trace does not show (a
+    /// component's, summarised in one step that names the plugins that mutated) only needs to
+    /// know that a plugin changed the object: without this, each mutation is one change at
+    /// `/` with no values.
     pub change_values: bool,
     pub(crate) state: RefCell<RequestState>,
 }
@@ -576,8 +578,8 @@ impl<'a> Context<'a> {
         self
     }
 
-    /// Changes by path only, without their values (see [`Context::change_values`]).
-    pub fn with_change_paths_only(mut self) -> Context<'a> {
+    /// Mutations without their changes listed (see [`Context::change_values`]).
+    pub fn with_changes_unlisted(mut self) -> Context<'a> {
         self.change_values = false;
         self
     }
@@ -723,11 +725,17 @@ impl Chain {
                 }
                 let changes = if unchanged {
                     Vec::new()
+                } else if !ctx.change_values {
+                    // Unequal objects serialise unequally: the change is certain, and its
+                    // paths are not needed.
+                    copy = obj.clone();
+                    copy_json = None;
+                    vec![crate::trace::Change { path: "/".into(), before: None, after: None }]
                 } else {
                     let before = copy_json.take().unwrap_or_else(|| copy.to_json());
                     let after = obj.to_json();
                     copy = obj.clone();
-                    let changes = if ctx.change_values { diff(&before, &after) } else { diff::paths(&before, &after) };
+                    let changes = diff(&before, &after);
                     copy_json = Some(after);
                     if decision.silent && changes.is_empty() && decision.rejection.is_none() {
                         continue;

@@ -199,11 +199,30 @@ fn run(cluster: &str, request: &str) -> String {
             attrs = attrs.with_old(old);
         }
     }
-    let mut rng = Rng::new(42);
     // After a webhook's patch the API server defaults the object again.
     let redefault = |o: &mut Object| {
         crate::defaults::apply_defaults(o);
     };
+    // The pass a summarised request runs (changes unlisted) decides and mutates the same.
+    {
+        let mut rng = Rng::new(42);
+        let ctx = Context::new(&store, 10_000, &mut rng)
+            .with_webhook_servers(&servers)
+            .with_defaulter(&redefault)
+            .with_changes_unlisted();
+        let (mut listed_obj, mut unlisted_obj) = (obj.clone(), obj.clone());
+        let unlisted = Chain::lab().run_mutating(&ctx, &attrs, &mut unlisted_obj);
+        let mut rng = Rng::new(42);
+        let ctx = Context::new(&store, 10_000, &mut rng).with_webhook_servers(&servers).with_defaulter(&redefault);
+        let listed = Chain::lab().run_mutating(&ctx, &attrs, &mut listed_obj);
+        assert_eq!(unlisted_obj, listed_obj, "the same object either way");
+        assert_eq!(unlisted.rejection.is_some(), listed.rejection.is_some());
+        let summary = |out: &PassOutcome| -> Vec<(String, AdmissionVerdict, bool)> {
+            out.details.iter().map(|d| (d.plugin.clone(), d.verdict, d.changes.is_empty())).collect()
+        };
+        assert_eq!(summary(&unlisted), summary(&listed), "the same plugins mutate either way");
+    }
+    let mut rng = Rng::new(42);
     let ctx = Context::new(&store, 10_000, &mut rng).with_webhook_servers(&servers).with_defaulter(&redefault);
     let chain = Chain::lab();
     let mut text = String::new();

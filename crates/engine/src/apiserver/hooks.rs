@@ -140,8 +140,8 @@ fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
 
 /// The mutating admission pass of the lab's chain ([`admission::Chain::lab`]): the plugins
 /// that implement it, in upstream's order, with the simulated webhook servers of the settings;
-/// objects a webhook patched are defaulted again. Without `change_values` the changes are
-/// listed by path only (a request whose admission steps the trace leaves out).
+/// objects a webhook patched are defaulted again. Without `change_values` a mutation's
+/// changes are not listed (a request whose admission steps the trace leaves out).
 #[allow(clippy::too_many_arguments)]
 pub fn admit_mutating(
     core: &mut Core,
@@ -166,7 +166,7 @@ pub fn admit_mutating(
         .with_webhook_servers(&servers)
         .with_defaulter(&redefault);
     if !change_values {
-        ctx = ctx.with_change_paths_only();
+        ctx = ctx.with_changes_unlisted();
     }
     outcome(chain.run_mutating(&ctx, &attrs, obj))
 }
