@@ -55,16 +55,16 @@ pub fn decode(resource: &'static ResourceInfo, body: &Value, _strict: bool) -> R
 /// The object an in-process client sends (typed, see [`super::Body::Object`]): what
 /// [`decode`] makes of its JSON, which debug builds (the tests) check on every request. A body
 /// of another kind than the URL's is refused as [`decode`] refuses it.
-pub fn decode_object(resource: &'static ResourceInfo, obj: &Object) -> Result<Object, Status> {
+pub fn decode_object(resource: &'static ResourceInfo, obj: Object) -> Result<Object, Status> {
     if obj.kind() != resource.kind || obj.api_version() != resource.api_version() {
         return decode(resource, &obj.to_json(), false);
     }
     debug_assert_eq!(
         decode(resource, &obj.to_json(), false).ok().as_ref(),
-        Some(obj),
+        Some(&obj),
         "a typed body must equal the decoding of its JSON"
     );
-    Ok(obj.clone())
+    Ok(obj)
 }
 
 /// API-server defaulting (`SetDefaults_*`, [`crate::defaults::apply_defaults`]); returns what it

@@ -244,9 +244,9 @@ impl Body {
     }
 
     /// The object this body decodes to, as the resource's endpoint reads it.
-    fn decode(&self, resource: &'static ResourceInfo, strict: bool) -> Result<Object, Status> {
+    fn decode(self, resource: &'static ResourceInfo, strict: bool) -> Result<Object, Status> {
         match self {
-            Body::Json(v) => hooks::decode(resource, v, strict),
+            Body::Json(v) => hooks::decode(resource, &v, strict),
             Body::Object(o) => hooks::decode_object(resource, o),
         }
     }
@@ -378,7 +378,10 @@ pub fn kind_for_output(resource: &ResourceInfo) -> String {
 
 /// The state of one request while it goes through the pipeline.
 struct Req<'a> {
+    /// The request, without its body (moved to `body`).
     req: &'a ApiRequest,
+    /// The request's body, owned here so that a handler can decode it without a copy.
+    body: Option<Body>,
     rid: u32,
     verbose: bool,
     path: String,
@@ -393,11 +396,12 @@ struct Req<'a> {
 }
 
 impl<'a> Req<'a> {
-    fn new(core: &mut Core, req: &'a ApiRequest) -> Req<'a> {
+    fn new(core: &mut Core, req: &'a ApiRequest, body: Option<Body>) -> Req<'a> {
         let rid = core.new_request_id();
-        let obj_ref = request_object_ref(req);
+        let obj_ref = request_object_ref(req, body.as_ref());
         Req {
             req,
+            body,
             rid,
             verbose: req.verbose,
             path: req.path(),
@@ -466,7 +470,7 @@ impl<'a> Req<'a> {
             query.push(("fieldValidation".into(), "Strict".into()));
         }
         headers.push(("Accept".into(), "application/json".into()));
-        if req.body.is_some() {
+        if self.body.is_some() {
             let ct =
                 if req.verb == Verb::Patch { "application/strategic-merge-patch+json" } else { "application/json" };
             headers.push(("Content-Type".into(), ct.into()));
@@ -495,7 +499,7 @@ impl<'a> Req<'a> {
             path: self.path.clone(),
             query,
             headers,
-            body: req.body.as_ref().map(|b| compact(&b.json())).unwrap_or_default(),
+            body: self.body.as_ref().map(|b| compact(&b.json())).unwrap_or_default(),
         });
         self.step(core, Phase::Request, self.caller(), Component::ApiServer, summary, detail, StepStatus::Ok);
     }
@@ -654,9 +658,9 @@ impl<'a> Req<'a> {
     }
 }
 
-fn request_object_ref(req: &ApiRequest) -> Option<ObjectRef> {
+fn request_object_ref(req: &ApiRequest, body: Option<&Body>) -> Option<ObjectRef> {
     let meta_field = |field: &str| -> Option<String> {
-        match req.body.as_ref()? {
+        match body? {
             Body::Json(b) => b.pointer(&format!("/metadata/{field}")).and_then(Value::as_str).map(str::to_string),
             Body::Object(o) => {
                 if field == "name" {
@@ -699,8 +703,9 @@ fn request_attributes(req: &ApiRequest, user: &UserInfo) -> authz::Attributes {
 }
 
 /// Handles one request (see the module docs for the pipeline).
-pub fn handle(core: &mut Core, req: ApiRequest) -> ApiResponse {
-    let mut r = Req::new(core, &req);
+pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
+    let body = req.body.take();
+    let mut r = Req::new(core, &req, body);
     r.record_request(core);
 
     // 1. Authentication.
@@ -889,7 +894,7 @@ fn do_list(core: &mut Core, req: &ApiRequest) -> ApiResponse {
 /// Decodes and defaults the body; records the decode step.
 fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
     let req = r.req;
-    let Some(body) = req.body.as_ref() else {
+    let Some(body) = r.body.take() else {
         let s = Status::bad_request("the request body is empty");
         return Err(s);
     };
@@ -1191,7 +1196,7 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
 fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let req = r.req;
     let name = req.name.clone().unwrap_or_default();
-    let body = req.body.as_ref().map(Body::json);
+    let body = r.body.as_ref().map(Body::json);
     let target =
         body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
     let annotations = body.as_ref().and_then(|b| b.pointer("/metadata/annotations")).cloned();
@@ -1255,7 +1260,7 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
     };
     // Admission sees the Binding (pods/binding CREATE), not the pod.
-    let mut binding = match &req.body {
+    let mut binding = match &r.body {
         Some(Body::Object(b)) if b.kind() == "Binding" => b.clone(),
         Some(Body::Json(b)) => match Object::from_json("v1", "Binding", b.clone()) {
             Ok(b) => b,
@@ -1321,7 +1326,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
-    let Some(body) = req.body.as_ref() else {
+    let Some(body) = r.body.take() else {
         return ApiResponse::failure(Status::bad_request("the request body is empty"));
     };
     // A patch applies to the stored object; an update replaces it.
@@ -1467,7 +1472,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
-    let opts = req.body.as_ref().map(|b| b.json().into_owned()).unwrap_or(Value::Null);
+    let opts = r.body.as_ref().map(|b| b.json().into_owned()).unwrap_or(Value::Null);
     if let Some(uid) = opts.pointer("/preconditions/uid").and_then(Value::as_str) {
         if Some(uid) != old.meta().uid.as_deref() {
             return ApiResponse::failure(Status::conflict(

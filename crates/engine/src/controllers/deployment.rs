@@ -641,7 +641,7 @@ impl Sync<'_, '_> {
 
     fn update_status(&mut self) -> bool {
         let obj = self.obj();
-        self.cx.update_status(SERVICE_ACCOUNT, &obj).ok()
+        self.cx.update_status(SERVICE_ACCOUNT, obj).ok()
     }
 
     fn sync_deployment(&mut self) -> SyncResult {
@@ -703,7 +703,7 @@ impl Sync<'_, '_> {
                     vec![format!("remove the ownerReference of ReplicaSet {}", rs_name(&rs))],
                     StepStatus::Ok,
                 );
-                let _ = self.cx.update(SERVICE_ACCOUNT, &Object::from(rs));
+                let _ = self.cx.update(SERVICE_ACCOUNT, Object::from(rs));
             } else if controller_of(&rs.metadata).is_none() && matches && !deleting {
                 rs.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
                     &self.d.metadata,
@@ -716,7 +716,7 @@ impl Sync<'_, '_> {
                     vec![format!("add a controller ownerReference to ReplicaSet {}", rs_name(&rs))],
                     StepStatus::Ok,
                 );
-                if self.cx.update(SERVICE_ACCOUNT, &Object::from(rs.clone())).ok() {
+                if self.cx.update(SERVICE_ACCOUNT, Object::from(rs.clone())).ok() {
                     out.push(rs);
                 }
             }
@@ -805,7 +805,7 @@ impl Sync<'_, '_> {
                     vec![format!("update ReplicaSet {} (revision {})", rs_name(&rs), revision(&rs))],
                     StepStatus::Ok,
                 );
-                let resp = self.cx.update(SERVICE_ACCOUNT, &Object::from(rs.clone()));
+                let resp = self.cx.update(SERVICE_ACCOUNT, Object::from(rs.clone()));
                 return match resp.object {
                     Some(Object::ReplicaSet(r)) => Ok(Some(std::sync::Arc::unwrap_or_clone(r))),
                     _ => Err(()),
@@ -883,7 +883,7 @@ impl Sync<'_, '_> {
             ],
             StepStatus::Ok,
         );
-        let resp = self.cx.create(SERVICE_ACCOUNT, &Object::from(rs.clone()));
+        let resp = self.cx.create(SERVICE_ACCOUNT, Object::from(rs.clone()));
         let mut already_exists = false;
         let created = match (resp.object, resp.error) {
             (Some(Object::ReplicaSet(r)), None) => std::sync::Arc::unwrap_or_clone(r),
@@ -1009,7 +1009,7 @@ impl Sync<'_, '_> {
             )],
             StepStatus::Ok,
         );
-        let resp = self.cx.update(SERVICE_ACCOUNT, &Object::from(copy.clone()));
+        let resp = self.cx.update(SERVICE_ACCOUNT, Object::from(copy.clone()));
         let scaled = resp.ok() && size_change;
         if scaled {
             let obj = self.obj();

@@ -253,7 +253,11 @@ fn sync_endpoints(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>
         vec![format!("{} Endpoints {name}", if current.is_some() { "PUT" } else { "POST" })],
         if ready == 0 { StepStatus::Warning } else { StepStatus::Ok },
     );
-    let resp = if current.is_some() { cx.update(SERVICE_ACCOUNT, &obj) } else { cx.create(SERVICE_ACCOUNT, &obj) };
+    let resp = if current.is_some() {
+        cx.update(SERVICE_ACCOUNT, obj.clone())
+    } else {
+        cx.create(SERVICE_ACCOUNT, obj.clone())
+    };
     if let Some(e) = resp.error {
         if super::replicaset::namespace_terminating(&e.message) {
             return true;

@@ -556,13 +556,13 @@ fn reconcile(cx: &mut Cx, svc: &Service, pods: &[Pod], trigger: Option<i64>) -> 
                 ann.remove(TRIGGER_TIME_ANNOTATION);
                 ann.extend(annotations);
                 slice.metadata.annotations = (!ann.is_empty()).then_some(ann);
-                cx.update(SERVICE_ACCOUNT, &Object::from(slice))
+                cx.update(SERVICE_ACCOUNT, Object::from(slice))
             }
             None if deleting => continue,
             None => {
                 slice.metadata.generate_name = Some(format!("{svc_name}-"));
                 slice.metadata.annotations = (!annotations.is_empty()).then_some(annotations);
-                cx.create(SERVICE_ACCOUNT, &Object::from(slice))
+                cx.create(SERVICE_ACCOUNT, Object::from(slice))
             }
         };
         if let Some(e) = resp.error {

@@ -226,7 +226,7 @@ fn attempt_to_delete(cx: &mut Cx, kind: &str, ns: Option<&str>, name: &str) -> R
             )],
             StepStatus::Ok,
         );
-        return if cx.update(SERVICE_ACCOUNT, &updated).ok() { Ok(()) } else { Err(()) };
+        return if cx.update(SERVICE_ACCOUNT, updated).ok() { Ok(()) } else { Err(()) };
     }
     let uid = meta.uid.clone().unwrap_or_default();
     let has_dependents = !dependents(cx, &uid).is_empty();
@@ -292,7 +292,7 @@ fn process_deleting_dependents(cx: &mut Cx, owner: &Object) -> Result<(), ()> {
             vec![format!("remove finalizer {FOREGROUND_FINALIZER}")],
             StepStatus::Ok,
         );
-        return if cx.update(SERVICE_ACCOUNT, &updated).ok() { Ok(()) } else { Err(()) };
+        return if cx.update(SERVICE_ACCOUNT, updated).ok() { Ok(()) } else { Err(()) };
     }
     for dep in blocking {
         if !deleting_dependents(dep.meta()) {
@@ -332,7 +332,7 @@ fn orphan_dependents(cx: &mut Cx, kind: &str, ns: Option<&str>, name: &str) {
         if dep.meta().owner_references.as_ref().is_some_and(|r| r.is_empty()) {
             dep.meta_mut().owner_references = None;
         }
-        let _ = cx.update(SERVICE_ACCOUNT, &dep);
+        let _ = cx.update(SERVICE_ACCOUNT, dep);
     }
     let mut updated = owner.clone();
     if let Some(f) = updated.meta_mut().finalizers.as_mut() {
@@ -341,5 +341,5 @@ fn orphan_dependents(cx: &mut Cx, kind: &str, ns: Option<&str>, name: &str) {
             updated.meta_mut().finalizers = None;
         }
     }
-    let _ = cx.update(SERVICE_ACCOUNT, &updated);
+    let _ = cx.update(SERVICE_ACCOUNT, updated);
 }

@@ -517,7 +517,7 @@ impl JobSync<'_, '_> {
             )
         };
         self.decide(summary, observed, actions, if warn { StepStatus::Warning } else { StepStatus::Ok });
-        let resp = self.cx.update_status(SERVICE_ACCOUNT, &Object::from(self.job.clone()));
+        let resp = self.cx.update_status(SERVICE_ACCOUNT, Object::from(self.job.clone()));
         resp.ok()
     }
 
@@ -742,7 +742,7 @@ impl JobSync<'_, '_> {
                 if !f.iter().any(|x| x == JOB_TRACKING_FINALIZER) {
                     f.push(JOB_TRACKING_FINALIZER.into());
                 }
-                if self.cx.update(SERVICE_ACCOUNT, &Object::from(adopted.clone())).ok() {
+                if self.cx.update(SERVICE_ACCOUNT, Object::from(adopted.clone())).ok() {
                     out.push(adopted);
                 }
             }

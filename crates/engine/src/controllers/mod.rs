@@ -232,25 +232,26 @@ impl Cx<'_> {
         (self.api)(self.core, req)
     }
 
-    pub fn create(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
+    pub fn create(&mut self, service_account: &str, obj: Object) -> ApiResponse {
         self.send(service_account, Verb::Create, obj, None)
     }
 
-    pub fn update(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
+    pub fn update(&mut self, service_account: &str, obj: Object) -> ApiResponse {
         self.send(service_account, Verb::Update, obj, None)
     }
 
     /// An update of the `status` subresource.
-    pub fn update_status(&mut self, service_account: &str, obj: &Object) -> ApiResponse {
+    pub fn update_status(&mut self, service_account: &str, obj: Object) -> ApiResponse {
         self.send(service_account, Verb::Update, obj, Some("status"))
     }
 
-    /// A request with `obj` as its body, named in the path unless it is a create.
-    fn send(&mut self, service_account: &str, verb: Verb, obj: &Object, subresource: Option<&str>) -> ApiResponse {
+    /// A request with `obj` as its body, named in the path unless it is a create. The body is
+    /// moved into the request, so the API server decodes it without copying the object.
+    fn send(&mut self, service_account: &str, verb: Verb, obj: Object, subresource: Option<&str>) -> ApiResponse {
         let ns = obj.namespace().map(str::to_string);
         let name = (verb != Verb::Create).then(|| obj.name().to_string());
-        let body = Some(Body::Object(obj.clone()));
-        self.request(service_account, verb, obj.kind(), ns.as_deref(), name.as_deref(), subresource, body)
+        let kind = obj.kind().to_string();
+        self.request(service_account, verb, &kind, ns.as_deref(), name.as_deref(), subresource, Some(Body::Object(obj)))
     }
 
     /// A DELETE, with `DeleteOptions` carrying the propagation policy when one is given.

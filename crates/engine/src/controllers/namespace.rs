@@ -207,7 +207,7 @@ impl Controller for NamespaceController {
             );
         }
         if changed {
-            let _ = cx.update_status(SERVICE_ACCOUNT, &Object::from(updated.clone()));
+            let _ = cx.update_status(SERVICE_ACCOUNT, Object::from(updated.clone()));
         }
         if !remaining.is_empty() {
             cx.enqueue(NAME, key, estimate_ms.max(1000));

@@ -252,7 +252,7 @@ impl NodeLifecycleController {
                         ],
                         StepStatus::Warning,
                     );
-                    let _ = cx.update_status(SERVICE_ACCOUNT, &Object::from(updated.clone()));
+                    let _ = cx.update_status(SERVICE_ACCOUNT, Object::from(updated.clone()));
                 }
             }
             if current_status != "True" && observed_status == "True" {
@@ -398,7 +398,7 @@ fn swap_taints(cx: &mut Cx, node: &Node, add: Vec<Taint>, del: Vec<Taint>, why: 
         actions,
         if add.is_empty() { StepStatus::Ok } else { StepStatus::Warning },
     );
-    let _ = cx.update(SERVICE_ACCOUNT, &Object::from(updated));
+    let _ = cx.update(SERVICE_ACCOUNT, Object::from(updated));
 }
 
 /// `MarkPodsNotReady`: the Ready condition of every Pod on the node becomes False.
@@ -414,7 +414,7 @@ fn mark_pods_not_ready(cx: &mut Cx, node: &str) {
         }
         c.status = "False".into();
         c.last_transition_time = Some(stamp.clone());
-        let resp = cx.update_status(SERVICE_ACCOUNT, &Object::from(p.clone()));
+        let resp = cx.update_status(SERVICE_ACCOUNT, Object::from(p.clone()));
         if resp.error.as_ref().is_some_and(|e| e.code == 404) {
             continue;
         }

@@ -198,7 +198,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
             "adopt orphan Pod {} (its labels match the selector)",
             p.metadata.name.as_deref().unwrap_or("")
         ));
-        if cx.update(SERVICE_ACCOUNT, &Object::from(p.clone())).ok() {
+        if cx.update(SERVICE_ACCOUNT, Object::from(p.clone())).ok() {
             active.push(p);
         }
     }
@@ -209,7 +209,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
         }
         claim_actions
             .push(format!("release Pod {} (its labels no longer match)", p.metadata.name.as_deref().unwrap_or("")));
-        let _ = cx.update(SERVICE_ACCOUNT, &Object::from(p));
+        let _ = cx.update(SERVICE_ACCOUNT, Object::from(p));
     }
 
     let want = replicas(rs);
@@ -310,7 +310,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
             if failure { StepStatus::Warning } else { StepStatus::Ok },
         );
         latest.status = Some(status);
-        let _ = cx.update_status(SERVICE_ACCOUNT, &Object::from(latest));
+        let _ = cx.update_status(SERVICE_ACCOUNT, Object::from(latest));
     }
 
     if manage_err.is_some() {
@@ -396,7 +396,7 @@ pub fn create_pods_in_batches(
                 first_err.get_or_insert_with(|| "unable to create pods, no labels".to_string());
                 continue;
             }
-            let resp = cx.create(source.service_account, &Object::from(pod));
+            let resp = cx.create(source.service_account, Object::from(pod));
             match (&resp.object, &resp.error) {
                 (Some(created), None) => {
                     created_count += 1;

@@ -98,7 +98,7 @@ impl Controller for RootCaCertPublisher {
                     vec![format!("POST ConfigMap {CONFIG_MAP_NAME} (data ca.crt)")],
                     StepStatus::Ok,
                 );
-                cx.create(SERVICE_ACCOUNT, &Object::from(cm))
+                cx.create(SERVICE_ACCOUNT, Object::from(cm))
             }
             Some(Object::ConfigMap(cm)) if cm.data != Some(desired_data()) => {
                 let mut cm = std::sync::Arc::unwrap_or_clone(cm);
@@ -115,7 +115,7 @@ impl Controller for RootCaCertPublisher {
                     vec![format!("PUT ConfigMap {CONFIG_MAP_NAME}")],
                     StepStatus::Ok,
                 );
-                cx.update(SERVICE_ACCOUNT, &Object::from(cm))
+                cx.update(SERVICE_ACCOUNT, Object::from(cm))
             }
             _ => return,
         };

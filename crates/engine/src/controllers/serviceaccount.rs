@@ -74,7 +74,7 @@ impl Controller for ServiceAccountController {
             vec![format!("POST ServiceAccount default in namespace {key}")],
             StepStatus::Ok,
         );
-        let resp = cx.create(SERVICE_ACCOUNT, &Object::from(sa));
+        let resp = cx.create(SERVICE_ACCOUNT, Object::from(sa));
         if resp.error.as_ref().is_some_and(|e| e.code != 409 && !super::replicaset::namespace_terminating(&e.message)) {
             cx.requeue_rate_limited(NAME, key);
         }

@@ -331,6 +331,6 @@ fn evict(cx: &mut Cx, pod_key: &str) {
         Some(c) => *c = cond,
         None => conds.push(cond),
     }
-    let _ = cx.update_status(SERVICE_ACCOUNT, &Object::from(p));
+    let _ = cx.update_status(SERVICE_ACCOUNT, Object::from(p));
     let _ = cx.delete(SERVICE_ACCOUNT, "Pod", ns, name, None);
 }
