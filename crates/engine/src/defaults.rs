@@ -35,10 +35,43 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Collects the changes made.
-#[derive(Default)]
+/// Collects the changes made (when `record` is set; otherwise it only applies them).
 struct Rec {
     changes: Vec<Change>,
+    record: bool,
+}
+
+/// A change's field path, built only when the change is recorded: a `String`, a static
+/// path, `At(prefix, field)` or a closure.
+trait AsPath {
+    fn path(self) -> String;
+}
+
+impl AsPath for String {
+    fn path(self) -> String {
+        self
+    }
+}
+
+impl AsPath for &'static str {
+    fn path(self) -> String {
+        self.to_string()
+    }
+}
+
+impl<F: FnOnce() -> String> AsPath for F {
+    fn path(self) -> String {
+        self()
+    }
+}
+
+/// `prefix.field` (just `field` under an empty prefix).
+struct At<'a>(&'a str, &'static str);
+
+impl AsPath for At<'_> {
+    fn path(self) -> String {
+        join(self.0, self.1)
+    }
 }
 
 fn yaml<T: Serialize>(v: &T) -> String {
@@ -56,16 +89,20 @@ fn yaml<T: Serialize>(v: &T) -> String {
 }
 
 impl Rec {
-    fn set<T: Serialize>(&mut self, path: String, after: &T) {
-        self.changes.push(Change { path, before: None, after: Some(yaml(after)) });
+    fn set<T: Serialize>(&mut self, path: impl AsPath, after: &T) {
+        if self.record {
+            self.changes.push(Change { path: path.path(), before: None, after: Some(yaml(after)) });
+        }
     }
 
-    fn changed<T: Serialize>(&mut self, path: String, before: &T, after: &T) {
-        self.changes.push(Change { path, before: Some(yaml(before)), after: Some(yaml(after)) });
+    fn changed<T: Serialize>(&mut self, path: impl AsPath, before: &T, after: &T) {
+        if self.record {
+            self.changes.push(Change { path: path.path(), before: Some(yaml(before)), after: Some(yaml(after)) });
+        }
     }
 
     /// Sets an optional string when it is absent or empty (Go's zero value).
-    fn string(&mut self, slot: &mut Option<String>, path: String, value: &str) {
+    fn string(&mut self, slot: &mut Option<String>, path: impl AsPath, value: &str) {
         if slot.as_deref().unwrap_or_default().is_empty() {
             *slot = Some(value.to_string());
             self.set(path, &value);
@@ -73,7 +110,7 @@ impl Rec {
     }
 
     /// Sets an optional number when it is absent or zero.
-    fn int32(&mut self, slot: &mut Option<i32>, path: String, value: i32) {
+    fn int32(&mut self, slot: &mut Option<i32>, path: impl AsPath, value: i32) {
         if slot.unwrap_or(0) == 0 {
             *slot = Some(value);
             self.set(path, &value);
@@ -81,7 +118,7 @@ impl Rec {
     }
 
     /// Sets a pointer field when it is absent (nil), whatever its value.
-    fn ptr<T: Serialize + Clone>(&mut self, slot: &mut Option<T>, path: String, value: T) {
+    fn ptr<T: Serialize + Clone>(&mut self, slot: &mut Option<T>, path: impl AsPath, value: T) {
         if slot.is_none() {
             self.set(path, &value);
             *slot = Some(value);
@@ -99,7 +136,17 @@ fn join(prefix: &str, field: &str) -> String {
 
 /// Applies the API server's defaults to a decoded object; returns what changed.
 pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
-    let mut rec = Rec::default();
+    defaults(obj, true)
+}
+
+/// Applies the defaults as [`apply_defaults`] does, without listing them (for a request
+/// whose steps the trace leaves out).
+pub fn apply_defaults_unlisted(obj: &mut Object) {
+    defaults(obj, false);
+}
+
+fn defaults(obj: &mut Object, record: bool) -> Vec<Change> {
+    let mut rec = Rec { changes: Vec::new(), record };
     match obj {
         Object::Pod(pod) => {
             let pod = Arc::make_mut(pod);
@@ -110,30 +157,26 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
         Object::Deployment(d) => {
             let d = Arc::make_mut(d);
             let spec = &mut d.spec;
-            rec.ptr(&mut spec.replicas, "spec.replicas".into(), 1);
+            rec.ptr(&mut spec.replicas, "spec.replicas", 1);
             let strategy = spec.strategy.get_or_insert_with(Default::default);
-            rec.string(&mut strategy.type_, "spec.strategy.type".into(), "RollingUpdate");
+            rec.string(&mut strategy.type_, "spec.strategy.type", "RollingUpdate");
             if strategy.type_.as_deref() == Some("RollingUpdate") {
                 let ru = strategy.rolling_update.get_or_insert_with(Default::default);
                 rec.ptr(
                     &mut ru.max_unavailable,
-                    "spec.strategy.rollingUpdate.maxUnavailable".into(),
+                    "spec.strategy.rollingUpdate.maxUnavailable",
                     IntOrString::String("25%".into()),
                 );
-                rec.ptr(
-                    &mut ru.max_surge,
-                    "spec.strategy.rollingUpdate.maxSurge".into(),
-                    IntOrString::String("25%".into()),
-                );
+                rec.ptr(&mut ru.max_surge, "spec.strategy.rollingUpdate.maxSurge", IntOrString::String("25%".into()));
             }
-            rec.ptr(&mut spec.revision_history_limit, "spec.revisionHistoryLimit".into(), 10);
-            rec.ptr(&mut spec.progress_deadline_seconds, "spec.progressDeadlineSeconds".into(), 600);
+            rec.ptr(&mut spec.revision_history_limit, "spec.revisionHistoryLimit", 10);
+            rec.ptr(&mut spec.progress_deadline_seconds, "spec.progressDeadlineSeconds", 600);
             template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
         }
         Object::ReplicaSet(rs) => {
             let rs = Arc::make_mut(rs);
             let spec = &mut rs.spec;
-            rec.ptr(&mut spec.replicas, "spec.replicas".into(), 1);
+            rec.ptr(&mut spec.replicas, "spec.replicas", 1);
             if let Some(t) = spec.template.as_mut() {
                 template_defaults(t.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
             }
@@ -142,30 +185,33 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             let job = Arc::make_mut(job);
             let spec = job.spec.get_or_insert_with(Default::default);
             if spec.completions.is_none() && spec.parallelism.is_none() {
-                rec.ptr(&mut spec.completions, "spec.completions".into(), 1);
+                rec.ptr(&mut spec.completions, "spec.completions", 1);
             }
-            rec.ptr(&mut spec.parallelism, "spec.parallelism".into(), 1);
+            rec.ptr(&mut spec.parallelism, "spec.parallelism", 1);
             let backoff = if spec.backoff_limit_per_index.is_some() { i32::MAX } else { 6 };
-            rec.ptr(&mut spec.backoff_limit, "spec.backoffLimit".into(), backoff);
+            rec.ptr(&mut spec.backoff_limit, "spec.backoffLimit", backoff);
             let template_labels = spec.template.metadata.as_ref().and_then(|m| m.labels.clone());
             if let Some(labels) = template_labels {
                 if job.metadata.labels.as_ref().is_none_or(BTreeMap::is_empty) {
-                    rec.set("metadata.labels".into(), &labels);
+                    rec.set("metadata.labels", &labels);
                     job.metadata.labels = Some(labels);
                 }
             }
-            rec.ptr(&mut spec.completion_mode, "spec.completionMode".into(), "NonIndexed".to_string());
-            rec.ptr(&mut spec.suspend, "spec.suspend".into(), false);
+            rec.ptr(&mut spec.completion_mode, "spec.completionMode", "NonIndexed".to_string());
+            rec.ptr(&mut spec.suspend, "spec.suspend", false);
             let replacement = if spec.pod_failure_policy.is_some() { "Failed" } else { "TerminatingOrFailed" };
-            rec.ptr(&mut spec.pod_replacement_policy, "spec.podReplacementPolicy".into(), replacement.to_string());
-            rec.ptr(&mut spec.manual_selector, "spec.manualSelector".into(), false);
+            rec.ptr(&mut spec.pod_replacement_policy, "spec.podReplacementPolicy", replacement.to_string());
+            rec.ptr(&mut spec.manual_selector, "spec.manualSelector", false);
             template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
             if let Some(pfp) = spec.pod_failure_policy.as_mut() {
                 for (i, rule) in pfp.rules.iter_mut().enumerate() {
                     for (j, pattern) in rule.on_pod_conditions.iter_mut().flatten().enumerate() {
                         if pattern.status.as_deref().unwrap_or_default().is_empty() {
                             pattern.status = Some("True".into());
-                            rec.set(format!("spec.podFailurePolicy.rules[{i}].onPodConditions[{j}].status"), &"True");
+                            rec.set(
+                                || format!("spec.podFailurePolicy.rules[{i}].onPodConditions[{j}].status"),
+                                &"True",
+                            );
                         }
                     }
                 }
@@ -174,7 +220,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
         Object::Service(svc) => service_defaults(Arc::make_mut(svc), &mut rec),
         Object::Secret(secret) => {
             let secret = Arc::make_mut(secret);
-            rec.string(&mut secret.type_, "type".into(), "Opaque");
+            rec.string(&mut secret.type_, "type", "Opaque");
         }
         Object::Namespace(ns) => {
             let ns = Arc::make_mut(ns);
@@ -190,14 +236,14 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                 }
             }
             let status = ns.status.get_or_insert_with(Default::default);
-            rec.string(&mut status.phase, "status.phase".into(), "Active");
+            rec.string(&mut status.phase, "status.phase", "Active");
         }
         Object::PersistentVolumeClaim(pvc) => {
             let pvc = Arc::make_mut(pvc);
             let status = pvc.status.get_or_insert_with(Default::default);
-            rec.string(&mut status.phase, "status.phase".into(), "Pending");
+            rec.string(&mut status.phase, "status.phase", "Pending");
             let spec = pvc.spec.get_or_insert_with(Default::default);
-            rec.ptr(&mut spec.volume_mode, "spec.volumeMode".into(), "Filesystem".to_string());
+            rec.ptr(&mut spec.volume_mode, "spec.volumeMode", "Filesystem".to_string());
             if let Some(r) = spec.resources.as_mut() {
                 canonical_list(&mut r.limits, "spec.resources.limits", &mut rec);
                 canonical_list(&mut r.requests, "spec.resources.requests", &mut rec);
@@ -206,17 +252,13 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
         Object::PersistentVolume(pv) => {
             let pv = Arc::make_mut(pv);
             let status = pv.status.get_or_insert_with(Default::default);
-            rec.string(&mut status.phase, "status.phase".into(), "Pending");
+            rec.string(&mut status.phase, "status.phase", "Pending");
             let spec = pv.spec.get_or_insert_with(Default::default);
-            rec.string(
-                &mut spec.persistent_volume_reclaim_policy,
-                "spec.persistentVolumeReclaimPolicy".into(),
-                "Retain",
-            );
-            rec.ptr(&mut spec.volume_mode, "spec.volumeMode".into(), "Filesystem".to_string());
+            rec.string(&mut spec.persistent_volume_reclaim_policy, "spec.persistentVolumeReclaimPolicy", "Retain");
+            rec.ptr(&mut spec.volume_mode, "spec.volumeMode", "Filesystem".to_string());
             canonical_list(&mut spec.capacity, "spec.capacity", &mut rec);
             if let Some(hp) = spec.host_path.as_mut() {
-                rec.ptr(&mut hp.type_, "spec.hostPath.type".into(), String::new());
+                rec.ptr(&mut hp.type_, "spec.hostPath.type", String::new());
             }
         }
         Object::LimitRange(lr) => {
@@ -230,7 +272,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                         for (k, v) in &max {
                             if !default.contains_key(k) {
                                 default.insert(k.clone(), v.clone());
-                                rec.set(format!("{p}.default.{k}"), v);
+                                rec.set(|| format!("{p}.default.{k}"), v);
                             }
                         }
                         let default = default.clone();
@@ -239,7 +281,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
                         for (k, v) in default.iter().chain(min.iter()) {
                             if !dr.contains_key(k) {
                                 dr.insert(k.clone(), v.clone());
-                                rec.set(format!("{p}.defaultRequest.{k}"), v);
+                                rec.set(|| format!("{p}.defaultRequest.{k}"), v);
                             }
                         }
                     }
@@ -262,7 +304,7 @@ pub fn apply_defaults(obj: &mut Object) -> Vec<Change> {
             if let Some(status) = node.status.as_mut() {
                 if status.allocatable.is_none() && status.capacity.is_some() {
                     status.allocatable = status.capacity.clone();
-                    rec.set("status.allocatable".into(), &status.allocatable);
+                    rec.set("status.allocatable", &status.allocatable);
                 }
                 canonical_list(&mut status.capacity, "status.capacity", &mut rec);
                 canonical_list(&mut status.allocatable, "status.allocatable", &mut rec);
@@ -289,10 +331,10 @@ fn rbac_binding_defaults(
     rec: &mut Rec,
 ) {
     const GROUP: &str = "rbac.authorization.k8s.io";
-    rec.string(&mut role_ref.api_group, "roleRef.apiGroup".into(), GROUP);
+    rec.string(&mut role_ref.api_group, "roleRef.apiGroup", GROUP);
     for (i, s) in subjects.into_iter().flatten().enumerate() {
         if s.api_group.as_deref().unwrap_or_default().is_empty() && matches!(s.kind.as_str(), "User" | "Group") {
-            rec.string(&mut s.api_group, format!("subjects[{i}].apiGroup"), GROUP);
+            rec.string(&mut s.api_group, || format!("subjects[{i}].apiGroup"), GROUP);
         }
     }
 }
@@ -309,7 +351,7 @@ fn pod_only_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
             for (k, v) in limits {
                 if let std::collections::btree_map::Entry::Vacant(slot) = requests.entry(k) {
                     let v = canonical(&v);
-                    rec.set(format!("{prefix}.{field}[{i}].resources.requests.{}", slot.key()), &v);
+                    rec.set(|| format!("{prefix}.{field}[{i}].resources.requests.{}", slot.key()), &v);
                     slot.insert(v);
                 }
             }
@@ -318,7 +360,7 @@ fn pod_only_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
     if spec.init_containers.as_ref().is_some_and(Vec::is_empty) {
         spec.init_containers = None;
     }
-    rec.ptr(&mut spec.enable_service_links, join(prefix, "enableServiceLinks"), true);
+    rec.ptr(&mut spec.enable_service_links, At(prefix, "enableServiceLinks"), true);
     if spec.host_network == Some(true) {
         let groups: [(&str, Option<&mut Vec<Container>>); 2] =
             [("containers", Some(&mut spec.containers)), ("initContainers", spec.init_containers.as_mut())];
@@ -327,7 +369,7 @@ fn pod_only_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
                 for (j, port) in c.ports.iter_mut().flatten().enumerate() {
                     if port.host_port.unwrap_or(0) == 0 {
                         port.host_port = Some(port.container_port);
-                        rec.set(format!("{prefix}.{field}[{i}].ports[{j}].hostPort"), &port.container_port);
+                        rec.set(|| format!("{prefix}.{field}[{i}].ports[{j}].hostPort"), &port.container_port);
                     }
                 }
             }
@@ -342,11 +384,11 @@ fn template_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
 
 /// `SetDefaults_PodSpec` and the nested defaults of volumes and containers.
 fn pod_spec_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
-    rec.string(&mut spec.dns_policy, join(prefix, "dnsPolicy"), "ClusterFirst");
-    rec.string(&mut spec.restart_policy, join(prefix, "restartPolicy"), "Always");
-    rec.ptr(&mut spec.security_context, join(prefix, "securityContext"), Default::default());
-    rec.ptr(&mut spec.termination_grace_period_seconds, join(prefix, "terminationGracePeriodSeconds"), 30);
-    rec.string(&mut spec.scheduler_name, join(prefix, "schedulerName"), "default-scheduler");
+    rec.string(&mut spec.dns_policy, At(prefix, "dnsPolicy"), "ClusterFirst");
+    rec.string(&mut spec.restart_policy, At(prefix, "restartPolicy"), "Always");
+    rec.ptr(&mut spec.security_context, At(prefix, "securityContext"), Default::default());
+    rec.ptr(&mut spec.termination_grace_period_seconds, At(prefix, "terminationGracePeriodSeconds"), 30);
+    rec.string(&mut spec.scheduler_name, At(prefix, "schedulerName"), "default-scheduler");
     for (i, v) in spec.volumes.iter_mut().flatten().enumerate() {
         volume_defaults(v, &format!("{prefix}.volumes[{i}]"), rec);
     }
@@ -361,12 +403,12 @@ fn pod_spec_defaults(spec: &mut PodSpec, prefix: &str, rec: &mut Rec) {
         if c.image_pull_policy.as_deref().unwrap_or_default().is_empty() {
             let policy = default_pull_policy(c.image.as_deref().unwrap_or_default());
             c.image_pull_policy = Some(policy.into());
-            rec.set(format!("{p}.imagePullPolicy"), &policy);
+            rec.set(At(&p, "imagePullPolicy"), &policy);
         }
-        rec.string(&mut c.termination_message_path, format!("{p}.terminationMessagePath"), "/dev/termination-log");
-        rec.string(&mut c.termination_message_policy, format!("{p}.terminationMessagePolicy"), "File");
+        rec.string(&mut c.termination_message_path, At(&p, "terminationMessagePath"), "/dev/termination-log");
+        rec.string(&mut c.termination_message_policy, At(&p, "terminationMessagePolicy"), "File");
         for (j, port) in c.ports.iter_mut().flatten().enumerate() {
-            rec.string(&mut port.protocol, format!("{p}.ports[{j}].protocol"), "TCP");
+            rec.string(&mut port.protocol, || format!("{p}.ports[{j}].protocol"), "TCP");
         }
     }
     canonical_list(&mut spec.overhead, &join(prefix, "overhead"), rec);
@@ -404,7 +446,7 @@ fn volume_defaults(v: &mut Volume, p: &str, rec: &mut Rec) {
         || v.storageos.is_some()
         || v.vsphere_volume.is_some();
     if !has_source {
-        rec.ptr(&mut v.empty_dir, format!("{p}.emptyDir"), Default::default());
+        rec.ptr(&mut v.empty_dir, At(p, "emptyDir"), Default::default());
     }
     if let Some(img) = v.image.as_mut() {
         if img.pull_policy.as_deref().unwrap_or_default().is_empty() {
@@ -414,28 +456,28 @@ fn volume_defaults(v: &mut Volume, p: &str, rec: &mut Rec) {
                 "IfNotPresent"
             };
             img.pull_policy = Some(policy.into());
-            rec.set(format!("{p}.image.pullPolicy"), &policy);
+            rec.set(At(p, "image.pullPolicy"), &policy);
         }
     }
     if let Some(hp) = v.host_path.as_mut() {
-        rec.ptr(&mut hp.type_, format!("{p}.hostPath.type"), String::new());
+        rec.ptr(&mut hp.type_, At(p, "hostPath.type"), String::new());
     }
     if let Some(s) = v.secret.as_mut() {
-        rec.ptr(&mut s.default_mode, format!("{p}.secret.defaultMode"), 420);
+        rec.ptr(&mut s.default_mode, At(p, "secret.defaultMode"), 420);
     }
     if let Some(d) = v.downward_api.as_mut() {
-        rec.ptr(&mut d.default_mode, format!("{p}.downwardAPI.defaultMode"), 420);
+        rec.ptr(&mut d.default_mode, At(p, "downwardAPI.defaultMode"), 420);
         for (j, item) in d.items.iter_mut().flatten().enumerate() {
             if let Some(f) = item.field_ref.as_mut() {
-                rec.string(&mut f.api_version, format!("{p}.downwardAPI.items[{j}].fieldRef.apiVersion"), "v1");
+                rec.string(&mut f.api_version, || format!("{p}.downwardAPI.items[{j}].fieldRef.apiVersion"), "v1");
             }
         }
     }
     if let Some(c) = v.config_map.as_mut() {
-        rec.ptr(&mut c.default_mode, format!("{p}.configMap.defaultMode"), 420);
+        rec.ptr(&mut c.default_mode, At(p, "configMap.defaultMode"), 420);
     }
     if let Some(pr) = v.projected.as_mut() {
-        rec.ptr(&mut pr.default_mode, format!("{p}.projected.defaultMode"), 420);
+        rec.ptr(&mut pr.default_mode, At(p, "projected.defaultMode"), 420);
         for (j, src) in pr.sources.iter_mut().flatten().enumerate() {
             if let Some(d) = src.downward_api.as_mut() {
                 for (k, item) in d.items.iter_mut().flatten().enumerate() {
@@ -458,25 +500,21 @@ fn volume_defaults(v: &mut Volume, p: &str, rec: &mut Rec) {
         }
     }
     if let Some(tpl) = v.ephemeral.as_mut().and_then(|e| e.volume_claim_template.as_mut()) {
-        rec.ptr(
-            &mut tpl.spec.volume_mode,
-            format!("{p}.ephemeral.volumeClaimTemplate.spec.volumeMode"),
-            "Filesystem".into(),
-        );
+        rec.ptr(&mut tpl.spec.volume_mode, At(p, "ephemeral.volumeClaimTemplate.spec.volumeMode"), "Filesystem".into());
     }
 }
 
 fn probe_defaults(probe: &mut Probe, p: &str, rec: &mut Rec) {
-    rec.int32(&mut probe.timeout_seconds, format!("{p}.timeoutSeconds"), 1);
-    rec.int32(&mut probe.period_seconds, format!("{p}.periodSeconds"), 10);
-    rec.int32(&mut probe.success_threshold, format!("{p}.successThreshold"), 1);
-    rec.int32(&mut probe.failure_threshold, format!("{p}.failureThreshold"), 3);
+    rec.int32(&mut probe.timeout_seconds, At(p, "timeoutSeconds"), 1);
+    rec.int32(&mut probe.period_seconds, At(p, "periodSeconds"), 10);
+    rec.int32(&mut probe.success_threshold, At(p, "successThreshold"), 1);
+    rec.int32(&mut probe.failure_threshold, At(p, "failureThreshold"), 3);
     if let Some(h) = probe.http_get.as_mut() {
-        rec.string(&mut h.path, format!("{p}.httpGet.path"), "/");
-        rec.string(&mut h.scheme, format!("{p}.httpGet.scheme"), "HTTP");
+        rec.string(&mut h.path, At(p, "httpGet.path"), "/");
+        rec.string(&mut h.scheme, At(p, "httpGet.scheme"), "HTTP");
     }
     if let Some(g) = probe.grpc.as_mut() {
-        rec.ptr(&mut g.service, format!("{p}.grpc.service"), String::new());
+        rec.ptr(&mut g.service, At(p, "grpc.service"), String::new());
     }
 }
 
@@ -484,16 +522,16 @@ fn container_defaults(c: &mut Container, p: &str, rec: &mut Rec) {
     if c.image_pull_policy.as_deref().unwrap_or_default().is_empty() {
         let policy = default_pull_policy(c.image.as_deref().unwrap_or_default());
         c.image_pull_policy = Some(policy.into());
-        rec.set(format!("{p}.imagePullPolicy"), &policy);
+        rec.set(At(p, "imagePullPolicy"), &policy);
     }
-    rec.string(&mut c.termination_message_path, format!("{p}.terminationMessagePath"), "/dev/termination-log");
-    rec.string(&mut c.termination_message_policy, format!("{p}.terminationMessagePolicy"), "File");
+    rec.string(&mut c.termination_message_path, At(p, "terminationMessagePath"), "/dev/termination-log");
+    rec.string(&mut c.termination_message_policy, At(p, "terminationMessagePolicy"), "File");
     for (j, port) in c.ports.iter_mut().flatten().enumerate() {
-        rec.string(&mut port.protocol, format!("{p}.ports[{j}].protocol"), "TCP");
+        rec.string(&mut port.protocol, || format!("{p}.ports[{j}].protocol"), "TCP");
     }
     for (j, env) in c.env.iter_mut().flatten().enumerate() {
         if let Some(f) = env.value_from.as_mut().and_then(|v| v.field_ref.as_mut()) {
-            rec.string(&mut f.api_version, format!("{p}.env[{j}].valueFrom.fieldRef.apiVersion"), "v1");
+            rec.string(&mut f.api_version, || format!("{p}.env[{j}].valueFrom.fieldRef.apiVersion"), "v1");
         }
     }
     if let Some(r) = c.resources.as_mut() {
@@ -512,8 +550,8 @@ fn container_defaults(c: &mut Container, p: &str, rec: &mut Rec) {
     if let Some(l) = c.lifecycle.as_mut() {
         for (name, hook) in [("postStart", l.post_start.as_mut()), ("preStop", l.pre_stop.as_mut())] {
             if let Some(h) = hook.and_then(|h| h.http_get.as_mut()) {
-                rec.string(&mut h.path, format!("{p}.lifecycle.{name}.httpGet.path"), "/");
-                rec.string(&mut h.scheme, format!("{p}.lifecycle.{name}.httpGet.scheme"), "HTTP");
+                rec.string(&mut h.path, || format!("{p}.lifecycle.{name}.httpGet.path"), "/");
+                rec.string(&mut h.scheme, || format!("{p}.lifecycle.{name}.httpGet.scheme"), "HTTP");
             }
         }
     }
@@ -521,13 +559,15 @@ fn container_defaults(c: &mut Container, p: &str, rec: &mut Rec) {
 
 fn service_defaults(svc: &mut k8s_openapi::api::core::v1::Service, rec: &mut Rec) {
     let spec = svc.spec.get_or_insert_with(Default::default);
-    rec.string(&mut spec.session_affinity, "spec.sessionAffinity".into(), "None");
+    rec.string(&mut spec.session_affinity, "spec.sessionAffinity", "None");
     if spec.session_affinity.as_deref() == Some("None") && spec.session_affinity_config.is_some() {
-        rec.changes.push(Change {
-            path: "spec.sessionAffinityConfig".into(),
-            before: Some(yaml(&spec.session_affinity_config)),
-            after: None,
-        });
+        if rec.record {
+            rec.changes.push(Change {
+                path: "spec.sessionAffinityConfig".into(),
+                before: Some(yaml(&spec.session_affinity_config)),
+                after: None,
+            });
+        }
         spec.session_affinity_config = None;
     }
     if spec.session_affinity.as_deref() == Some("ClientIP") {
@@ -541,13 +581,13 @@ fn service_defaults(svc: &mut k8s_openapi::api::core::v1::Service, rec: &mut Rec
             let cfg = k8s_openapi::api::core::v1::SessionAffinityConfig {
                 client_ip: Some(k8s_openapi::api::core::v1::ClientIPConfig { timeout_seconds: Some(10800) }),
             };
-            rec.set("spec.sessionAffinityConfig".into(), &cfg);
+            rec.set("spec.sessionAffinityConfig", &cfg);
             spec.session_affinity_config = Some(cfg);
         }
     }
-    rec.string(&mut spec.type_, "spec.type".into(), "ClusterIP");
+    rec.string(&mut spec.type_, "spec.type", "ClusterIP");
     for (i, port) in spec.ports.iter_mut().flatten().enumerate() {
-        rec.string(&mut port.protocol, format!("spec.ports[{i}].protocol"), "TCP");
+        rec.string(&mut port.protocol, || format!("spec.ports[{i}].protocol"), "TCP");
         let unset = match &port.target_port {
             None => true,
             Some(IntOrString::Int(0)) => true,
@@ -556,7 +596,7 @@ fn service_defaults(svc: &mut k8s_openapi::api::core::v1::Service, rec: &mut Rec
         };
         if unset {
             port.target_port = Some(IntOrString::Int(port.port));
-            rec.set(format!("spec.ports[{i}].targetPort"), &port.port);
+            rec.set(|| format!("spec.ports[{i}].targetPort"), &port.port);
         }
     }
     let ty = spec.type_.clone().unwrap_or_default();
@@ -564,19 +604,19 @@ fn service_defaults(svc: &mut k8s_openapi::api::core::v1::Service, rec: &mut Rec
         || ty == "NodePort"
         || (ty == "ClusterIP" && spec.external_ips.as_ref().is_some_and(|v| !v.is_empty()));
     if externally_accessible {
-        rec.string(&mut spec.external_traffic_policy, "spec.externalTrafficPolicy".into(), "Cluster");
+        rec.string(&mut spec.external_traffic_policy, "spec.externalTrafficPolicy", "Cluster");
     }
     if matches!(ty.as_str(), "NodePort" | "LoadBalancer" | "ClusterIP") {
-        rec.ptr(&mut spec.internal_traffic_policy, "spec.internalTrafficPolicy".into(), "Cluster".to_string());
+        rec.ptr(&mut spec.internal_traffic_policy, "spec.internalTrafficPolicy", "Cluster".to_string());
     }
     if ty == "LoadBalancer" {
-        rec.ptr(&mut spec.allocate_load_balancer_node_ports, "spec.allocateLoadBalancerNodePorts".into(), true);
+        rec.ptr(&mut spec.allocate_load_balancer_node_ports, "spec.allocateLoadBalancerNodePorts", true);
     }
     // Set by the Service storage when it allocates the cluster IP (single-stack IPv4
     // cluster), shown here with the other values the server fills in.
     if ty != "ExternalName" && spec.cluster_ip.as_deref() != Some("None") {
-        rec.ptr(&mut spec.ip_family_policy, "spec.ipFamilyPolicy".into(), "SingleStack".to_string());
-        rec.ptr(&mut spec.ip_families, "spec.ipFamilies".into(), vec!["IPv4".to_string()]);
+        rec.ptr(&mut spec.ip_family_policy, "spec.ipFamilyPolicy", "SingleStack".to_string());
+        rec.ptr(&mut spec.ip_families, "spec.ipFamilies", vec!["IPv4".to_string()]);
     }
 }
 
@@ -688,7 +728,7 @@ fn canonical_list(list: &mut Option<BTreeMap<String, KQuantity>>, p: &str, rec: 
     for (k, v) in list.iter_mut().flatten() {
         let c = canonical(v);
         if c != *v {
-            rec.changed(format!("{p}.{k}"), v, &c);
+            rec.changed(|| format!("{p}.{k}"), v, &c);
             *v = c;
         }
     }
@@ -788,7 +828,11 @@ mod tests {
         for doc in &parsed.documents {
             let mut obj = decode(doc).expect("test manifests decode");
             out += &format!("{} {}\n", obj.kind(), obj.name());
-            for c in apply_defaults(&mut obj) {
+            let mut unlisted = obj.clone();
+            apply_defaults_unlisted(&mut unlisted);
+            let changes = apply_defaults(&mut obj);
+            assert_eq!(unlisted, obj, "listed or not, the same defaults apply");
+            for c in changes {
                 out += &format!(
                     "  {}: {} -> {}\n",
                     c.path,

@@ -73,6 +73,12 @@ pub fn default_object(obj: &mut Object) -> Vec<Change> {
     crate::defaults::apply_defaults(obj)
 }
 
+/// [`default_object`] for a request whose steps the trace leaves out: the same defaults,
+/// not listed.
+pub fn default_object_unlisted(obj: &mut Object) {
+    crate::defaults::apply_defaults_unlisted(obj)
+}
+
 /// Object validation ([`crate::validation::validate_create`]) on create (`old == None`) and on
 /// writes to the main resource. Update-specific rules (immutable fields, `ValidatePodUpdate`)
 /// are not modelled: an update is validated as the object it produces.
@@ -158,9 +164,7 @@ pub fn admit_mutating(
         return AdmissionResult::default();
     };
     let servers = webhook_servers(core);
-    let redefault = |o: &mut Object| {
-        crate::defaults::apply_defaults(o);
-    };
+    let redefault = |o: &mut Object| crate::defaults::apply_defaults_unlisted(o);
     let chain = std::sync::Arc::clone(&core.admission);
     let mut ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
         .with_webhook_servers(&servers)

@@ -900,6 +900,10 @@ fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
     };
     let strict = req.caller.component == Component::Kubectl;
     match body.decode(req.resource, strict) {
+        Ok(mut obj) if !r.verbose => {
+            hooks::default_object_unlisted(&mut obj);
+            Ok(obj)
+        }
         Ok(mut obj) => {
             let defaults = hooks::default_object(&mut obj);
             let summary = if defaults.is_empty() {
@@ -1361,7 +1365,12 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
             ));
         }
     }
-    let defaults = hooks::default_object(&mut incoming);
+    let defaults = if r.verbose {
+        hooks::default_object(&mut incoming)
+    } else {
+        hooks::default_object_unlisted(&mut incoming);
+        Vec::new()
+    };
     let sub = req.subresource.as_deref().unwrap_or("");
     let mut new = match sub {
         "status" => strategy::prepare_for_status_update(&incoming, &old),
