@@ -1213,15 +1213,17 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
     };
     let binding_resource = GroupResource::new("", "pods/binding");
-    let mut pod_json = old.to_json();
-    if pod_json.pointer("/metadata/deletionTimestamp").is_some_and(|v| !v.is_null()) {
+    let Object::Pod(old_pod) = &old else {
+        return ApiResponse::failure(Status::internal_error("the stored object is not a Pod"));
+    };
+    if old_pod.metadata.deletion_timestamp.is_some() {
         return ApiResponse::failure(Status::conflict(
             binding_resource,
             &name,
             &format!("pod {name} is being deleted, cannot be assigned to a host"),
         ));
     }
-    let current = pod_json.pointer("/spec/nodeName").and_then(Value::as_str).unwrap_or("").to_string();
+    let current = old_pod.spec.as_ref().and_then(|s| s.node_name.as_deref()).unwrap_or("");
     if !current.is_empty() {
         return ApiResponse::failure(Status::conflict(
             binding_resource,
@@ -1229,40 +1231,40 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
             &format!("pod {name} is already assigned to node \"{current}\""),
         ));
     }
-    pod_json["spec"]["nodeName"] = json!(target);
-    if let Some(Value::Object(a)) = annotations {
-        for (k, v) in a {
-            pod_json["metadata"]["annotations"][k] = v;
-        }
+    let annotations: std::collections::BTreeMap<String, String> = match annotations {
+        Some(a @ Value::Object(_)) => match serde_json::from_value(a) {
+            Ok(a) => a,
+            Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
+        },
+        _ => Default::default(),
+    };
+    let mut pod = (**old_pod).clone();
+    pod.spec.get_or_insert_with(Default::default).node_name = Some(target);
+    if !annotations.is_empty() {
+        pod.metadata.annotations.get_or_insert_with(Default::default).extend(annotations);
     }
     // api.UpdatePodCondition(PodScheduled=True).
-    let now = serde_json::to_value(timestamp(core.now)).unwrap_or(Value::Null);
-    let conds = pod_json["status"]["conditions"].as_array().cloned().unwrap_or_default();
+    let now = timestamp(core.now);
+    let conditions = pod.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
     let mut found = false;
-    let mut new_conds = Vec::new();
-    for mut c in conds {
-        if c.get("type").and_then(Value::as_str) == Some("PodScheduled") {
-            found = true;
-            if c.get("status").and_then(Value::as_str) != Some("True") {
-                c["lastTransitionTime"] = now.clone();
-            }
-            c["status"] = json!("True");
-            if let Some(m) = c.as_object_mut() {
-                m.remove("reason");
-                m.remove("message");
-            }
+    for c in conditions.iter_mut().filter(|c| c.type_ == "PodScheduled") {
+        found = true;
+        if c.status != "True" {
+            c.last_transition_time = Some(now.clone());
         }
-        new_conds.push(c);
+        c.status = "True".into();
+        c.reason = None;
+        c.message = None;
     }
     if !found {
-        new_conds
-            .push(json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": now}));
+        conditions.push(k8s_openapi::api::core::v1::PodCondition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            last_transition_time: Some(now),
+            ..Default::default()
+        });
     }
-    pod_json["status"]["conditions"] = Value::Array(new_conds);
-    let mut pod = match Object::from_json("v1", "Pod", pod_json) {
-        Ok(p) => p,
-        Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
-    };
+    let mut pod = Object::Pod(std::sync::Arc::new(pod));
     // Admission sees the Binding (pods/binding CREATE), not the pod.
     let mut binding = match &r.body {
         Some(Body::Object(b)) if b.kind() == "Binding" => b.clone(),

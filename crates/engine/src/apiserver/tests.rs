@@ -623,3 +623,40 @@ fn registry_strategies_on_create() {
         "#]],
     );
 }
+
+#[test]
+fn binding_marks_an_unschedulable_pod_scheduled_and_copies_annotations() {
+    let mut core = core();
+    let a = admin();
+    let mut p = pod("web");
+    p["status"] = json!({"conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+        "message": "0/3 nodes are available", "lastTransitionTime": "2025-12-31T23:00:00Z"}]});
+    let created = handle(&mut core, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(p)));
+    assert!(created.ok(), "{:?}", created.error);
+    // The create strategy resets the status: put the unschedulable condition back as the
+    // scheduler's status update would.
+    let mut stored = get_object(&core, resource_for("v1", "Pod").unwrap(), Some("default"), "web").unwrap().to_json();
+    stored["status"]["conditions"] = json!([{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+        "message": "0/3 nodes are available", "lastTransitionTime": "2025-12-31T23:00:00Z"}]);
+    let s = Caller::scheduler();
+    let updated = handle(
+        &mut core,
+        req(&s, Verb::Update, "v1", "Pod", Some("default"), Some("web"), Some("status"), Some(stored)),
+    );
+    assert!(updated.ok(), "{:?}", updated.error);
+    let binding = json!({"apiVersion": "v1", "kind": "Binding",
+        "metadata": {"name": "web", "namespace": "default", "annotations": {"example.com/placed-by": "test"}},
+        "target": {"apiVersion": "v1", "kind": "Node", "name": "kind-worker"}});
+    let bound = handle(
+        &mut core,
+        req(&s, Verb::Create, "v1", "Pod", Some("default"), Some("web"), Some("binding"), Some(binding)),
+    );
+    assert!(bound.ok(), "{:?}", bound.error);
+    let pod = bound.object.expect("the bound pod").to_json();
+    assert_eq!(pod["spec"]["nodeName"], json!("kind-worker"));
+    assert_eq!(pod["metadata"]["annotations"]["example.com/placed-by"], json!("test"));
+    assert_eq!(
+        pod["status"]["conditions"],
+        json!([{"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}])
+    );
+}

@@ -376,7 +376,7 @@ struct PodWorker {
     deleted: bool,
     /// The last status written, as sent (JSON) and as generated (the typed value spares
     /// serialising an unchanged status).
-    last_status: Option<(serde_json::Value, PodStatus)>,
+    last_status: Option<(String, PodStatus)>,
     wakes: BTreeSet<u64>,
     probe_epoch: u64,
     /// The pod worker is inside a sync that kills container `i` (a failed probe, then
@@ -2435,7 +2435,9 @@ impl Kubelet {
         if w.last_status.as_ref().is_some_and(|(_, typed)| *typed == new) {
             return;
         }
-        let json = serde_json::to_value(&new).unwrap_or_default();
+        // Statuses that differ only below the serialised precision (a time's milliseconds)
+        // are the same status: compare them as sent.
+        let json = serde_json::to_string(&new).unwrap_or_default();
         if w.last_status.as_ref().is_some_and(|(sent, _)| *sent == json) {
             return;
         }
