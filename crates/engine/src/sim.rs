@@ -127,6 +127,9 @@ pub struct Core {
     routine: bool,
     /// The API server's admission chain, built once (it is plain data: the enabled plugins).
     pub(crate) admission: std::sync::Arc<crate::admission::Chain>,
+    /// Whether any webhook configuration was stored, as of a store revision (admission asks
+    /// on every request; the answer only changes with a write).
+    pub(crate) webhooks_at: std::cell::Cell<Option<(u64, bool)>>,
 }
 
 impl Core {
@@ -142,6 +145,7 @@ impl Core {
             last_write_ms: 0,
             routine: false,
             admission: std::sync::Arc::new(crate::admission::Chain::lab()),
+            webhooks_at: std::cell::Cell::new(None),
         }
     }
 

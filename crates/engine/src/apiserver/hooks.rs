@@ -93,8 +93,14 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
 
 /// Whether the cluster has any webhook configuration (then the simulated servers are read).
 fn has_webhooks(core: &Core) -> bool {
-    core.store.has_any("/registry/mutatingwebhookconfigurations/")
-        || core.store.has_any("/registry/validatingwebhookconfigurations/")
+    let revision = core.store.revision();
+    if let Some((_, has)) = core.webhooks_at.get().filter(|(at, _)| *at == revision) {
+        return has;
+    }
+    let has = core.store.has_any("/registry/mutatingwebhookconfigurations/")
+        || core.store.has_any("/registry/validatingwebhookconfigurations/");
+    core.webhooks_at.set(Some((revision, has)));
+    has
 }
 
 /// The simulated webhook servers of the lab settings.
