@@ -129,7 +129,7 @@ pub struct Core {
     pub(crate) admission: std::sync::Arc<crate::admission::Chain>,
     /// Whether any webhook configuration was stored, as of a store revision (admission asks
     /// on every request; the answer only changes with a write).
-    pub(crate) webhooks_at: std::cell::Cell<Option<(u64, bool)>>,
+    pub(crate) webhooks_at: Option<(u64, bool)>,
 }
 
 impl Core {
@@ -145,7 +145,7 @@ impl Core {
             last_write_ms: 0,
             routine: false,
             admission: std::sync::Arc::new(crate::admission::Chain::lab()),
-            webhooks_at: std::cell::Cell::new(None),
+            webhooks_at: None,
         }
     }
 

@@ -92,19 +92,19 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
 }
 
 /// Whether the cluster has any webhook configuration (then the simulated servers are read).
-fn has_webhooks(core: &Core) -> bool {
+fn has_webhooks(core: &mut Core) -> bool {
     let revision = core.store.revision();
-    if let Some((_, has)) = core.webhooks_at.get().filter(|(at, _)| *at == revision) {
+    if let Some((_, has)) = core.webhooks_at.filter(|(at, _)| *at == revision) {
         return has;
     }
     let has = core.store.has_any("/registry/mutatingwebhookconfigurations/")
         || core.store.has_any("/registry/validatingwebhookconfigurations/");
-    core.webhooks_at.set(Some((revision, has)));
+    core.webhooks_at = Some((revision, has));
     has
 }
 
 /// The simulated webhook servers of the lab settings.
-fn webhook_servers(core: &Core) -> Vec<admission::SimulatedWebhook> {
+fn webhook_servers(core: &mut Core) -> Vec<admission::SimulatedWebhook> {
     if !has_webhooks(core) {
         return Vec::new();
     }
