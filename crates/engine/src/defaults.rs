@@ -41,16 +41,10 @@ struct Rec {
     record: bool,
 }
 
-/// A change's field path, built only when the change is recorded: a `String`, a static
-/// path, `At(prefix, field)` or a closure.
+/// A change's field path, built only when the change is recorded: a static path,
+/// `At(prefix, field)` or a closure.
 trait AsPath {
     fn path(self) -> String;
-}
-
-impl AsPath for String {
-    fn path(self) -> String {
-        self
-    }
 }
 
 impl AsPath for &'static str {
@@ -228,7 +222,7 @@ fn defaults(obj: &mut Object, record: bool) -> Vec<Change> {
                 let labels = ns.metadata.labels.get_or_insert_with(Default::default);
                 let key = "kubernetes.io/metadata.name";
                 let before = labels.insert(key.to_string(), name.clone());
-                let path = format!("metadata.labels[{key}]");
+                let path = || format!("metadata.labels[{key}]");
                 match before {
                     Some(b) if b == name => {}
                     Some(b) => rec.changed(path, &b, &name),
@@ -484,7 +478,7 @@ fn volume_defaults(v: &mut Volume, p: &str, rec: &mut Rec) {
                     if let Some(f) = item.field_ref.as_mut() {
                         rec.string(
                             &mut f.api_version,
-                            format!("{p}.projected.sources[{j}].downwardAPI.items[{k}].fieldRef.apiVersion"),
+                            || format!("{p}.projected.sources[{j}].downwardAPI.items[{k}].fieldRef.apiVersion"),
                             "v1",
                         );
                     }
@@ -493,7 +487,7 @@ fn volume_defaults(v: &mut Volume, p: &str, rec: &mut Rec) {
             if let Some(t) = src.service_account_token.as_mut() {
                 rec.ptr(
                     &mut t.expiration_seconds,
-                    format!("{p}.projected.sources[{j}].serviceAccountToken.expirationSeconds"),
+                    || format!("{p}.projected.sources[{j}].serviceAccountToken.expirationSeconds"),
                     3600,
                 );
             }
@@ -651,7 +645,7 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
             _ => false,
         };
         if empty {
-            rec.set(path.to_string(), &v);
+            rec.set(|| path.to_string(), &v);
             m.insert(key.to_string(), v);
         }
     };

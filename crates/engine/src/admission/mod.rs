@@ -729,7 +729,6 @@ impl Chain {
                     // Unequal objects serialise unequally: the change is certain, and its
                     // paths are not needed.
                     copy = obj.clone();
-                    copy_json = None;
                     vec![crate::trace::Change { path: "/".into(), before: None, after: None }]
                 } else {
                     let before = copy_json.take().unwrap_or_else(|| copy.to_json());

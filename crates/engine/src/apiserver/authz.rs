@@ -100,9 +100,9 @@ pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
 
 /// [`authorize`]; without `detailed`, the decision leaves out what only the trace's
 /// Authorization step shows: the bindings considered, the matched rule's text, and the
-/// explanation unless it is all there is to say why (a denial's, or an RBAC allow's whose
-/// reason names the binding, are left empty). The verdict, the authorizer, the reason and
-/// the binding matched are the same.
+/// explanation of an RBAC allow or a denial (their reason says it; the Node and
+/// system:masters explanations, which are the only text of their allows, stay). The
+/// verdict, the authorizer, the reason and the binding matched are the same.
 pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool) -> Decision {
     if attrs.user.groups.iter().any(|g| g == SYSTEM_MASTERS) {
         return Decision {
@@ -135,7 +135,8 @@ pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool)
     }
     let r = rbac::authorize_with(store, attrs, detailed);
     if r.allowed {
-        let m = r.matched.as_ref().filter(|_| detailed || r.reason.is_empty());
+        // The reason names the binding; the explanation only serves the detailed step.
+        let m = r.matched.as_ref().filter(|_| detailed);
         let explanation = match m {
             Some(m) => format!(
                 "{} {} binds {} {} to {}; its rule {} allows {} {}",

@@ -68,15 +68,14 @@ pub fn decode_object(resource: &'static ResourceInfo, obj: Object) -> Result<Obj
 }
 
 /// API-server defaulting (`SetDefaults_*`, [`crate::defaults::apply_defaults`]); returns what it
-/// filled in.
-pub fn default_object(obj: &mut Object) -> Vec<Change> {
-    crate::defaults::apply_defaults(obj)
-}
-
-/// [`default_object`] for a request whose steps the trace leaves out: the same defaults,
-/// not listed.
-pub fn default_object_unlisted(obj: &mut Object) {
-    crate::defaults::apply_defaults_unlisted(obj)
+/// filled in when `listed` (a request whose steps the trace shows), nothing otherwise.
+pub fn default_object(obj: &mut Object, listed: bool) -> Vec<Change> {
+    if listed {
+        crate::defaults::apply_defaults(obj)
+    } else {
+        crate::defaults::apply_defaults_unlisted(obj);
+        Vec::new()
+    }
 }
 
 /// Object validation ([`crate::validation::validate_create`]) on create (`old == None`) and on

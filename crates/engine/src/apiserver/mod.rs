@@ -901,11 +901,11 @@ fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
     let strict = req.caller.component == Component::Kubectl;
     match body.decode(req.resource, strict) {
         Ok(mut obj) if !r.verbose => {
-            hooks::default_object_unlisted(&mut obj);
+            hooks::default_object(&mut obj, false);
             Ok(obj)
         }
         Ok(mut obj) => {
-            let defaults = hooks::default_object(&mut obj);
+            let defaults = hooks::default_object(&mut obj, true);
             let summary = if defaults.is_empty() {
                 format!("decodes the {} strictly (no unknown or duplicate fields)", req.resource.kind)
             } else {
@@ -1367,12 +1367,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
             ));
         }
     }
-    let defaults = if r.verbose {
-        hooks::default_object(&mut incoming)
-    } else {
-        hooks::default_object_unlisted(&mut incoming);
-        Vec::new()
-    };
+    let defaults = hooks::default_object(&mut incoming, r.verbose);
     let sub = req.subresource.as_deref().unwrap_or("");
     let mut new = match sub {
         "status" => strategy::prepare_for_status_update(&incoming, &old),
