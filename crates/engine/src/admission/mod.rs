@@ -546,6 +546,9 @@ pub struct Context<'a> {
     /// know that a plugin changed the object: without this, each mutation is one change at
     /// `/` with no values.
     pub change_values: bool,
+    /// Whether the store may hold webhook configurations (the default). The API server
+    /// clears it when it knows there are none, so the webhook plugins skip listing them.
+    pub webhook_configurations: bool,
     pub(crate) state: RefCell<RequestState>,
 }
 
@@ -559,12 +562,20 @@ impl<'a> Context<'a> {
             pod_security: crate::pod_security::PodSecurityConfig::default(),
             defaulter: None,
             change_values: true,
+            webhook_configurations: true,
             state: RefCell::new(RequestState::default()),
         }
     }
 
     pub fn with_webhook_servers(mut self, servers: &'a [SimulatedWebhook]) -> Context<'a> {
         self.webhook_servers = servers;
+        self
+    }
+
+    /// For a store known to hold no Mutating/ValidatingWebhookConfiguration: the webhook
+    /// plugins then call nothing without listing the configurations.
+    pub fn without_webhook_configurations(mut self) -> Context<'a> {
+        self.webhook_configurations = false;
         self
     }
 

@@ -194,6 +194,9 @@ impl Hook {
 
 fn mutating_hooks(ctx: &Context) -> Vec<Hook> {
     let mut out = Vec::new();
+    if !ctx.webhook_configurations {
+        return out;
+    }
     for o in ctx.list("MutatingWebhookConfiguration", None) {
         let Object::MutatingWebhookConfiguration(c) = o else { continue };
         let cfg = c.metadata.name.clone().unwrap_or_default();
@@ -223,6 +226,9 @@ fn from_mutating(cfg: &str, index: usize, w: &MutatingWebhook) -> Hook {
 
 fn validating_hooks(ctx: &Context) -> Vec<Hook> {
     let mut out = Vec::new();
+    if !ctx.webhook_configurations {
+        return out;
+    }
     for o in ctx.list("ValidatingWebhookConfiguration", None) {
         let Object::ValidatingWebhookConfiguration(c) = o else { continue };
         let cfg = c.metadata.name.clone().unwrap_or_default();

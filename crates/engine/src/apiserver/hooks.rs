@@ -102,16 +102,29 @@ fn has_webhooks(core: &mut Core) -> bool {
     has
 }
 
-/// The simulated webhook servers of the lab settings.
-fn webhook_servers(core: &mut Core) -> Vec<admission::SimulatedWebhook> {
+/// The simulated webhook servers of the lab settings, or `None` when no webhook
+/// configuration exists (nothing would call them).
+fn webhook_servers(core: &mut Core) -> Option<Vec<admission::SimulatedWebhook>> {
     if !has_webhooks(core) {
-        return Vec::new();
+        return None;
     }
-    crate::cluster::settings(&core.store)
-        .webhooks
-        .iter()
-        .filter_map(|w| admission::SimulatedWebhook::from_value(w).ok())
-        .collect()
+    Some(
+        crate::cluster::settings(&core.store)
+            .webhooks
+            .iter()
+            .filter_map(|w| admission::SimulatedWebhook::from_value(w).ok())
+            .collect(),
+    )
+}
+
+/// An admission context for the store as it stands, with the webhook servers when
+/// webhook configurations exist.
+fn context<'a>(core: &'a mut Core, servers: &'a Option<Vec<admission::SimulatedWebhook>>) -> admission::Context<'a> {
+    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng);
+    match servers {
+        Some(s) => ctx.with_webhook_servers(s),
+        None => ctx.without_webhook_configurations(),
+    }
 }
 
 fn attributes<'a>(
@@ -171,9 +184,7 @@ pub fn admit_mutating(
     let servers = webhook_servers(core);
     let redefault = |o: &mut Object| crate::defaults::apply_defaults_unlisted(o);
     let chain = std::sync::Arc::clone(&core.admission);
-    let mut ctx = admission::Context::new(&core.store, core.now, &mut core.rng)
-        .with_webhook_servers(&servers)
-        .with_defaulter(&redefault);
+    let mut ctx = context(core, &servers).with_defaulter(&redefault);
     if !change_values {
         ctx = ctx.with_changes_unlisted();
     }
@@ -197,6 +208,6 @@ pub fn admit_validating(
     };
     let servers = webhook_servers(core);
     let chain = std::sync::Arc::clone(&core.admission);
-    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng).with_webhook_servers(&servers);
+    let ctx = context(core, &servers);
     outcome(chain.run_validating(&ctx, &attrs, obj))
 }
