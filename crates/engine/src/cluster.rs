@@ -443,8 +443,9 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
     let Some(resource) = resource_for(&api_version, &kind) else {
         return Err(err(format!("unknown kind \"{kind}\" in version \"{api_version}\"")));
     };
-    let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-    let mut namespace = value.pointer("/metadata/namespace").and_then(Value::as_str).map(str::to_string);
+    let meta_str = |field: &str| value.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str);
+    let name = meta_str("name").unwrap_or("").to_string();
+    let mut namespace = meta_str("namespace").map(str::to_string);
     if resource.namespaced && namespace.is_none() {
         namespace = Some("default".to_string());
         if let Some(m) = value.get_mut("metadata").and_then(Value::as_object_mut) {

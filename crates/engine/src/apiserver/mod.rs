@@ -273,7 +273,11 @@ impl ApiRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApiResponse {
     pub code: u16,
-    pub object: Option<Object>,
+    /// The object returned. When `revision` is set, it is the stored object without its
+    /// `resourceVersion`, which [`ApiResponse::into_object`] fills in: the store shares the
+    /// object, so setting it copies the object, and most callers never read it.
+    object: Option<Object>,
+    revision: Option<u64>,
     /// The Status of a failed request.
     pub error: Option<Status>,
     /// `Warning:` headers for the client.
@@ -306,12 +310,47 @@ impl ApiResponse {
         self.reason() == Some(StatusReason::Conflict)
     }
 
+    /// The object returned, with its `resourceVersion`.
+    pub fn into_object(self) -> Option<Object> {
+        match (self.object, self.revision) {
+            (Some(o), Some(rev)) => Some(with_resource_version(o, rev)),
+            (o, _) => o,
+        }
+    }
+
+    /// [`ApiResponse::into_object`] for a response the caller keeps using.
+    pub fn take_object(&mut self) -> Option<Object> {
+        let o = self.object.take()?;
+        Some(match self.revision.take() {
+            Some(rev) => with_resource_version(o, rev),
+            None => o,
+        })
+    }
+
+    /// The returned object's `resourceVersion`.
+    pub fn resource_version(&self) -> Option<String> {
+        match self.revision {
+            Some(rev) => Some(rev.to_string()),
+            None => self.object.as_ref().and_then(|o| o.meta().resource_version.clone()),
+        }
+    }
+
+    /// The object returned, for its name and kind: its `resourceVersion` may be unset.
+    pub fn object_identity(&self) -> Option<&Object> {
+        self.object.as_ref()
+    }
+
     fn success(code: u16, object: Option<Object>) -> ApiResponse {
-        ApiResponse { code, object, error: None, warnings: vec![] }
+        ApiResponse { code, object, revision: None, error: None, warnings: vec![] }
+    }
+
+    /// A success returning a stored object (held without its version) at `revision`.
+    fn stored(code: u16, object: Object, revision: u64) -> ApiResponse {
+        ApiResponse { code, object: Some(object), revision: Some(revision), error: None, warnings: vec![] }
     }
 
     fn failure(status: Status) -> ApiResponse {
-        ApiResponse { code: status.code, object: None, error: Some(status), warnings: vec![] }
+        ApiResponse { code: status.code, object: None, revision: None, error: Some(status), warnings: vec![] }
     }
 }
 
@@ -422,9 +461,10 @@ impl<'a> Req<'a> {
 
     /// The stored object as YAML for an Etcd step; the components' summary steps leave it out
     /// (their requests are many, and the object is in the store's history anyway).
-    fn value_yaml(&self, obj: &Object) -> String {
+    /// (The object is held without its version, which is `revision`.)
+    fn stored_yaml(&self, obj: &Object, revision: u64) -> String {
         if self.verbose {
-            obj.to_yaml()
+            with_resource_version(obj.clone(), revision).to_yaml()
         } else {
             String::new()
         }
@@ -594,7 +634,10 @@ impl<'a> Req<'a> {
         if self.verbose {
             let body = match (&resp.error, &resp.object) {
                 (Some(s), _) => compact(&s.to_json()),
-                (None, Some(o)) => compact(&o.to_json()),
+                (None, Some(o)) => match resp.revision {
+                    Some(rev) => compact(&with_resource_version(o.clone(), rev).to_json()),
+                    None => compact(&o.to_json()),
+                },
                 _ => String::new(),
             };
             let summary = match &resp.error {
@@ -860,7 +903,7 @@ fn do_get(core: &mut Core, r: &mut Req) -> ApiResponse {
         r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
     }
     match found {
-        Some((o, rev)) => ApiResponse::success(200, Some(with_resource_version(o, rev))),
+        Some((o, rev)) => ApiResponse::stored(200, o, rev),
         None => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
     }
 }
@@ -1012,12 +1055,12 @@ fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::
         let Ok(new) = Object::from_json("v1", "ResourceQuota", v) else { continue };
         if let Ok(new_rev) = core.store.update(&key, new.clone(), Some(rev)) {
             core.note_write();
-            let stored = with_resource_version(new, new_rev);
+
             let detail = EtcdDetail {
                 operation: EtcdOperation::Update,
                 key: key.clone(),
                 revision: new_rev,
-                value: r.value_yaml(&stored),
+                value: r.stored_yaml(&new, new_rev),
                 error: None,
             };
             r.step(
@@ -1164,7 +1207,6 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.create(&key, obj.clone()) {
         Ok(rev) => {
             core.note_write();
-            let stored = with_resource_version(obj, rev);
             etcd_step(
                 core,
                 r,
@@ -1172,12 +1214,12 @@ fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Create,
                     key,
                     revision: rev,
-                    value: r.value_yaml(&stored),
+                    value: r.stored_yaml(&obj, rev),
                     error: None,
                 },
                 true,
             );
-            ApiResponse::success(201, Some(stored))
+            ApiResponse::stored(201, obj, rev)
         }
         Err(_) => {
             etcd_step(
@@ -1285,7 +1327,7 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, pod.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-            let stored = with_resource_version(pod, new_rev);
+            let (stored, stored_rev) = (pod, new_rev);
             etcd_step(
                 core,
                 r,
@@ -1293,12 +1335,12 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: r.value_yaml(&stored),
+                    value: r.stored_yaml(&stored, stored_rev),
                     error: None,
                 },
                 true,
             );
-            ApiResponse::success(201, Some(stored))
+            ApiResponse::stored(201, stored, stored_rev)
         }
         Err(_) => ApiResponse::failure(Status::conflict(
             GroupResource::new("", "pods"),
@@ -1417,7 +1459,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     }
     if new == old {
         // Nothing changed: etcd is not written, the stored object is returned as is.
-        return ApiResponse::success(200, Some(with_resource_version(old, rev)));
+        return ApiResponse::stored(200, old, rev);
     }
     if should_delete_during_update(&old, &new) {
         return delete_now(core, r, &key, &name);
@@ -1425,7 +1467,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, new.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-            let stored = with_resource_version(new, new_rev);
+
             etcd_step(
                 core,
                 r,
@@ -1433,12 +1475,12 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: r.value_yaml(&stored),
+                    value: r.stored_yaml(&new, new_rev),
                     error: None,
                 },
                 true,
             );
-            ApiResponse::success(200, Some(stored))
+            ApiResponse::stored(200, new, new_rev)
         }
         Err(StoreError::Conflict { .. }) => ApiResponse::failure(Status::conflict(
             group_resource(req.resource),
@@ -1465,7 +1507,7 @@ fn delete_now(core: &mut Core, r: &mut Req, key: &str, name: &str) -> ApiRespons
                 },
                 true,
             );
-            ApiResponse::success(200, Some(with_resource_version(last, rev)))
+            ApiResponse::stored(200, last, rev)
         }
         Err(_) => ApiResponse::failure(Status::not_found(group_resource(r.req.resource), name)),
     }
@@ -1547,7 +1589,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     }
     if already_deleting {
         if grace > 0 || old.meta().deletion_grace_period_seconds == Some(0) {
-            return ApiResponse::success(200, Some(with_resource_version(old, rev)));
+            return ApiResponse::stored(200, old, rev);
         }
         v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
     } else {
@@ -1564,7 +1606,7 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, new.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-            let stored = with_resource_version(new, new_rev);
+
             etcd_step(
                 core,
                 r,
@@ -1572,12 +1614,12 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: r.value_yaml(&stored),
+                    value: r.stored_yaml(&new, new_rev),
                     error: None,
                 },
                 true,
             );
-            ApiResponse::success(200, Some(stored))
+            ApiResponse::stored(200, new, new_rev)
         }
         Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
     }

@@ -49,7 +49,7 @@ fn req(
 fn show(core: &mut Core, out: &mut String, r: ApiRequest, fields: &[&str]) -> ApiResponse {
     let before = core.steps.len();
     let resp = handle(core, r);
-    match (&resp.error, &resp.object) {
+    match (&resp.error, resp.clone().into_object()) {
         (Some(e), _) => *out += &format!("{} {:?}: {}\n", resp.code, e.reason, e.message),
         (None, Some(o)) => {
             let j = o.to_json();
@@ -652,7 +652,7 @@ fn binding_marks_an_unschedulable_pod_scheduled_and_copies_annotations() {
         req(&s, Verb::Create, "v1", "Pod", Some("default"), Some("web"), Some("binding"), Some(binding)),
     );
     assert!(bound.ok(), "{:?}", bound.error);
-    let pod = bound.object.expect("the bound pod").to_json();
+    let pod = bound.into_object().expect("the bound pod").to_json();
     assert_eq!(pod["spec"]["nodeName"], json!("kind-worker"));
     assert_eq!(pod["metadata"]["annotations"]["example.com/placed-by"], json!("test"));
     assert_eq!(

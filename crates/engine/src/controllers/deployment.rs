@@ -806,7 +806,7 @@ impl Sync<'_, '_> {
                     StepStatus::Ok,
                 );
                 let resp = self.cx.update(SERVICE_ACCOUNT, Object::from(rs.clone()));
-                return match resp.object {
+                return match resp.into_object() {
                     Some(Object::ReplicaSet(r)) => Ok(Some(std::sync::Arc::unwrap_or_clone(r))),
                     _ => Err(()),
                 };
@@ -883,9 +883,9 @@ impl Sync<'_, '_> {
             ],
             StepStatus::Ok,
         );
-        let resp = self.cx.create(SERVICE_ACCOUNT, Object::from(rs.clone()));
+        let mut resp = self.cx.create(SERVICE_ACCOUNT, Object::from(rs.clone()));
         let mut already_exists = false;
-        let created = match (resp.object, resp.error) {
+        let created = match (resp.take_object(), resp.error) {
             (Some(Object::ReplicaSet(r)), None) => std::sync::Arc::unwrap_or_clone(r),
             (_, Some(e)) if e.code == 409 && e.reason == "AlreadyExists" => {
                 already_exists = true;
@@ -1021,7 +1021,7 @@ impl Sync<'_, '_> {
                 &format!("Scaled {operation} replica set {} from {old_scale} to {new_scale}", rs_name(rs)),
             );
         }
-        match resp.object {
+        match resp.into_object() {
             Some(Object::ReplicaSet(r)) => (scaled, std::sync::Arc::unwrap_or_clone(r)),
             _ => (scaled, copy),
         }

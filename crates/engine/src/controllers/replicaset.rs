@@ -397,7 +397,7 @@ pub fn create_pods_in_batches(
                 continue;
             }
             let resp = cx.create(source.service_account, Object::from(pod));
-            match (&resp.object, &resp.error) {
+            match (resp.object_identity(), &resp.error) {
                 (Some(created), None) => {
                     created_count += 1;
                     let msg = format!("Created pod: {}", created.name());

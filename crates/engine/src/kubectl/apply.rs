@@ -431,11 +431,11 @@ impl KubectlApply {
             let text = format!(
                 "{}/{} created",
                 kind_for_output(obj.resource),
-                resp.object.as_ref().map(Object::name).unwrap_or(&obj.name)
+                resp.object_identity().map(Object::name).unwrap_or(&obj.name)
             );
             Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
-            let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
+            let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
         } else {
             self.server_error(core, index, &obj, "creating", &resp, ids);
@@ -451,7 +451,8 @@ impl KubectlApply {
         live: ApiResponse,
         ids: Vec<u32>,
     ) {
-        let Some(live_obj) = live.object.clone() else { return };
+        let code = live.code;
+        let Some(live_obj) = live.into_object() else { return };
         let rid = ids.last().copied().unwrap_or(0);
         let current = live_obj.to_json();
         let original: Option<Value> = current
@@ -472,15 +473,7 @@ impl KubectlApply {
             let text = format!("{name} unchanged");
             Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
-            self.result(
-                index,
-                Some(crate::sim::object_ref(&live_obj)),
-                Operation::Unchanged,
-                text,
-                live.code,
-                ids,
-                None,
-            );
+            self.result(index, Some(crate::sim::object_ref(&live_obj)), Operation::Unchanged, text, code, ids, None);
             self.next(core, index + 1, ROUND_TRIP_MS);
             return;
         }
@@ -501,7 +494,7 @@ impl KubectlApply {
             let text = format!("{}/{} configured", kind_for_output(obj.resource), obj.name);
             Self::annotate_response(core, rid, &text);
             self.print(core, false, text.clone());
-            let oref = resp.object.as_ref().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
+            let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Configured, text, resp.code, ids, None);
         } else {
             let ns = self.namespace_for(&obj);

@@ -208,8 +208,9 @@ impl EventRecorder {
             .status(status),
         );
         let resp = apiserver::handle(core, request);
-        if let (Some(Object::Event(stored)), Some(seen)) = (resp.object, self.seen.get_mut(&key)) {
-            seen.event.metadata.resource_version = stored.metadata.resource_version.clone();
+        let resource_version = resp.resource_version();
+        if let (Some(Object::Event(stored)), Some(seen)) = (resp.object_identity(), self.seen.get_mut(&key)) {
+            seen.event.metadata.resource_version = resource_version;
             seen.event.metadata.uid = stored.metadata.uid.clone();
             seen.event.metadata.creation_timestamp = stored.metadata.creation_timestamp.clone();
         }

@@ -374,9 +374,10 @@ struct PodWorker {
     terminal: Option<String>,
     deleting: bool,
     deleted: bool,
-    /// The last status written, as sent (JSON) and as generated (the typed value spares
-    /// serialising an unchanged status).
-    last_status: Option<(String, PodStatus)>,
+    /// The last status written. Statuses are compared typed: their times are whole
+    /// seconds ([`crate::apiserver::timestamp`]), so two statuses are equal exactly when
+    /// what is sent is (debug builds check that a different status serialises differently).
+    last_status: Option<PodStatus>,
     wakes: BTreeSet<u64>,
     probe_epoch: u64,
     /// The pod worker is inside a sync that kills container `i` (a failed probe, then
@@ -2432,14 +2433,15 @@ impl Kubelet {
     fn update_status(&mut self, core: &mut Core, w: &mut PodWorker) {
         let node_ip = self.node_ip(core);
         let new = status::generate(w, &node_ip, core.now);
-        if w.last_status.as_ref().is_some_and(|(_, typed)| *typed == new) {
-            return;
-        }
-        // Statuses that differ only below the serialised precision (a time's milliseconds)
-        // are the same status: compare them as sent.
-        let json = serde_json::to_string(&new).unwrap_or_default();
-        if w.last_status.as_ref().is_some_and(|(sent, _)| *sent == json) {
-            return;
+        if let Some(last) = &w.last_status {
+            if *last == new {
+                return;
+            }
+            debug_assert_ne!(
+                serde_json::to_string(last).ok(),
+                serde_json::to_string(&new).ok(),
+                "a status that differs typed must differ as sent"
+            );
         }
         let typed = new.clone();
         let Some(resource) = resource_for("v1", "Pod") else { return };
@@ -2466,10 +2468,10 @@ impl Kubelet {
             },
         );
         if resp.ok() {
-            if let Some(Object::Pod(p)) = resp.object {
+            if let Some(Object::Pod(p)) = resp.into_object() {
                 w.pod = p;
             }
-            w.last_status = Some((json, typed));
+            w.last_status = Some(typed);
         }
     }
 
