@@ -540,12 +540,13 @@ pub struct Context<'a> {
     pub pod_security: crate::pod_security::PodSecurityConfig,
     /// Re-applies defaulting after a webhook patch (upstream defaults the patched object).
     pub defaulter: Option<&'a dyn Fn(&mut Object)>,
-    /// Whether a mutation's changes are listed, path by path with the old and new values as
-    /// YAML (the default). A request whose admission steps the trace does not show (a
-    /// component's, summarised in one step that names the plugins that mutated) only needs to
-    /// know that a plugin changed the object: without this, each mutation is one change at
-    /// `/` with no values.
-    pub change_values: bool,
+    /// Whether the pass is shown step by step (the default): a mutation's changes are listed
+    /// path by path with the old and new values as YAML, and every decision says why. A
+    /// request whose admission steps the trace does not show (a component's, summarised in
+    /// one step that names the plugins that mutated) only needs the verdicts: without this,
+    /// each mutation is one change at `/` with no values, and the explanations plugins build
+    /// with [`Context::explain`] are left empty.
+    pub detailed: bool,
     /// Whether the store may hold webhook configurations (the default). The API server
     /// clears it when it knows there are none, so the webhook plugins skip listing them.
     pub webhook_configurations: bool,
@@ -561,7 +562,7 @@ impl<'a> Context<'a> {
             webhook_servers: &[],
             pod_security: crate::pod_security::PodSecurityConfig::default(),
             defaulter: None,
-            change_values: true,
+            detailed: true,
             webhook_configurations: true,
             state: RefCell::new(RequestState::default()),
         }
@@ -589,10 +590,19 @@ impl<'a> Context<'a> {
         self
     }
 
-    /// Mutations without their changes listed (see [`Context::change_values`]).
-    pub fn with_changes_unlisted(mut self) -> Context<'a> {
-        self.change_values = false;
+    /// A pass whose steps are not shown (see [`Context::detailed`]).
+    pub fn summarised(mut self) -> Context<'a> {
+        self.detailed = false;
         self
+    }
+
+    /// A decision's explanation, built only when the pass is [`Context::detailed`].
+    pub fn explain(&self, text: impl FnOnce() -> String) -> String {
+        if self.detailed {
+            text()
+        } else {
+            String::new()
+        }
     }
 
     /// `n` random characters as `names.SimpleNameGenerator` draws them.
@@ -736,7 +746,7 @@ impl Chain {
                 }
                 let changes = if unchanged {
                     Vec::new()
-                } else if !ctx.change_values {
+                } else if !ctx.detailed {
                     // Unequal objects serialise unequally: the change is certain, and its
                     // paths are not needed.
                     copy = obj.clone();

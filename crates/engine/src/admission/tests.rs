@@ -209,7 +209,7 @@ fn run(cluster: &str, request: &str) -> String {
         let ctx = Context::new(&store, 10_000, &mut rng)
             .with_webhook_servers(&servers)
             .with_defaulter(&redefault)
-            .with_changes_unlisted();
+            .summarised();
         let (mut listed_obj, mut unlisted_obj) = (obj.clone(), obj.clone());
         let unlisted = Chain::lab().run_mutating(&ctx, &attrs, &mut unlisted_obj);
         let mut rng = Rng::new(42);

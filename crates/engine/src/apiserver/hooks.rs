@@ -118,12 +118,21 @@ fn webhook_servers(core: &mut Core) -> Option<Vec<admission::SimulatedWebhook>> 
 }
 
 /// An admission context for the store as it stands, with the webhook servers when
-/// webhook configurations exist.
-fn context<'a>(core: &'a mut Core, servers: &'a Option<Vec<admission::SimulatedWebhook>>) -> admission::Context<'a> {
-    let ctx = admission::Context::new(&core.store, core.now, &mut core.rng);
-    match servers {
+/// webhook configurations exist; summarised unless the request is `detailed`.
+fn context<'a>(
+    core: &'a mut Core,
+    servers: &'a Option<Vec<admission::SimulatedWebhook>>,
+    detailed: bool,
+) -> admission::Context<'a> {
+    let mut ctx = admission::Context::new(&core.store, core.now, &mut core.rng);
+    ctx = match servers {
         Some(s) => ctx.with_webhook_servers(s),
         None => ctx.without_webhook_configurations(),
+    };
+    if detailed {
+        ctx
+    } else {
+        ctx.summarised()
     }
 }
 
@@ -164,8 +173,9 @@ fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
 
 /// The mutating admission pass of the lab's chain ([`admission::Chain::lab`]): the plugins
 /// that implement it, in upstream's order, with the simulated webhook servers of the settings;
-/// objects a webhook patched are defaulted again. Without `change_values` a mutation's
-/// changes are not listed (a request whose admission steps the trace leaves out).
+/// objects a webhook patched are defaulted again. Without `detailed` (a request whose
+/// admission steps the trace leaves out) a mutation's changes are not listed and allowed
+/// decisions carry no explanation.
 #[allow(clippy::too_many_arguments)]
 pub fn admit_mutating(
     core: &mut Core,
@@ -176,7 +186,7 @@ pub fn admit_mutating(
     user: &UserInfo,
     obj: &mut Object,
     old: Option<&Object>,
-    change_values: bool,
+    detailed: bool,
 ) -> AdmissionResult {
     let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
         return AdmissionResult::default();
@@ -184,14 +194,11 @@ pub fn admit_mutating(
     let servers = webhook_servers(core);
     let redefault = |o: &mut Object| crate::defaults::apply_defaults_unlisted(o);
     let chain = std::sync::Arc::clone(&core.admission);
-    let mut ctx = context(core, &servers).with_defaulter(&redefault);
-    if !change_values {
-        ctx = ctx.with_changes_unlisted();
-    }
+    let ctx = context(core, &servers, detailed).with_defaulter(&redefault);
     outcome(chain.run_mutating(&ctx, &attrs, obj))
 }
 
-/// The validating admission pass of the lab's chain.
+/// The validating admission pass of the lab's chain (`detailed` as for the mutating pass).
 #[allow(clippy::too_many_arguments)]
 pub fn admit_validating(
     core: &mut Core,
@@ -202,12 +209,13 @@ pub fn admit_validating(
     user: &UserInfo,
     obj: &Object,
     old: Option<&Object>,
+    detailed: bool,
 ) -> AdmissionResult {
     let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
         return AdmissionResult::default();
     };
     let servers = webhook_servers(core);
     let chain = std::sync::Arc::clone(&core.admission);
-    let ctx = context(core, &servers);
+    let ctx = context(core, &servers, detailed);
     outcome(chain.run_validating(&ctx, &attrs, obj))
 }

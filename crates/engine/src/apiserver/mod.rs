@@ -1031,7 +1031,7 @@ fn admission(
     let result = if mutating {
         hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old, r.verbose)
     } else {
-        hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old)
+        hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old, r.verbose)
     };
     r.warnings.extend(result.warnings.iter().cloned());
     r.admission_steps(core, &result.details);

@@ -220,7 +220,7 @@ impl ValidatingPlugin for LimitRanger {
             }
             checked.push(name);
         }
-        Decision::allow(format!("Within the limits of LimitRange {}.", checked.join(", ")))
+        Decision::allow(ctx.explain(|| format!("Within the limits of LimitRange {}.", checked.join(", "))))
     }
 }
 

@@ -74,10 +74,12 @@ impl MutatingPlugin for NamespaceLifecycle {
                 format!("The namespace {ns} is being deleted (phase Terminating): nothing new may be created in it."),
             );
         }
-        Decision::allow(format!(
-            "The namespace {ns} exists{}.",
-            if phase.is_empty() { String::new() } else { format!(" and is {phase}") }
-        ))
+        Decision::allow(ctx.explain(|| {
+            format!(
+                "The namespace {ns} exists{}.",
+                if phase.is_empty() { String::new() } else { format!(" and is {phase}") }
+            )
+        }))
     }
 }
 

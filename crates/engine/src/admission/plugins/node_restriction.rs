@@ -95,7 +95,7 @@ impl MutatingPlugin for NodeRestriction {
         match (r.group, r.plural) {
             ("", "pods") => match attrs.subresource.as_str() {
                 "" => admit_pod(ctx, attrs, obj, &node),
-                "status" => admit_pod_status(attrs, obj, &node),
+                "status" => admit_pod_status(ctx, attrs, obj, &node),
                 "eviction" => admit_eviction(ctx, attrs, obj, &node),
                 other => deny(
                     attrs,
@@ -103,7 +103,7 @@ impl MutatingPlugin for NodeRestriction {
                     format!("unexpected pod subresource \"{other}\", only 'status' and 'eviction' are allowed"),
                 ),
             },
-            ("", "nodes") => admit_node(attrs, obj, &node),
+            ("", "nodes") => admit_node(ctx, attrs, obj, &node),
             ("", "persistentvolumeclaims") if attrs.subresource != "status" => {
                 deny(attrs, obj, "may only update PVC status".to_string())
             }
@@ -123,11 +123,13 @@ impl MutatingPlugin for NodeRestriction {
                         "can only access node lease with the same name as the requesting node".into(),
                     );
                 }
-                Decision::allow(format!("The kubelet of {node} renews its own Lease."))
+                Decision::allow(ctx.explain(|| format!("The kubelet of {node} renews its own Lease.")))
             }
-            _ => Decision::allow(format!(
-                "The kubelet of {node} may do this; NodeRestriction only guards pods, nodes, claims and leases."
-            )),
+            _ => Decision::allow(ctx.explain(|| {
+                format!(
+                    "The kubelet of {node} may do this; NodeRestriction only guards pods, nodes, claims and leases."
+                )
+            })),
         }
     }
 }
@@ -245,7 +247,9 @@ fn admit_pod(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Dec
                     format!("node \"{node}\" can not create pods that reference persistentvolumeclaims"),
                 );
             }
-            Decision::allow(format!("The kubelet of {node} registers the mirror pod of one of its static pods."))
+            Decision::allow(
+                ctx.explain(|| format!("The kubelet of {node} registers the mirror pod of one of its static pods.")),
+            )
         }
         Operation::Delete => {
             let Some(existing) = stored_pod(ctx, attrs, &attrs.name) else {
@@ -258,7 +262,7 @@ fn admit_pod(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Dec
                     format!("node \"{node}\" can only delete pods with spec.nodeName set to itself"),
                 );
             }
-            Decision::allow(format!("The pod is bound to {node}, so its kubelet may delete it."))
+            Decision::allow(ctx.explain(|| format!("The pod is bound to {node}, so its kubelet may delete it.")))
         }
         op => deny(
             attrs,
@@ -268,7 +272,7 @@ fn admit_pod(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Dec
     }
 }
 
-fn admit_pod_status(attrs: &Attributes, obj: &Object, node: &str) -> Decision {
+fn admit_pod_status(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Decision {
     if attrs.operation != Operation::Update {
         return deny(attrs, obj, format!("unexpected operation \"{}\"", attrs.operation.as_str()));
     }
@@ -287,7 +291,7 @@ fn admit_pod_status(attrs: &Attributes, obj: &Object, node: &str) -> Decision {
             return deny(attrs, obj, format!("node \"{node}\" cannot update labels through pod status"));
         }
     }
-    Decision::allow(format!("The pod is bound to {node}: its kubelet reports its status."))
+    Decision::allow(ctx.explain(|| format!("The pod is bound to {node}: its kubelet reports its status.")))
 }
 
 fn admit_eviction(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Decision {
@@ -304,15 +308,17 @@ fn admit_eviction(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -
     if pod_node(existing) != node {
         return deny(attrs, obj, format!("node {node} can only evict pods with spec.nodeName set to itself"));
     }
-    Decision::allow(format!("The pod runs on {node}, so its kubelet may evict it."))
+    Decision::allow(ctx.explain(|| format!("The pod runs on {node}, so its kubelet may evict it.")))
 }
 
-fn admit_node(attrs: &Attributes, obj: &Object, node: &str) -> Decision {
+fn admit_node(ctx: &Context, attrs: &Attributes, obj: &Object, node: &str) -> Decision {
     let requested = if attrs.name.is_empty() { obj.name() } else { attrs.name.as_str() };
     if requested != node {
         return deny(attrs, obj, format!("node \"{node}\" is not allowed to modify node \"{requested}\""));
     }
-    let Object::Node(new) = obj else { return Decision::allow(format!("The kubelet of {node} acts on its own Node.")) };
+    let Object::Node(new) = obj else {
+        return Decision::allow(ctx.explain(|| format!("The kubelet of {node} acts on its own Node.")));
+    };
     let new_labels = new.metadata.labels.clone().unwrap_or_default();
     match attrs.operation {
         Operation::Create => {
@@ -331,11 +337,11 @@ fn admit_node(attrs: &Attributes, obj: &Object, node: &str) -> Decision {
                     format!("node \"{node}\" is not allowed to set the following labels: {}", bad.join(", ")),
                 );
             }
-            Decision::allow(format!("The kubelet registers its own Node {node}."))
+            Decision::allow(ctx.explain(|| format!("The kubelet registers its own Node {node}.")))
         }
         Operation::Update => {
             let Some(Object::Node(old)) = &attrs.old_object else {
-                return Decision::allow(format!("The kubelet of {node} updates its own Node."));
+                return Decision::allow(ctx.explain(|| format!("The kubelet of {node} updates its own Node.")));
             };
             let new_spec = new.spec.clone().unwrap_or_default();
             let old_spec = old.spec.clone().unwrap_or_default();
@@ -354,8 +360,8 @@ fn admit_node(attrs: &Attributes, obj: &Object, node: &str) -> Decision {
             if !bad.is_empty() {
                 return deny(attrs, obj, format!("is not allowed to modify labels: {}", bad.join(", ")));
             }
-            Decision::allow(format!("The kubelet of {node} updates its own Node."))
+            Decision::allow(ctx.explain(|| format!("The kubelet of {node} updates its own Node.")))
         }
-        _ => Decision::allow(format!("The kubelet of {node} acts on its own Node.")),
+        _ => Decision::allow(ctx.explain(|| format!("The kubelet of {node} acts on its own Node."))),
     }
 }

@@ -141,7 +141,7 @@ impl MutatingPlugin for Priority {
             }
         }
         spec.preemption_policy = Some(policy.clone());
-        Decision::allow(format!("{explanation} Preemption policy {policy}."))
+        Decision::allow(ctx.explain(|| format!("{explanation} Preemption policy {policy}.")))
     }
 }
 

@@ -338,8 +338,8 @@ impl ValidatingPlugin for ServiceAccount {
             }
         }
         let containers = pod.spec.as_ref().map(|s| all_containers(s).count()).unwrap_or(0);
-        Decision::allow(format!(
-            "The ServiceAccount {name} exists; the pod's {containers} container(s) may use its token."
-        ))
+        Decision::allow(ctx.explain(|| {
+            format!("The ServiceAccount {name} exists; the pod's {containers} container(s) may use its token.")
+        }))
     }
 }

@@ -72,7 +72,7 @@ impl MutatingPlugin for DefaultTolerationSeconds {
         attrs.is_main("", "pods") && matches!(attrs.operation, Operation::Create | Operation::Update)
     }
 
-    fn admit(&self, _: &Context, _: &Attributes, obj: &mut Object) -> Decision {
+    fn admit(&self, ctx: &Context, _: &Attributes, obj: &mut Object) -> Decision {
         let Some(pod) = pod_mut(obj) else {
             return Decision::deny(Rejection::bad_request("expected *api.Pod"), "The body is not a Pod.");
         };
@@ -97,10 +97,12 @@ impl MutatingPlugin for DefaultTolerationSeconds {
         if added.is_empty() {
             return Decision::allow("The pod already tolerates not-ready and unreachable NoExecute taints.");
         }
-        Decision::allow(format!(
-            "Added {} for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.",
-            added.iter().map(|k| format!("{k}:NoExecute")).collect::<Vec<_>>().join(" and ")
-        ))
+        Decision::allow(ctx.explain(|| {
+            format!(
+                "Added {} for 300 s: if the pod's node stops reporting, the pod is evicted after five minutes.",
+                added.iter().map(|k| format!("{k}:NoExecute")).collect::<Vec<_>>().join(" and ")
+            )
+        }))
     }
 }
 
@@ -161,7 +163,9 @@ impl MutatingPlugin for DefaultStorageClass {
         pvc.spec.get_or_insert_with(Default::default).storage_class_name = Some(name.clone());
         let extra =
             if count > 1 { format!(" ({count} classes are marked default; the newest wins)") } else { String::new() };
-        Decision::allow(format!("The claim names no class, so it gets the default StorageClass {name}{extra}."))
+        Decision::allow(
+            ctx.explain(|| format!("The claim names no class, so it gets the default StorageClass {name}{extra}.")),
+        )
     }
 }
 
@@ -179,7 +183,7 @@ impl MutatingPlugin for StorageObjectInUseProtection {
             && (attrs.is_main("", "persistentvolumeclaims") || attrs.is_main("", "persistentvolumes"))
     }
 
-    fn admit(&self, _: &Context, attrs: &Attributes, obj: &mut Object) -> Decision {
+    fn admit(&self, ctx: &Context, attrs: &Attributes, obj: &mut Object) -> Decision {
         let (finalizer, what) = if attrs.is_core("persistentvolumes") {
             ("kubernetes.io/pv-protection", "volume")
         } else {
@@ -191,12 +195,14 @@ impl MutatingPlugin for StorageObjectInUseProtection {
         let meta = obj.meta_mut();
         let fins = meta.finalizers.get_or_insert_with(Vec::new);
         if fins.iter().any(|f| f == finalizer) {
-            return Decision::allow(format!("The {what} already has the {finalizer} finalizer."));
+            return Decision::allow(ctx.explain(|| format!("The {what} already has the {finalizer} finalizer.")));
         }
         fins.push(finalizer.into());
-        Decision::allow(format!(
+        Decision::allow(ctx.explain(|| {
+            format!(
             "Finalizer {finalizer}: deleting the {what} while it is in use leaves it Terminating until it is released."
-        ))
+        )
+        }))
     }
 }
 
@@ -237,6 +243,8 @@ impl MutatingPlugin for DefaultIngressClass {
         if let Some(m) = spec.as_object_mut() {
             m.insert("ingressClassName".into(), name.clone().into());
         }
-        Decision::allow(format!("The Ingress names no class, so it gets the default IngressClass {name}."))
+        Decision::allow(
+            ctx.explain(|| format!("The Ingress names no class, so it gets the default IngressClass {name}.")),
+        )
     }
 }
