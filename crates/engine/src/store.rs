@@ -127,6 +127,11 @@ impl<V: Clone> Store<V> {
         self.under(prefix).filter_map(|(k, h)| Self::version_at(h, revision).map(|(v, r)| (k.as_str(), v, r))).collect()
     }
 
+    /// The live keys under `prefix` with their values, in key order, without collecting them.
+    pub fn live<'s, 'p>(&'s self, prefix: &'p str) -> impl Iterator<Item = (&'s str, &'s V)> + use<'s, 'p, V> {
+        self.under(prefix).filter_map(|(k, h)| h.last().and_then(|v| v.value.as_deref()).map(|v| (k.as_str(), v)))
+    }
+
     /// Whether any live key starts with `prefix`.
     pub fn has_any(&self, prefix: &str) -> bool {
         self.under(prefix).any(|(_, h)| h.last().is_some_and(|v| v.value.is_some()))
@@ -229,5 +234,23 @@ mod tests {
         s.create("/registry/podsx/a", "x").unwrap();
         assert!(!s.has_any("/registry/pods/"));
         assert!(s.has_any("/registry/pods"));
+    }
+
+    #[test]
+    fn live_walks_what_list_returns() {
+        let mut s: Store<&str> = Store::new();
+        s.create("/registry/pods/default/a", "a1").unwrap();
+        s.create("/registry/pods/default/b", "b1").unwrap();
+        s.create("/registry/pods/kube-system/c", "c1").unwrap();
+        s.create("/registry/podsx/d", "d1").unwrap();
+        s.update("/registry/pods/default/a", "a2", None).unwrap();
+        s.delete("/registry/pods/default/b").unwrap();
+        for prefix in ["/registry/pods/", "/registry/pods/default/", "/registry/pods", "/registry/none/"] {
+            let listed: Vec<(&str, &str)> = s.list(prefix).into_iter().map(|(k, v, _)| (k, *v)).collect();
+            let live: Vec<(&str, &str)> = s.live(prefix).map(|(k, v)| (k, *v)).collect();
+            assert_eq!(live, listed, "{prefix}");
+        }
+        let all: Vec<&str> = s.live("/registry/pods").map(|(_, v)| *v).collect();
+        assert_eq!(all, ["a2", "c1", "d1"]);
     }
 }

@@ -386,45 +386,40 @@ pub mod rbac {
             role_name: &'a str,
             subjects: &'a [Subject],
         }
-        let crbs = store.list("/registry/clusterrolebindings/");
-        let rbs = if attrs.namespace.is_empty() {
-            Vec::new()
+        let crbs = store.live("/registry/clusterrolebindings/").filter_map(|(_, o)| match o {
+            Object::ClusterRoleBinding(b) => Some(B {
+                kind: "ClusterRoleBinding",
+                name: b.metadata.name.as_deref().unwrap_or(""),
+                namespace: None,
+                role_kind: &b.role_ref.kind,
+                role_name: &b.role_ref.name,
+                subjects: b.subjects.as_deref().unwrap_or(&[]),
+            }),
+            _ => None,
+        });
+        let rb_prefix = if attrs.namespace.is_empty() {
+            None
         } else {
-            store.list(&format!("/registry/rolebindings/{}/", attrs.namespace))
+            Some(format!("/registry/rolebindings/{}/", attrs.namespace))
         };
-        let mut bindings: Vec<B> = Vec::new();
-        for (_, o, _) in &crbs {
-            if let Object::ClusterRoleBinding(b) = o {
-                bindings.push(B {
-                    kind: "ClusterRoleBinding",
-                    name: b.metadata.name.as_deref().unwrap_or(""),
-                    namespace: None,
-                    role_kind: &b.role_ref.kind,
-                    role_name: &b.role_ref.name,
-                    subjects: b.subjects.as_deref().unwrap_or(&[]),
-                });
-            }
-        }
-        for (_, o, _) in &rbs {
-            if let Object::RoleBinding(b) = o {
-                bindings.push(B {
-                    kind: "RoleBinding",
-                    name: b.metadata.name.as_deref().unwrap_or(""),
-                    namespace: b.metadata.namespace.as_deref(),
-                    role_kind: &b.role_ref.kind,
-                    role_name: &b.role_ref.name,
-                    subjects: b.subjects.as_deref().unwrap_or(&[]),
-                });
-            }
-        }
-        for b in bindings {
+        let rbs = rb_prefix.iter().flat_map(|p| store.live(p)).filter_map(|(_, o)| match o {
+            Object::RoleBinding(b) => Some(B {
+                kind: "RoleBinding",
+                name: b.metadata.name.as_deref().unwrap_or(""),
+                namespace: b.metadata.namespace.as_deref(),
+                role_kind: &b.role_ref.kind,
+                role_name: &b.role_ref.name,
+                subjects: b.subjects.as_deref().unwrap_or(&[]),
+            }),
+            _ => None,
+        });
+        for b in crbs.chain(rbs) {
             // A ClusterRoleBinding's ServiceAccount subjects need their own namespace.
             let applies_ns = b.namespace.unwrap_or("");
             let Some(subject) = b.subjects.iter().find(|s| applies_to_user(&attrs.user, s, applies_ns)) else {
                 continue;
             };
-            let subject_text = describe_subject(subject, applies_ns);
-            let source = || match b.namespace {
+            let source = |subject_text: &str| match b.namespace {
                 Some(ns) => format!(
                     "RoleBinding \"{}/{}\" of {} \"{}\" to {}",
                     b.name, ns, b.role_kind, b.role_name, subject_text
@@ -435,7 +430,7 @@ pub mod rbac {
                 ),
             };
             if detailed {
-                out.considered.push(source());
+                out.considered.push(source(&describe_subject(subject, applies_ns)));
             }
             let rules = match role_rules(store, b.role_kind, b.role_name, applies_ns) {
                 Ok(r) => r,
@@ -445,8 +440,9 @@ pub mod rbac {
                 }
             };
             if let Some((i, rule)) = rules.iter().enumerate().find(|(_, r)| rule_allows(attrs, r)) {
+                let subject_text = describe_subject(subject, applies_ns);
                 out.allowed = true;
-                out.reason = format!("RBAC: allowed by {}", source());
+                out.reason = format!("RBAC: allowed by {}", source(&subject_text));
                 out.matched = Some(RbacMatch {
                     binding_kind: b.kind.to_string(),
                     binding_name: b.name.to_string(),
