@@ -202,6 +202,14 @@ impl<V: Clone> Store<V> {
         let start = self.log.partition_point(|e| e.revision <= after);
         &self.log[start..]
     }
+
+    /// Every write after revision `after`, or `None` when the log at hand may not hold them
+    /// all (while the simulation has lent it out, the store keeps only the newer writes).
+    pub fn writes_since(&self, after: u64) -> Option<&[WatchEvent<V>]> {
+        let events = self.events_since(after);
+        // Each write bumps the revision by one: the log is complete when it counts them all.
+        (events.len() as u64 == self.revision.saturating_sub(after)).then_some(events)
+    }
 }
 
 #[cfg(test)]
@@ -252,5 +260,22 @@ mod tests {
         }
         let all: Vec<&str> = s.live("/registry/pods").map(|(_, v)| *v).collect();
         assert_eq!(all, ["a2", "c1", "d1"]);
+    }
+
+    #[test]
+    fn writes_since_knows_when_the_log_is_lent_out() {
+        let mut s: Store<&str> = Store::new();
+        let r1 = s.create("/a", "a").unwrap();
+        let r2 = s.create("/b", "b").unwrap();
+        assert_eq!(s.writes_since(r1).map(<[_]>::len), Some(1));
+        assert_eq!(s.writes_since(r2).map(<[_]>::len), Some(0));
+        let lent = s.take_log();
+        let r3 = s.create("/c", "c").unwrap();
+        // Writes after r1 include r2, which is in the lent log.
+        assert!(s.writes_since(r1).is_none());
+        assert_eq!(s.writes_since(r2).map(|e| e[0].key.as_str()), Some("/c"));
+        s.restore_log(lent);
+        assert_eq!(s.writes_since(r1).map(<[_]>::len), Some(2));
+        assert_eq!(s.writes_since(r3).map(<[_]>::len), Some(0));
     }
 }

@@ -91,13 +91,24 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
 }
 
 /// Whether the cluster has any webhook configuration (then the simulated servers are read).
+/// The answer is kept with the revision it was true at, and holds while no write since then
+/// touched a webhook configuration.
 fn has_webhooks(core: &mut Core) -> bool {
+    const PREFIXES: [&str; 2] =
+        ["/registry/mutatingwebhookconfigurations/", "/registry/validatingwebhookconfigurations/"];
     let revision = core.store.revision();
-    if let Some((_, has)) = core.webhooks_at.filter(|(at, _)| *at == revision) {
-        return has;
+    if let Some((at, has)) = core.webhooks_at {
+        // Still true unless a write since then touched a webhook configuration.
+        let touched = match core.store.writes_since(at) {
+            Some(writes) => writes.iter().any(|e| PREFIXES.iter().any(|p| e.key.starts_with(p))),
+            None => true,
+        };
+        if !touched {
+            core.webhooks_at = Some((revision, has));
+            return has;
+        }
     }
-    let has = core.store.has_any("/registry/mutatingwebhookconfigurations/")
-        || core.store.has_any("/registry/validatingwebhookconfigurations/");
+    let has = PREFIXES.iter().any(|p| core.store.has_any(p));
     core.webhooks_at = Some((revision, has));
     has
 }
