@@ -72,12 +72,12 @@ fn yaml<T: Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(serde_json::Value::String(s)) => {
             // A plain string, quoted only when YAML would read it as something else.
-            let y = serde_yaml::to_string(&s).unwrap_or_default();
+            let y = crate::yaml::to_string(&serde_json::Value::String(s));
             y.trim_end().to_string()
         }
         Ok(serde_json::Value::Object(m)) if m.is_empty() => "{}".into(),
         Ok(serde_json::Value::Array(a)) if a.is_empty() => "[]".into(),
-        Ok(other) => serde_yaml::to_string(&other).unwrap_or_default().trim_end().to_string(),
+        Ok(other) => crate::yaml::to_string(&other).trim_end().to_string(),
         Err(_) => String::new(),
     }
 }

@@ -29,6 +29,7 @@ pub mod trace;
 pub mod validation;
 pub mod views;
 pub mod workloads;
+pub mod yaml;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.
 pub const KUBERNETES_VERSION: &str = "v1.37";

@@ -366,7 +366,7 @@ impl Object {
 
     /// The object as YAML text, as `kubectl get -o yaml` would print it.
     pub fn to_yaml(&self) -> String {
-        serde_yaml::to_string(&self.to_json()).unwrap_or_default()
+        crate::yaml::to_string(&self.to_json())
     }
 
     pub fn as_pod(&self) -> Option<&Pod> {

@@ -19,7 +19,7 @@ pub(crate) fn escape(segment: &str) -> String {
 }
 
 fn fragment(v: &Value) -> String {
-    serde_yaml::to_string(v).unwrap_or_default().trim_end().to_string()
+    crate::yaml::to_string(v).trim_end().to_string()
 }
 
 /// Appends `/` and the escaped `segment` to `path`.

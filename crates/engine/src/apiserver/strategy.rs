@@ -53,7 +53,7 @@ pub fn has_status_subresource(kind: &str) -> bool {
 fn yaml(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => serde_yaml::to_string(other).unwrap_or_default().trim_end().to_string(),
+        other => crate::yaml::to_string(other).trim_end().to_string(),
     }
 }
 
