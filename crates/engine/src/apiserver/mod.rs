@@ -459,9 +459,9 @@ impl<'a> Req<'a> {
         self.req.caller.component
     }
 
-    /// The stored object as YAML for an Etcd step; the components' summary steps leave it out
-    /// (their requests are many, and the object is in the store's history anyway).
-    /// (The object is held without its version, which is `revision`.)
+    /// An object stored at `revision` (held without its `resourceVersion`) as YAML for an Etcd
+    /// step, with that version; the components' summary steps leave it out (their requests are
+    /// many, and the object is in the store's history anyway).
     fn stored_yaml(&self, obj: &Object, revision: u64) -> String {
         if self.verbose {
             with_resource_version(obj.clone(), revision).to_yaml()
@@ -1055,7 +1055,6 @@ fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::
         let Ok(new) = Object::from_json("v1", "ResourceQuota", v) else { continue };
         if let Ok(new_rev) = core.store.update(&key, new.clone(), Some(rev)) {
             core.note_write();
-
             let detail = EtcdDetail {
                 operation: EtcdOperation::Update,
                 key: key.clone(),
@@ -1327,7 +1326,6 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, pod.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-            let (stored, stored_rev) = (pod, new_rev);
             etcd_step(
                 core,
                 r,
@@ -1335,12 +1333,12 @@ fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
                     operation: EtcdOperation::Update,
                     key,
                     revision: new_rev,
-                    value: r.stored_yaml(&stored, stored_rev),
+                    value: r.stored_yaml(&pod, new_rev),
                     error: None,
                 },
                 true,
             );
-            ApiResponse::stored(201, stored, stored_rev)
+            ApiResponse::stored(201, pod, new_rev)
         }
         Err(_) => ApiResponse::failure(Status::conflict(
             GroupResource::new("", "pods"),
@@ -1467,7 +1465,6 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, new.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-
             etcd_step(
                 core,
                 r,
@@ -1606,7 +1603,6 @@ fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     match core.store.update(&key, new.clone(), Some(rev)) {
         Ok(new_rev) => {
             core.note_write();
-
             etcd_step(
                 core,
                 r,
