@@ -134,7 +134,7 @@ impl<V: Clone> Store<V> {
 
     /// Whether any live key starts with `prefix`.
     pub fn has_any(&self, prefix: &str) -> bool {
-        self.under(prefix).any(|(_, h)| h.last().is_some_and(|v| v.value.is_some()))
+        self.live(prefix).next().is_some()
     }
 
     /// The live values under `prefix`, in key order, as shared handles (no copies).
