@@ -327,6 +327,19 @@ impl ApiResponse {
         })
     }
 
+    /// The returned object as the store holds it, without a copy: when
+    /// [`ApiResponse::revision`] is set, without the `resourceVersion` that
+    /// [`ApiResponse::into_object`] would fill in from it.
+    pub fn stored_object(&self) -> Option<&Object> {
+        self.object.as_ref()
+    }
+
+    /// The revision the object was stored at, when the returned object is held without its
+    /// `resourceVersion` (`None` when the object carries its own, or there is none).
+    pub fn revision(&self) -> Option<u64> {
+        self.object.as_ref().and(self.revision)
+    }
+
     /// The returned object's `resourceVersion`.
     pub fn resource_version(&self) -> Option<String> {
         match self.revision {

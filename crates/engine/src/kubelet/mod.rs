@@ -356,6 +356,10 @@ struct PodWorker {
     uid: String,
     /// The pod as last read from the store (shared with it).
     pod: std::sync::Arc<Pod>,
+    /// The resourceVersion the kubelet's last status write returned, until the pod is read
+    /// again: `pod` is the stored value, which is kept without it, and steps and events refer
+    /// to the pod with it ([`PodWorker::reference`]).
+    written_revision: Option<u64>,
     admitted: Option<bool>,
     rejected: Option<(String, String)>,
     evicted: Option<String>,
@@ -399,6 +403,7 @@ impl PodWorker {
             key: format!("{ns}/{name}"),
             uid: pod.metadata.uid.clone().unwrap_or_default(),
             pod: std::sync::Arc::clone(pod),
+            written_revision: None,
             admitted: None,
             rejected: None,
             evicted: None,
@@ -461,7 +466,11 @@ impl PodWorker {
     /// resourceVersion). Spec and status are left out: nothing that takes it reads them, and
     /// a full copy per step was a large share of a run's work.
     fn reference(&self) -> Object {
-        Object::Pod(std::sync::Arc::new(Pod { metadata: self.pod.metadata.clone(), spec: None, status: None }))
+        let mut metadata = self.pod.metadata.clone();
+        if let Some(rev) = self.written_revision {
+            metadata.resource_version = Some(rev.to_string());
+        }
+        Object::Pod(std::sync::Arc::new(Pod { metadata, spec: None, status: None }))
     }
 }
 
@@ -569,8 +578,13 @@ impl Kubelet {
     // -----------------------------------------------------------------------------------
     // Small helpers.
 
-    fn node_obj(&self, core: &Core) -> Option<Node> {
-        self.node_ref(core).cloned()
+    /// This kubelet's Node as stored: a handle on the store's value, copied only by the callers
+    /// that change it.
+    fn node_obj(&self, core: &Core) -> Option<std::sync::Arc<Node>> {
+        match core.store.get(&format!("/registry/minions/{}", self.node)) {
+            Some((Object::Node(n), _)) => Some(std::sync::Arc::clone(n)),
+            _ => None,
+        }
     }
 
     /// This kubelet's Node as stored (no copy).
@@ -657,7 +671,7 @@ impl Kubelet {
 
     fn node_event(&mut self, core: &mut Core, type_: &'static str, reason: &str, message: String) {
         if let Some(node) = self.node_obj(core) {
-            let obj = Object::Node(std::sync::Arc::new(node));
+            let obj = Object::Node(node);
             self.recorder.record(
                 core,
                 EventSpec { involved: &obj, field_path: None, type_, reason, message, phase: Phase::Kubelet },
@@ -725,7 +739,7 @@ impl Kubelet {
         }
         if !self.stopped_noted {
             self.stopped_noted = true;
-            let node = self.node_obj(core).map(|n| Object::Node(std::sync::Arc::new(n)));
+            let node = self.node_obj(core).map(Object::Node);
             self.work(
                 core,
                 Phase::Kubelet,
@@ -797,7 +811,10 @@ impl Kubelet {
                 core.after(0, Task::new(self.target(), format!("sync|{key}")));
                 return;
             }
-            Some(p) => w.pod = p,
+            Some(p) => {
+                w.pod = p;
+                w.written_revision = None;
+            }
         }
         if !w.deleted {
             self.sync_worker(core, &mut w);
@@ -2468,8 +2485,9 @@ impl Kubelet {
             },
         );
         if resp.ok() {
-            if let Some(Object::Pod(p)) = resp.into_object() {
-                w.pod = p;
+            if let Some(Object::Pod(p)) = resp.stored_object() {
+                w.pod = std::sync::Arc::clone(p);
+                w.written_revision = resp.revision();
             }
             w.last_status = Some(typed);
         }
@@ -2497,7 +2515,8 @@ impl Kubelet {
 
     /// Writes `node.status.images` after a pull (and once DiskPressure starts).
     fn update_node_images(&mut self, core: &mut Core) {
-        let Some(mut node) = self.node_obj(core) else { return };
+        let Some(node) = self.node_obj(core) else { return };
+        let mut node = std::sync::Arc::unwrap_or_clone(node);
         let list: Vec<k8s_openapi::api::core::v1::ContainerImage> = self
             .images
             .node_status_images()
@@ -2565,7 +2584,8 @@ impl Kubelet {
         let steps = core.steps.len();
         let mut ok = core.routine(|core| self.renew_lease(core));
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
-            if let Some(mut node) = self.node_obj(core) {
+            if let Some(node) = self.node_obj(core) {
+                let mut node = std::sync::Arc::unwrap_or_clone(node);
                 stamp_heartbeat(&mut node, core.now);
                 self.last_status_report_ms = core.now;
                 if let Some(req) = self.node_status_request(&node) {
@@ -2657,7 +2677,7 @@ impl Kubelet {
         let available_ki = cap / 100 * dp.available_percent / 1024;
         if !self.disk_pressure_reported {
             self.disk_pressure_reported = true;
-            if let Some(mut n) = node.clone() {
+            if let Some(mut n) = node.as_deref().cloned() {
                 let st = n.status.get_or_insert_with(Default::default);
                 let conds = st.conditions.get_or_insert_with(Vec::new);
                 let ts = apiserver::timestamp(core.now);

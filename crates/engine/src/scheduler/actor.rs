@@ -34,6 +34,22 @@ impl Default for SchedulerActor {
     }
 }
 
+/// The etcd prefixes of the resources the scheduler's informers watch
+/// ([`ClusterSnapshot::WATCHED`]), sorted, so that reading them one after the other gives the
+/// objects in the store's key order.
+fn watched_prefixes() -> &'static [String] {
+    static PREFIXES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PREFIXES.get_or_init(|| {
+        let mut prefixes: Vec<String> = ClusterSnapshot::WATCHED
+            .iter()
+            .filter_map(|(api_version, kind)| resource_for(api_version, kind))
+            .map(|r| format!("/registry/{}/", r.etcd_prefix))
+            .collect();
+        prefixes.sort();
+        prefixes
+    })
+}
+
 fn pod_key(pod: &Pod) -> String {
     format!("{}/{}", pod.metadata.namespace.as_deref().unwrap_or("default"), pod.metadata.name.as_deref().unwrap_or(""))
 }
@@ -142,7 +158,10 @@ impl SchedulerActor {
         if !needs_scheduling(&pod) || !self.scheduler.responsible_for(&pod) {
             return;
         }
-        let objects: Vec<&Object> = core.store.list("/registry/").into_iter().map(|(_, o, _)| o).collect();
+        let mut objects: Vec<&Object> = Vec::new();
+        for prefix in watched_prefixes() {
+            objects.extend(core.store.live(prefix).map(|(_, o)| o));
+        }
         let snapshot = ClusterSnapshot::from_objects(objects.iter().copied());
         let outcome = self.scheduler.schedule(&pod, &snapshot, &mut core.rng);
         *self.attempts.entry(key.to_string()).or_insert(0) += 1;
@@ -325,5 +344,25 @@ impl Actor for SchedulerActor {
 
     fn run(&mut self, core: &mut Core, task: &Task) {
         self.schedule(core, &task.key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_watched_kind_has_an_etcd_prefix() {
+        let prefixes = watched_prefixes();
+        assert_eq!(prefixes.len(), ClusterSnapshot::WATCHED.len());
+        assert!(prefixes.contains(&"/registry/minions/".to_string()));
+        assert!(prefixes.contains(&"/registry/services/specs/".to_string()));
+        // No prefix holds another's keys, so reading them in this order keeps the key order.
+        for a in prefixes {
+            for b in prefixes {
+                assert!(a == b || !b.starts_with(a.as_str()), "{a} is a prefix of {b}");
+            }
+        }
+        assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -344,7 +344,24 @@ impl ClusterSnapshot {
         s
     }
 
-    /// Adds any object the scheduler cares about; other kinds are ignored.
+    /// The kinds [`ClusterSnapshot::add_object`] reads (apiVersion, kind): what the
+    /// scheduler's informers watch.
+    pub const WATCHED: [(&'static str, &'static str); 11] = [
+        ("v1", "Pod"),
+        ("v1", "Node"),
+        ("v1", "PersistentVolumeClaim"),
+        ("v1", "PersistentVolume"),
+        ("v1", "Namespace"),
+        ("v1", "Service"),
+        ("v1", "ReplicationController"),
+        ("apps/v1", "ReplicaSet"),
+        ("apps/v1", "StatefulSet"),
+        ("scheduling.k8s.io/v1", "PriorityClass"),
+        ("storage.k8s.io/v1", "StorageClass"),
+    ];
+
+    /// Adds any object the scheduler cares about ([`ClusterSnapshot::WATCHED`]); other kinds
+    /// are ignored.
     pub fn add_object(&mut self, o: &Object) {
         let typed = |o: &Object| Some(o.to_json());
         match o {
