@@ -725,9 +725,9 @@ impl Sync<'_, '_> {
     }
 
     /// Pods of the Deployment grouped by the ReplicaSet controlling them.
-    fn pod_map(&self, rss: &[ReplicaSet]) -> BTreeMap<String, Vec<Pod>> {
+    fn pod_map(&self, rss: &[ReplicaSet]) -> BTreeMap<String, Vec<std::sync::Arc<Pod>>> {
         let sel = Some(&self.d.spec).map(|s| s.selector.clone());
-        let mut map: BTreeMap<String, Vec<Pod>> = BTreeMap::new();
+        let mut map: BTreeMap<String, Vec<std::sync::Arc<Pod>>> = BTreeMap::new();
         for rs in rss {
             map.insert(rs.metadata.uid.clone().unwrap_or_default(), Vec::new());
         }

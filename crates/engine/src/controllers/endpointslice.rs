@@ -340,6 +340,7 @@ impl Controller for EndpointSliceController {
         let pods: Vec<Pod> = pods(cx.core, ns)
             .into_iter()
             .filter(|p| map_selector_matches(&selector, p.metadata.labels.as_ref()))
+            .map(std::sync::Arc::unwrap_or_clone)
             .collect();
         let mut fresh = TriggerState::default();
         let trigger = trigger_time(self.triggers.get_mut(key), &mut fresh, &svc, &pods);

@@ -726,13 +726,13 @@ impl JobSync<'_, '_> {
         for p in pods(self.cx.core, ns) {
             let matches = selector_matches(sel.as_ref(), p.metadata.labels.as_ref());
             if is_controlled_by(&p.metadata, &uid) {
-                out.push(p);
+                out.push(std::sync::Arc::unwrap_or_clone(p));
             } else if controller_of(&p.metadata).is_none()
                 && matches
                 && is_pod_active(&p)
                 && self.job.metadata.deletion_timestamp.is_none()
             {
-                let mut adopted = p.clone();
+                let mut adopted = std::sync::Arc::unwrap_or_clone(p);
                 adopted.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
                     &self.job.metadata,
                     "batch/v1",

@@ -403,7 +403,8 @@ fn swap_taints(cx: &mut Cx, node: &Node, add: Vec<Taint>, del: Vec<Taint>, why: 
 
 /// `MarkPodsNotReady`: the Ready condition of every Pod on the node becomes False.
 fn mark_pods_not_ready(cx: &mut Cx, node: &str) {
-    let on_node: Vec<Pod> = pods(cx.core, None).into_iter().filter(|p| node_name(p) == node).collect();
+    let on_node: Vec<Pod> =
+        pods(cx.core, None).into_iter().filter(|p| node_name(p) == node).map(std::sync::Arc::unwrap_or_clone).collect();
     let stamp = crate::apiserver::timestamp(cx.core.now);
     for pod in on_node {
         let mut p = pod.clone();

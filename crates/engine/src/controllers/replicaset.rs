@@ -154,11 +154,11 @@ fn replicas(rs: &ReplicaSet) -> i32 {
     Some(&rs.spec).and_then(|s| s.replicas).unwrap_or(1)
 }
 
-fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
+fn sync_replica_set(cx: &mut Cx, rs: &Arc<ReplicaSet>) -> Result<(), ()> {
     let ns = rs.metadata.namespace.clone();
     let uid = rs.metadata.uid.clone().unwrap_or_default();
     let name = rs.metadata.name.clone().unwrap_or_default();
-    let rs_obj = Object::from(rs.clone());
+    let rs_obj = Object::ReplicaSet(Arc::clone(rs));
     let selector = Some(&rs.spec).map(|s| s.selector.clone());
     let deleting = is_deleting(&rs.metadata);
 
@@ -188,7 +188,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
         }
     }
     for pod in adopt {
-        let mut p = pod.clone();
+        let mut p = Arc::unwrap_or_clone(pod);
         p.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
             &rs.metadata,
             "apps/v1",
@@ -198,12 +198,13 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
             "adopt orphan Pod {} (its labels match the selector)",
             p.metadata.name.as_deref().unwrap_or("")
         ));
-        if cx.update(SERVICE_ACCOUNT, Object::from(p.clone())).ok() {
+        let p = Arc::new(p);
+        if cx.update(SERVICE_ACCOUNT, Object::Pod(Arc::clone(&p))).ok() {
             active.push(p);
         }
     }
     for pod in release {
-        let mut p = pod.clone();
+        let mut p = Arc::unwrap_or_clone(pod);
         if let Some(refs) = p.metadata.owner_references.as_mut() {
             refs.retain(|r| r.uid != uid);
         }
@@ -323,7 +324,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &ReplicaSet) -> Result<(), ()> {
         let next = active
             .iter()
             .filter(|p| is_pod_ready(p) && !is_pod_available(p, min_ready, cx.core.now))
-            .filter_map(pod_ready_ms)
+            .filter_map(|p| pod_ready_ms(p))
             .map(|t| (t + i64::from(min_ready) * 1000 - now).max(0) as u64 + 1000)
             .min();
         if let Some(after) = next {
@@ -431,10 +432,10 @@ pub fn namespace_terminating(message: &str) -> bool {
     message.contains("because it is being terminated")
 }
 
-fn delete_pods(cx: &mut Cx, rs: &ReplicaSet, rs_obj: &Object, active: &[Pod], count: i32) -> Option<String> {
+fn delete_pods(cx: &mut Cx, rs: &ReplicaSet, rs_obj: &Object, active: &[Arc<Pod>], count: i32) -> Option<String> {
     // Related Pods: those of every ReplicaSet with the same controller (the Deployment).
     let ns = rs.metadata.namespace.as_deref();
-    let mut related: Vec<Pod> = Vec::new();
+    let mut related: Vec<Arc<Pod>> = Vec::new();
     if let Some(ctrl) = controller_of(&rs.metadata) {
         let all_pods = pods(cx.core, ns);
         for o in list(cx.core, "ReplicaSet", ns) {
@@ -445,7 +446,7 @@ fn delete_pods(cx: &mut Cx, rs: &ReplicaSet, rs_obj: &Object, active: &[Pod], co
                         if selector_matches(sel, p.metadata.labels.as_ref())
                             && !related.iter().any(|r| r.metadata.uid == p.metadata.uid)
                         {
-                            related.push(p.clone());
+                            related.push(Arc::clone(p));
                         }
                     }
                 }
@@ -471,13 +472,13 @@ fn delete_pods(cx: &mut Cx, rs: &ReplicaSet, rs_obj: &Object, active: &[Pod], co
 
 /// Chooses `count` Pods to delete (`getPodsToDelete`): ranked by the number of related
 /// active Pods on the same node, then ordered by [`deletion_order`].
-pub fn pods_to_delete(active: &[Pod], related: &[Pod], count: usize, now_ms: u64) -> Vec<Pod> {
-    let mut ranked: Vec<(Pod, usize)> = active
+pub fn pods_to_delete(active: &[Arc<Pod>], related: &[Arc<Pod>], count: usize, now_ms: u64) -> Vec<Arc<Pod>> {
+    let mut ranked: Vec<(Arc<Pod>, usize)> = active
         .iter()
         .map(|p| {
             let node = node_name(p);
             let rank = related.iter().filter(|r| is_pod_active(r) && node_name(r) == node).count();
-            (p.clone(), rank)
+            (Arc::clone(p), rank)
         })
         .collect();
     if count < ranked.len() {
@@ -574,8 +575,8 @@ pub fn deletion_order(a: &Pod, rank_a: usize, b: &Pod, rank_b: usize, now_ms: u6
 /// `calculateStatus` of the ReplicaSet controller.
 fn calculate_status(
     rs: &ReplicaSet,
-    active: &[Pod],
-    terminating: &[Pod],
+    active: &[Arc<Pod>],
+    terminating: &[Arc<Pod>],
     manage_err: Option<&str>,
     now_ms: u64,
 ) -> ReplicaSetStatus {

@@ -170,7 +170,8 @@ impl Controller for TaintEvictionController {
     fn sync(&mut self, cx: &mut Cx, key: &str) {
         if let Some(node) = key.strip_prefix("node/") {
             let taints = self.tainted.get(node).cloned().unwrap_or_default();
-            let on_node: Vec<Pod> = pods(cx.core, None).into_iter().filter(|p| node_name(p) == node).collect();
+            let on_node: Vec<std::sync::Arc<Pod>> =
+                pods(cx.core, None).into_iter().filter(|p| node_name(p) == node).collect();
             for pod in on_node {
                 self.process_pod(cx, &pod, &taints);
             }

@@ -47,8 +47,16 @@ pub fn revision_of(core: &Core, obj: &Object) -> Option<u64> {
     core.store.get(&r.etcd_key(obj.namespace(), obj.name())).map(|(_, rev)| rev)
 }
 
-pub fn pods(core: &Core, namespace: Option<&str>) -> Vec<Pod> {
-    list(core, "Pod", namespace).into_iter().filter_map(|o| o.as_pod().cloned()).collect()
+/// The Pods (of `namespace`, or of every namespace), as handles on the store's values:
+/// a controller copies only the ones it changes.
+pub fn pods(core: &Core, namespace: Option<&str>) -> Vec<Arc<Pod>> {
+    list_shared(core, "Pod", namespace)
+        .into_iter()
+        .filter_map(|o| match &*o {
+            Object::Pod(p) => Some(Arc::clone(p)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `namespace/name`, the key controllers queue.
