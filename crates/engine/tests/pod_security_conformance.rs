@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::Pod;
 use podlab_engine::object::Object;
 use podlab_engine::pod_security::{
     admit, check_def, evaluate_pod, policy_for_namespace, AdmissionRequest, Level, Operation, PodSecurityConfig,
-    Version, ENFORCE_LEVEL_LABEL, ENFORCE_VERSION_LABEL,
+    PsaOutcome, Version, ENFORCE_LEVEL_LABEL, ENFORCE_VERSION_LABEL,
 };
 
 const VERSION: &str = "v1.37";
@@ -96,6 +96,14 @@ fn pod_security_fixtures_v1_37() {
                     admit(&config, &ns_policy, &AdmissionRequest::new(Operation::Create, &object).with_namespace("ns"));
 
                 let mut problems = Vec::new();
+                // Without its explanation (the API server's summarised requests) the outcome
+                // is the same in everything but that text.
+                let request = AdmissionRequest::new(Operation::Create, &object).with_namespace("ns");
+                let quiet = admit(&config, &ns_policy, &request.with_explanation(false));
+                let expected = PsaOutcome { explanation: String::new(), ..outcome.clone() };
+                if !quiet.explanation.is_empty() || quiet != expected {
+                    problems.push("the outcome without its explanation differs".to_string());
+                }
                 if expect_allowed {
                     if !failed.is_empty() {
                         problems.push(format!("expected allowed, failed {failed:?}"));

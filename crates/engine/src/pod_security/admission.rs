@@ -120,6 +120,11 @@ pub struct AdmissionRequest<'a> {
     /// For a namespace update: the pods already in that namespace, checked when the enforce
     /// level becomes stricter.
     pub namespace_pods: &'a [Pod],
+    /// Whether the outcome carries its explanation (true unless
+    /// [`AdmissionRequest::with_explanation`] turned it off): the API server's summarised
+    /// requests show none, so they skip writing it. Verdicts, messages, warnings and
+    /// annotations are the same either way.
+    pub explain: bool,
 }
 
 impl<'a> AdmissionRequest<'a> {
@@ -138,6 +143,21 @@ impl<'a> AdmissionRequest<'a> {
             namespace,
             username: "",
             namespace_pods: &[],
+            explain: true,
+        }
+    }
+
+    pub fn with_explanation(mut self, explain: bool) -> Self {
+        self.explain = explain;
+        self
+    }
+
+    /// The explanation `text` writes, or an empty one when the request asks for none.
+    fn explanation(&self, text: impl FnOnce() -> String) -> String {
+        if self.explain {
+            text()
+        } else {
+            String::new()
         }
     }
 
@@ -266,11 +286,17 @@ impl PsaOutcome {
 /// (from [`PodSecurityConfig::policy_for_namespace`]); for a Namespace object the plugin
 /// reads the object's own labels instead.
 pub fn admit(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &AdmissionRequest) -> PsaOutcome {
-    let what = describe_object(req.object);
+    let what = || describe_object(req.object);
     if !matches!(req.operation, Operation::Create | Operation::Update) {
         return PsaOutcome::new(
             AdmissionVerdict::NotApplicable,
-            format!("PodSecurity only looks at create and update requests; this is a {:?} of {what}.", req.operation),
+            req.explanation(|| {
+                format!(
+                    "PodSecurity only looks at create and update requests; this is a {:?} of {}.",
+                    req.operation,
+                    what()
+                )
+            }),
         );
     }
     let resource = req.object.resource().map(|r| r.qualified_resource()).unwrap_or_default();
@@ -280,9 +306,12 @@ pub fn admit(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &Admi
         r if POD_TEMPLATE_RESOURCES.contains(&r) => validate_workload(config, ns_policy, req),
         _ => PsaOutcome::new(
             AdmissionVerdict::NotApplicable,
-            format!(
-                "PodSecurity only checks Pods, objects that carry a pod template, and namespace labels; {what} is none of these."
-            ),
+            req.explanation(|| {
+                format!(
+                    "PodSecurity only checks Pods, objects that carry a pod template, and namespace labels; {} is none of these.",
+                    what()
+                )
+            }),
         ),
     }
 }
@@ -306,19 +335,23 @@ fn exemption(config: &PodSecurityConfig, req: &AdmissionRequest) -> Option<PsaOu
     if config.exempt_namespace(req.namespace) {
         return Some(exempt(
             "namespace",
-            format!(
-                "Namespace {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
-                go_quote(req.namespace)
-            ),
+            req.explanation(|| {
+                format!(
+                    "Namespace {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
+                    go_quote(req.namespace)
+                )
+            }),
         ));
     }
     if config.exempt_user(req.username) {
         return Some(exempt(
             "user",
-            format!(
-                "User {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
-                go_quote(req.username)
-            ),
+            req.explanation(|| {
+                format!(
+                    "User {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
+                    go_quote(req.username)
+                )
+            }),
         ));
     }
     None
@@ -328,10 +361,12 @@ fn validate_pod(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &A
     if IGNORED_POD_SUBRESOURCES.contains(&req.subresource) {
         return PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!(
-                "Requests to the pods/{} subresource cannot change what the pod runs, so PodSecurity ignores them.",
-                req.subresource
-            ),
+            req.explanation(|| {
+                format!(
+                    "Requests to the pods/{} subresource cannot change what the pod runs, so PodSecurity ignores them.",
+                    req.subresource
+                )
+            }),
         );
     }
     if let Some(out) = exemption(config, req) {
@@ -341,10 +376,12 @@ fn validate_pod(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &A
     if ns_policy.errors.is_empty() && policy.fully_privileged() {
         let mut out = PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!(
-                "{}\nAll three modes are privileged, which allows everything, so PodSecurity checks nothing.",
-                explain::policy_summary(req.namespace, ns_policy, config)
-            ),
+            req.explanation(|| {
+                format!(
+                    "{}\nAll three modes are privileged, which allows everything, so PodSecurity checks nothing.",
+                    explain::policy_summary(req.namespace, ns_policy, config)
+                )
+            }),
         );
         out = out.annotate(BTreeMap::from([(
             ENFORCED_POLICY_ANNOTATION,
@@ -360,9 +397,11 @@ fn validate_pod(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &A
             if !significant_pod_update(pod, old) {
                 return PsaOutcome::new(
                     AdmissionVerdict::Allowed,
-                    "This update changes no image and adds or removes no container, so it cannot change the \
-                     pod's security posture; PodSecurity lets it through without checking."
-                        .to_string(),
+                    req.explanation(|| {
+                        "This update changes no image and adds or removes no container, so it cannot change the \
+                         pod's security posture; PodSecurity lets it through without checking."
+                            .to_string()
+                    }),
                 );
             }
         }
@@ -373,11 +412,11 @@ fn validate_pod(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &A
 }
 
 fn validate_workload(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, req: &AdmissionRequest) -> PsaOutcome {
-    let what = describe_object(req.object);
+    let what = || describe_object(req.object);
     if !req.subresource.is_empty() {
         return PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!("PodSecurity ignores subresources of workload objects ({}).", req.subresource),
+            req.explanation(|| format!("PodSecurity ignores subresources of workload objects ({}).", req.subresource)),
         );
     }
     if let Some(out) = exemption(config, req) {
@@ -388,22 +427,27 @@ fn validate_workload(config: &PodSecurityConfig, ns_policy: &NamespacePolicy, re
     {
         return PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!(
-                "{}\nFor {what} PodSecurity only warns and audits (the Pods it creates are checked against \
-                 enforce later); warn and audit are both privileged here, so there is nothing to check.",
-                explain::policy_summary(req.namespace, ns_policy, config)
-            ),
+            req.explanation(|| {
+                format!(
+                    "{}\nFor {} PodSecurity only warns and audits (the Pods it creates are checked against \
+                     enforce later); warn and audit are both privileged here, so there is nothing to check.",
+                    explain::policy_summary(req.namespace, ns_policy, config),
+                    what()
+                )
+            }),
         );
     }
     match extract_pod_template(req.object) {
         Ok(Some((meta, spec))) => evaluate_request(config, ns_policy, req, &meta, &spec, false),
         Ok(None) => PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!("{what} has no pod template, so PodSecurity has nothing to check."),
+            req.explanation(|| format!("{} has no pod template, so PodSecurity has nothing to check.", what())),
         ),
         Err(e) => PsaOutcome::new(
             AdmissionVerdict::Allowed,
-            format!("PodSecurity could not read the pod template of {what} ({e}); it lets the request through."),
+            req.explanation(|| {
+                format!("PodSecurity could not read the pod template of {} ({e}); it lets the request through.", what())
+            }),
         )
         .annotate(BTreeMap::from([(ERROR_ANNOTATION, format!("failed to extract pod template: {e}"))])),
     }
@@ -422,10 +466,12 @@ fn evaluate_request(
     if config.exempt_runtime_class(spec.runtime_class_name.as_deref()) {
         return exempt(
             "runtimeClass",
-            format!(
-                "RuntimeClass {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
-                go_quote(spec.runtime_class_name.as_deref().unwrap_or(""))
-            ),
+            req.explanation(|| {
+                format!(
+                    "RuntimeClass {} is listed as exempt in the PodSecurity configuration, so nothing is checked.",
+                    go_quote(spec.runtime_class_name.as_deref().unwrap_or(""))
+                )
+            }),
         );
     }
     let policy = ns_policy.policy;
@@ -480,7 +526,7 @@ fn evaluate_request(
         out.evaluations.push(ModeEvaluation { mode: Mode::Warn, policy: policy.warn, results: warn });
     }
     out = out.annotate(annotations);
-    out.explanation = explain::evaluation(config, ns_policy, req, &out, enforce);
+    out.explanation = req.explanation(|| explain::evaluation(config, ns_policy, req, &out, enforce));
     out
 }
 

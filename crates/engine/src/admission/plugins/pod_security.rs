@@ -62,7 +62,8 @@ impl ValidatingPlugin for PodSecurity {
             .with_subresource(&attrs.subresource)
             .with_namespace(&namespace)
             .with_user(&attrs.user.username)
-            .with_namespace_pods(&pods);
+            .with_namespace_pods(&pods)
+            .with_explanation(ctx.detailed);
         if let Some(old) = &attrs.old_object {
             req = req.with_old(old);
         }
