@@ -188,6 +188,12 @@ impl Core {
         self.queue.iter().any(|Reverse((_, _, t))| &t.target == target && t.key == key)
     }
 
+    /// Whether the writes being made are routine ([`Core::routine`]): the API server records
+    /// no step for one that succeeds.
+    pub fn is_routine(&self) -> bool {
+        self.routine
+    }
+
     /// Tells the core that the store changed (the API server calls this after a write).
     /// Writes made inside [`Core::routine`] do not count.
     pub fn note_write(&mut self) {

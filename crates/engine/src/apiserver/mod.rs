@@ -678,7 +678,7 @@ impl<'a> Req<'a> {
                 }),
                 status,
             );
-        } else if self.req.verb.is_write() || failed {
+        } else if (self.req.verb.is_write() && !core.is_routine()) || failed {
             let summary = format!(
                 "{} {} {} → {} {status_text}",
                 self.caller().title(),

@@ -2581,20 +2581,24 @@ impl Kubelet {
     /// not a step of the trace (a run would otherwise show one every 10 s per node); a
     /// refused one is.
     fn heartbeat(&mut self, core: &mut Core) {
-        let steps = core.steps.len();
-        let mut ok = core.routine(|core| self.renew_lease(core));
+        // Each write that succeeds leaves no step (the API server records none for it).
+        let quietly = |core: &mut Core, write: &mut dyn FnMut(&mut Core) -> bool| {
+            let steps = core.steps.len();
+            if core.routine(write) {
+                core.steps.truncate(steps);
+            }
+        };
+        quietly(core, &mut |core| self.renew_lease(core));
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
                 let mut node = std::sync::Arc::unwrap_or_clone(node);
                 stamp_heartbeat(&mut node, core.now);
                 self.last_status_report_ms = core.now;
                 if let Some(req) = self.node_status_request(&node) {
-                    ok &= core.routine(|core| apiserver::handle(core, req).ok());
+                    let mut req = Some(req);
+                    quietly(core, &mut |core| req.take().is_some_and(|req| apiserver::handle(core, req).ok()));
                 }
             }
-        }
-        if ok {
-            core.steps.truncate(steps);
         }
     }
 

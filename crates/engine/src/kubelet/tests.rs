@@ -2432,3 +2432,37 @@ fn faults_parse_from_lab_settings() {
     .expect("faults parse");
     expect![[r#"NodeFaults { not_ready_at: Some(30000), cni: Some(Custom("failed to set bridge addr: \"cni0\" already has an IP address different from 10.244.1.1/24")), disk_pressure: Some(DiskPressure { since_ms: 5000, available_percent: 5 }), registry_down: true }"#]].assert_eq(&format!("{faults:?}"));
 }
+
+/// The summaries of the steps the kubelet of `worker-1` leaves in `limit_ms` on a cluster of
+/// `NODE` and `objects` (no pods), and the Lease as stored at the end, if any.
+fn heartbeat_steps(objects: &str, limit_ms: u64) -> (Vec<String>, Option<String>) {
+    let mut core = Core::new(7);
+    crate::cluster::load(&mut core, Some(&format!("{NODE}\n---\n{objects}"))).expect("the test cluster loads");
+    let mut kubelet = Kubelet::new("worker-1", KubeletConfig::default());
+    kubelet.start(&mut core);
+    run_loop(&mut core, &mut [&mut kubelet], limit_ms);
+    let lease = core.store.get("/registry/leases/kube-node-lease/worker-1").map(|(o, _)| o.to_json());
+    let renewed = lease.and_then(|l| l["spec"]["renewTime"].as_str().map(str::to_string));
+    (core.steps.iter().map(|s| s.summary.clone()).collect(), renewed)
+}
+
+#[test]
+fn heartbeats_that_succeed_leave_no_step_and_refused_ones_do() {
+    let (steps, renewed) = heartbeat_steps("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: unrelated}\n", 25_000);
+    assert!(steps.iter().all(|s| !s.contains("leases")), "{steps:#?}");
+    assert_eq!(renewed.as_deref(), Some("2026-01-01T00:00:20.000000Z"));
+
+    // A kube-node-lease namespace being deleted refuses the Lease: every attempt is a step.
+    let terminating = "apiVersion: v1\nkind: Namespace\nmetadata: {name: kube-node-lease, \
+                       deletionTimestamp: '2026-01-01T00:00:00Z'}\nstatus: {phase: Terminating}\n";
+    let (steps, renewed) = heartbeat_steps(terminating, 25_000);
+    let refused: Vec<&String> = steps.iter().filter(|s| s.contains("leases")).collect();
+    assert_eq!(renewed, None);
+    expect![[r#"
+        [
+            "kubelet POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases → 403 Forbidden",
+            "kubelet POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases → 403 Forbidden",
+        ]
+    "#]]
+    .assert_debug_eq(&refused);
+}

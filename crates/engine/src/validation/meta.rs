@@ -3,7 +3,7 @@
 
 use super::names::{self, NameFn};
 use crate::errors::FieldError;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
 use std::collections::BTreeMap;
 
 /// Upstream's limit on the total size of keys and values of annotations.
@@ -76,8 +76,8 @@ pub fn object_meta(meta: &ObjectMeta, namespaced: bool, name_fn: NameFn, errs: &
     if let Some(g) = meta.generation.filter(|g| *g < 0) {
         errs.push(FieldError::invalid(format!("{p}.generation"), g, "must be greater than or equal to 0"));
     }
-    labels(meta.labels.as_ref(), &format!("{p}.labels"), errs);
-    annotations(meta.annotations.as_ref(), &format!("{p}.annotations"), errs);
+    labels(meta.labels.as_ref(), "metadata.labels", errs);
+    annotations(meta.annotations.as_ref(), "metadata.annotations", errs);
     owner_references(meta, errs);
     let finalizers = meta.finalizers.as_deref().unwrap_or_default();
     for f in finalizers {
@@ -105,40 +105,40 @@ pub fn object_meta(meta: &ObjectMeta, namespaced: bool, name_fn: NameFn, errs: &
 }
 
 fn owner_references(meta: &ObjectMeta, errs: &mut Vec<FieldError>) {
-    let mut first_controller = String::new();
+    let mut first_controller: Option<&OwnerReference> = None;
     let refs = meta.owner_references.as_deref().unwrap_or_default();
     for (i, r) in refs.iter().enumerate() {
-        let p = format!("metadata.ownerReferences[{i}]");
+        let p = |field: &str| format!("metadata.ownerReferences[{i}].{field}");
         if r.api_version.is_empty() {
-            errs.push(FieldError::required(format!("{p}.apiVersion"), "must not be empty"));
+            errs.push(FieldError::required(p("apiVersion"), "must not be empty"));
         } else if r.api_version.matches('/').count() > 1 || r.api_version.ends_with('/') {
             errs.push(FieldError::invalid(
-                format!("{p}.apiVersion"),
+                p("apiVersion"),
                 r.api_version.as_str(),
                 "must be <group>/<version> or <version>",
             ));
         }
         if r.kind.is_empty() {
-            errs.push(FieldError::required(format!("{p}.kind"), "must not be empty"));
+            errs.push(FieldError::required(p("kind"), "must not be empty"));
         }
         if r.name.is_empty() {
-            errs.push(FieldError::required(format!("{p}.name"), "must not be empty"));
+            errs.push(FieldError::required(p("name"), "must not be empty"));
         }
         if r.uid.is_empty() {
-            errs.push(FieldError::required(format!("{p}.uid"), "must not be empty"));
+            errs.push(FieldError::required(p("uid"), "must not be empty"));
         }
         if r.controller == Some(true) {
-            let cur = format!("{}/{}", r.kind, r.name);
-            if first_controller.is_empty() {
-                first_controller = cur;
-            } else {
+            if let Some(first) = first_controller {
+                let (first, cur) = (format!("{}/{}", first.kind, first.name), format!("{}/{}", r.kind, r.name));
                 errs.push(FieldError::invalid(
                     "metadata.ownerReferences",
                     serde_json::to_value(refs).unwrap_or_default(),
                     format!(
-                        "Only one reference can have Controller set to true. Found \"true\" in references for {first_controller} and {cur}"
+                        "Only one reference can have Controller set to true. Found \"true\" in references for {first} and {cur}"
                     ),
                 ));
+            } else {
+                first_controller = Some(r);
             }
         }
     }
