@@ -436,12 +436,23 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 
 /// Writes one object of the starting state: fills the system metadata and stores it, or
 /// merges it into the object already stored under its key.
-fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> Result<(), ClusterError> {
+fn put(core: &mut Core, source: &str, line: Option<usize>, value: Value) -> Result<(), ClusterError> {
     let err = |message: String| ClusterError { source: source.to_string(), line, message };
-    let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
-    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
-    let Some(resource) = resource_for(&api_version, &kind) else {
-        return Err(err(format!("unknown kind \"{kind}\" in version \"{api_version}\"")));
+    let (key, value) = keyed(value).map_err(err)?;
+    if core.store.get(&key).is_some() {
+        return merge_into(core, &key, &value).map_err(err);
+    }
+    let obj = decode_new(value).map_err(err)?;
+    create(core, &key, obj).map_err(err)
+}
+
+/// The etcd key of a document of the starting state, and the document with the namespace a
+/// namespaced object without one gets (`default`).
+fn keyed(mut value: Value) -> Result<(String, Value), String> {
+    let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    let Some(resource) = resource_for(api_version, kind) else {
+        return Err(format!("unknown kind \"{kind}\" in version \"{api_version}\""));
     };
     let meta_str = |field: &str| value.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str);
     let name = meta_str("name").unwrap_or("").to_string();
@@ -452,42 +463,91 @@ fn put(core: &mut Core, source: &str, line: Option<usize>, mut value: Value) -> 
             m.insert("namespace".into(), "default".into());
         }
     }
-    if !resource.namespaced {
-        namespace = None;
-    }
-    let key = resource.etcd_key(namespace.as_deref(), &name);
-    if let Some((existing, _)) = core.store.get(&key) {
-        let mut merged = existing.to_json();
-        merge_patch(&mut merged, &value);
-        let obj = Object::from_json(&api_version, &kind, merged).map_err(|e| err(e.to_string()))?;
-        core.store.update(&key, obj, None).map_err(|e| err(format!("{e:?}")))?;
-        return Ok(());
-    }
-    let mut obj = Object::from_json(&api_version, &kind, value).map_err(|e| err(e.to_string()))?;
+    let key = resource.etcd_key(if resource.namespaced { namespace.as_deref() } else { None }, &name);
+    Ok((key, value))
+}
+
+/// A document whose key is taken already is merged into the stored object (a merge patch).
+fn merge_into(core: &mut Core, key: &str, value: &Value) -> Result<(), String> {
+    let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+    let Some((existing, _)) = core.store.get(key) else { return Err(format!("{key} is not stored")) };
+    let mut merged = existing.to_json();
+    merge_patch(&mut merged, value);
+    let obj = Object::from_json(api_version, kind, merged).map_err(|e| e.to_string())?;
+    core.store.update(key, obj, None).map_err(|e| format!("{e:?}"))?;
+    Ok(())
+}
+
+/// A document for a free key as it is stored, but for what every load sets itself (its
+/// uid and creationTimestamp: see [`create`]).
+fn decode_new(value: Value) -> Result<Object, String> {
+    let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+    let mut obj = Object::from_json(&api_version, &kind, value).map_err(|e| e.to_string())?;
+    let namespaced = obj.resource().is_some_and(|r| r.namespaced);
     if let Object::Namespace(ns) = &mut obj {
         // kube-apiserver labels every namespace with its own name on create (the label that
         // namespaceSelectors such as a webhook's match on).
+        let name = ns.metadata.name.clone().unwrap_or_default();
         std::sync::Arc::make_mut(ns)
             .metadata
             .labels
             .get_or_insert_with(Default::default)
-            .insert("kubernetes.io/metadata.name".into(), name.clone());
+            .insert("kubernetes.io/metadata.name".into(), name);
     }
-    let uid = core.rng.uuid();
     let meta = obj.meta_mut();
-    meta.uid = Some(uid);
-    meta.creation_timestamp = Some(apiserver::timestamp(core.now));
     meta.resource_version = None;
-    if resource.namespaced {
-        meta.namespace = namespace;
-    } else {
+    // A namespaced document has its namespace already (see `keyed`).
+    if !namespaced {
         meta.namespace = None;
     }
     if tracks_generation(&kind) && meta.generation.is_none() {
         meta.generation = Some(1);
     }
-    core.store.create(&key, obj).map_err(|e| err(format!("{e:?}")))?;
+    Ok(obj)
+}
+
+/// Stores an object of the starting state under a free key with a fresh uid and the load's
+/// time as its creationTimestamp.
+fn create(core: &mut Core, key: &str, mut obj: Object) -> Result<(), String> {
+    let uid = core.rng.uuid();
+    let meta = obj.meta_mut();
+    meta.uid = Some(uid);
+    meta.creation_timestamp = Some(apiserver::timestamp(core.now));
+    core.store.create(key, obj).map_err(|e| format!("{e:?}"))?;
     Ok(())
+}
+
+/// Documents of the starting state that are the same on every load (the base objects, the
+/// default cluster's), keyed and decoded once per process: a load stores each decoded
+/// object when its key is free and merges the document as [`put`] does otherwise.
+struct Prepared {
+    key: String,
+    /// The document with its namespace (see [`keyed`]), for a merge.
+    value: Value,
+    object: Result<Object, String>,
+}
+
+fn prepare(value: Value) -> Result<Prepared, String> {
+    let (key, value) = keyed(value)?;
+    let object = decode_new(value.clone());
+    Ok(Prepared { key, value, object })
+}
+
+fn put_prepared(core: &mut Core, source: &str, line: Option<usize>, p: &Prepared) -> Result<(), ClusterError> {
+    let err = |message: String| ClusterError { source: source.to_string(), line, message };
+    if core.store.get(&p.key).is_some() {
+        return merge_into(core, &p.key, &p.value).map_err(err);
+    }
+    let obj = p.object.clone().map_err(err)?;
+    create(core, &p.key, obj).map_err(err)
+}
+
+/// [`base_objects`], prepared once per process.
+fn prepared_base_objects() -> &'static [Result<Prepared, String>] {
+    static BASE: OnceLock<Vec<Result<Prepared, String>>> = OnceLock::new();
+    BASE.get_or_init(|| base_objects().into_iter().map(prepare).collect())
 }
 
 /// Stores a typed object of the starting state directly (the bootstrap policy).
@@ -513,6 +573,15 @@ fn default_cluster() -> &'static Result<(Vec<Doc>, LabSettings), ClusterError> {
     })
 }
 
+/// The default cluster's documents, prepared once per process (see [`Prepared`]).
+fn prepared_default_cluster() -> &'static [(Doc, Result<Prepared, String>)] {
+    static DOCS: OnceLock<Vec<(Doc, Result<Prepared, String>)>> = OnceLock::new();
+    DOCS.get_or_init(|| match default_cluster() {
+        Ok((docs, _)) => docs.iter().map(|d| (d.clone(), prepare(d.value.clone()))).collect(),
+        Err(_) => Vec::new(),
+    })
+}
+
 /// The bootstrap policy objects, built once per process (they never change).
 fn bootstrap_objects() -> &'static [Object] {
     static OBJECTS: OnceLock<Vec<Object>> = OnceLock::new();
@@ -528,21 +597,36 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
             let mut docs = Vec::new();
             let mut settings = base_settings();
             collect(source, text, 0, &mut docs, &mut settings)?;
-            (source, docs, settings)
+            (source, Some(docs), settings)
         }
         None => {
-            let (docs, settings) = default_cluster().clone()?;
-            ("preset kind", docs, settings)
+            let (_, settings) = default_cluster().as_ref().map_err(Clone::clone)?;
+            ("preset kind", None, settings.clone())
         }
     };
-    for v in base_objects() {
-        put(core, "base", None, v)?;
+    for p in prepared_base_objects() {
+        let p = p.as_ref().map_err(|e| ClusterError { source: "base".into(), line: None, message: e.clone() })?;
+        put_prepared(core, "base", None, p)?;
     }
     for o in bootstrap_objects() {
         put_object(core, o.clone());
     }
-    for d in docs {
-        put(core, &d.source, d.line, d.value)?;
+    match docs {
+        Some(docs) => {
+            for d in docs {
+                put(core, &d.source, d.line, d.value)?;
+            }
+        }
+        None => {
+            for (d, p) in prepared_default_cluster() {
+                let p = p.as_ref().map_err(|e| ClusterError {
+                    source: d.source.clone(),
+                    line: d.line,
+                    message: e.clone(),
+                })?;
+                put_prepared(core, &d.source, d.line, p)?;
+            }
+        }
     }
     // Namespaces of the file have what the serviceaccount and root-ca-cert-publisher
     // controllers gave them long ago.
@@ -596,6 +680,26 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
 mod tests {
     use super::*;
     use expect_test::{expect, Expect};
+
+    /// Everything a load stored, as JSON, with the store's revisions.
+    fn stored(core: &Core) -> Vec<(String, serde_json::Value, u64)> {
+        core.store.list("/registry/").into_iter().map(|(k, o, rev)| (k.to_string(), o.to_json(), rev)).collect()
+    }
+
+    #[test]
+    fn prepared_documents_load_as_the_text_does() {
+        // The default cluster through the documents decoded once per process, and the same
+        // text read afresh: the same objects, uids and revisions.
+        let (mut prepared, mut read) = (Core::new(7), Core::new(7));
+        load(&mut prepared, None).expect("the default cluster loads");
+        load(&mut read, Some(DEFAULT_CLUSTER)).expect("its text loads");
+        assert!(stored(&prepared).len() > 100);
+        assert_eq!(stored(&prepared), stored(&read));
+        // Loading again merges into what is stored, on both paths alike.
+        load(&mut prepared, None).expect("the default cluster loads again");
+        load(&mut read, Some(DEFAULT_CLUSTER)).expect("its text loads again");
+        assert_eq!(stored(&prepared), stored(&read));
+    }
 
     fn check(cluster: Option<&str>, expect: Expect) {
         let mut core = Core::new(7);
