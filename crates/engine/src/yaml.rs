@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 /// `serde_yaml::to_string(v)`.
 pub fn to_string(v: &Value) -> String {
-    if needs_serde_yaml(v) {
+    if matches!(v, Value::String(s) if s.contains('\n')) || needs_serde_yaml(v) {
         return serde_yaml::to_string(v).unwrap_or_default();
     }
     let mut out = String::with_capacity(256);
@@ -34,7 +34,7 @@ pub fn to_string(v: &Value) -> String {
 /// Whether some part of `v` is written in a way that depends on its place in the document.
 fn needs_serde_yaml(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.contains('\n'),
+        Value::String(s) => s.contains('\n') && !plain_literal(s),
         Value::Array(a) => a.iter().any(needs_serde_yaml),
         // libyaml writes a key of 128 bytes or more as a complex key (`? key`).
         Value::Object(m) => m.iter().any(|(k, v)| k.len() >= 128 || k.contains('\n') || needs_serde_yaml(v)),
@@ -65,6 +65,7 @@ fn map(out: &mut String, m: &Map<String, Value>, col: usize, inline: bool) {
                 out.push('\n');
                 seq(out, items, col, false);
             }
+            Value::String(s) if s.contains('\n') => literal(out, s, col + 2),
             other => {
                 out.push(' ');
                 scalar(out, other);
@@ -84,12 +85,44 @@ fn seq(out: &mut String, items: &[Value], col: usize, inline: bool) {
         match item {
             Value::Object(m) if !m.is_empty() => map(out, m, col + 2, true),
             Value::Array(a) if !a.is_empty() => seq(out, a, col + 2, true),
+            Value::String(s) if s.contains('\n') => {
+                // `- ` ends in a space already: `- |`.
+                out.pop();
+                literal(out, s, col + 2);
+            }
             other => {
                 scalar(out, other);
                 out.push('\n');
             }
         }
     }
+}
+
+/// A multi-line string that serde_yaml writes as a literal block scalar (`|`, or `|-` without
+/// a final line break) whose lines are the string's, each indented to `col` (an empty line
+/// stays empty). The caller's line so far ends where ` |` goes.
+fn literal(out: &mut String, s: &str, col: usize) {
+    out.push_str(if s.ends_with('\n') { " |\n" } else { " |-\n" });
+    for line in s.strip_suffix('\n').unwrap_or(s).split('\n') {
+        if !line.is_empty() {
+            indent(out, col);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+}
+
+/// A multi-line string whose literal block libyaml writes the same wherever it stands in
+/// block style: printable ASCII and line breaks only (no special characters), no space at
+/// its end or before a break (which rule a block scalar out), no space or break at its start
+/// (which add an indentation hint) and at most one break at its end (more add the `+`
+/// chomping hint and can end the document with `...`).
+fn plain_literal(s: &str) -> bool {
+    s.bytes().all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
+        && !s.starts_with([' ', '\n'])
+        && !s.ends_with(' ')
+        && !s.ends_with("\n\n")
+        && !s.contains(" \n")
 }
 
 /// A scalar, or an empty mapping or sequence (`{}`, `[]`).
@@ -206,6 +239,29 @@ mod tests {
         ];
         for s in strings {
             same(&json!({ "k": s, "list": [s, { s: s }] }));
+        }
+        // Multi-line strings as values and items (block scalars), with a key after them and
+        // at the end of the document.
+        let multi_line = [
+            "one\ntwo",
+            "one\ntwo\n",
+            "a\n\nb\n",
+            "a\n  indented\nb",
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}\n",
+            "key: value\n# not a comment\n- not an item\n",
+            "--- x\n...\n",
+            "trailing space \nx",
+            "x\n\n",
+            "\nleading break",
+            " leading space\nx",
+            "ends in a space\nx ",
+            "tab\tinside\nx",
+            "é\nx",
+            "\n",
+        ];
+        for s in multi_line {
+            same(&json!({ "k": s, "list": [s, [s, [s]], { "in": s, "after": 1 }], "z": s }));
+            same(&json!([s, { "m": { "n": s } }]));
         }
         for v in
             [json!("foo"), json!("80"), json!(""), json!(null), json!(3), json!([]), json!({}), json!(["a", {"b": []}])]
