@@ -39,6 +39,7 @@ use k8s_openapi::api::apps::v1::{
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub const NAME: &str = "deployment-controller";
 pub const SERVICE_ACCOUNT: &str = "deployment-controller";
@@ -118,10 +119,7 @@ impl Controller for DeploymentController {
                         if let Object::Deployment(d) = o {
                             let sel = Some(&d.spec).map(|s| &s.selector);
                             if selector_matches(sel, rs.metadata.labels.as_ref()) {
-                                owners.push((
-                                    std::sync::Arc::unwrap_or_clone(d),
-                                    "an orphan ReplicaSet matches the selector",
-                                ));
+                                owners.push((d, "an orphan ReplicaSet matches the selector"));
                             }
                         }
                     }
@@ -172,7 +170,7 @@ impl Controller for DeploymentController {
         let key = key.strip_suffix(PROGRESS_TIMER_SUFFIX).unwrap_or(key);
         let (ns, name) = split_key(key);
         let Some(Object::Deployment(d)) = get(cx.core, "Deployment", ns, name) else { return };
-        let mut s = Sync { cx, d: std::sync::Arc::unwrap_or_clone(d) };
+        let mut s = Sync { cx, d };
         match s.sync_deployment() {
             Ok(()) => s.cx.forget(NAME, key),
             Err(()) => {
@@ -186,10 +184,10 @@ fn owning_deployment(
     cx: &Cx,
     ns: Option<&str>,
     meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-) -> Option<Deployment> {
+) -> Option<Arc<Deployment>> {
     let r = controller_of(meta).filter(|r| r.kind == "Deployment")?;
     match resolve_owner(cx.core, ns, r).as_deref() {
-        Some(Object::Deployment(d)) => Some((**d).clone()),
+        Some(Object::Deployment(d)) => Some(Arc::clone(d)),
         _ => None,
     }
 }
@@ -453,13 +451,18 @@ fn set_new_rs_annotations(d: &Deployment, rs: &mut ReplicaSet, new_revision: i64
     changed
 }
 
-/// Sets the Deployment's revision annotation; true when it changed.
-fn set_deployment_revision(d: &mut Deployment, rev: &str) -> bool {
-    let a = d.metadata.annotations.get_or_insert_with(BTreeMap::new);
-    if a.get(REVISION_ANNOTATION).map(String::as_str) == Some(rev) {
+/// Sets the Deployment's revision annotation; true when it changed (the Deployment is
+/// copied out of a shared handle only then).
+fn set_deployment_revision(d: &mut Arc<Deployment>, rev: &str) -> bool {
+    let current = d.metadata.annotations.as_ref().and_then(|a| a.get(REVISION_ANNOTATION));
+    if current.map(String::as_str) == Some(rev) {
         return false;
     }
-    a.insert(REVISION_ANNOTATION.into(), rev.to_string());
+    Arc::make_mut(d)
+        .metadata
+        .annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(REVISION_ANNOTATION.into(), rev.to_string());
     true
 }
 
@@ -600,8 +603,9 @@ type SyncResult = Result<(), ()>;
 struct Sync<'a, 'b> {
     cx: &'a mut Cx<'b>,
     /// The Deployment as this sync sees it (its status and revision annotation are
-    /// updated in memory as the sync goes, as upstream's copy is).
-    d: Deployment,
+    /// updated in memory as the sync goes, as upstream's copy is): the store's handle until
+    /// the first such change copies it.
+    d: Arc<Deployment>,
 }
 
 impl Sync<'_, '_> {
@@ -618,7 +622,12 @@ impl Sync<'_, '_> {
     }
 
     fn obj(&self) -> Object {
-        Object::from(self.d.clone())
+        Object::Deployment(Arc::clone(&self.d))
+    }
+
+    /// The Deployment to change in memory (copied out of the store's handle the first time).
+    fn d_mut(&mut self) -> &mut Deployment {
+        Arc::make_mut(&mut self.d)
     }
 
     fn desired_text(&self) -> String {
@@ -656,7 +665,7 @@ impl Sync<'_, '_> {
                 "This deployment is selecting all pods. A non-empty selector is required.",
             );
             let gen = self.d.metadata.generation.unwrap_or(0);
-            let status = self.d.status.get_or_insert_with(Default::default);
+            let status = self.d_mut().status.get_or_insert_with(Default::default);
             if status.observed_generation.unwrap_or(0) < gen {
                 status.observed_generation = Some(gen);
                 self.update_status();
@@ -818,7 +827,7 @@ impl Sync<'_, '_> {
             if progress_deadline(&self.d).is_some() && !has_progressing {
                 let msg = format!("Found new replica set \"{}\"", rs_name(&rs));
                 let c = new_condition(now, "Progressing", "True", FOUND_NEW_RS_REASON, &msg);
-                set_condition(self.d.status.get_or_insert_with(Default::default), c);
+                set_condition(self.d_mut().status.get_or_insert_with(Default::default), c);
                 needs_update = true;
             }
             if needs_update {
@@ -902,7 +911,7 @@ impl Sync<'_, '_> {
                     }
                     _ => {
                         // A hash collision: bump collisionCount and try again next sync.
-                        let status = self.d.status.get_or_insert_with(Default::default);
+                        let status = self.d_mut().status.get_or_insert_with(Default::default);
                         let cc = status.collision_count.unwrap_or(0) + 1;
                         status.collision_count = Some(cc);
                         self.decide(
@@ -921,7 +930,7 @@ impl Sync<'_, '_> {
                 let msg = format!("Failed to create new replica set \"{new_name}\": {}", e.message);
                 if progress_deadline(&self.d).is_some() {
                     let c = new_condition(now, "Progressing", "False", FAILED_RS_CREATE_REASON, &msg);
-                    set_condition(self.d.status.get_or_insert_with(Default::default), c);
+                    set_condition(self.d_mut().status.get_or_insert_with(Default::default), c);
                     self.update_status();
                 }
                 let obj = self.obj();
@@ -944,7 +953,7 @@ impl Sync<'_, '_> {
         if !already_exists && progress_deadline(&self.d).is_some() {
             let msg = format!("Created new replica set \"{}\"", rs_name(&created));
             let c = new_condition(now, "Progressing", "True", NEW_RS_REASON, &msg);
-            set_condition(self.d.status.get_or_insert_with(Default::default), c);
+            set_condition(self.d_mut().status.get_or_insert_with(Default::default), c);
             needs_update = true;
         }
         if needs_update {
@@ -1373,7 +1382,7 @@ impl Sync<'_, '_> {
             actions,
             if warn { StepStatus::Warning } else { StepStatus::Ok },
         );
-        self.d.status = Some(status);
+        self.d_mut().status = Some(status);
         if self.update_status() {
             Ok(())
         } else {
@@ -1491,7 +1500,7 @@ impl Sync<'_, '_> {
             return;
         };
         let reason = c.reason.clone().unwrap_or_default();
-        set_condition(self.d.status.get_or_insert_with(Default::default), c);
+        set_condition(self.d_mut().status.get_or_insert_with(Default::default), c);
         self.decide(
             format!("deployment-controller marks Deployment {} {}", self.name(), reason),
             format!("spec.paused is {}", paused(&self.d)),
