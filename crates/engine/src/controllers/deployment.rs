@@ -362,7 +362,7 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
 // ---------------------------------------------------------------------------------------
 // ReplicaSet lists
 
-fn by_creation(a: &ReplicaSet, b: &ReplicaSet) -> std::cmp::Ordering {
+fn by_creation(a: &Arc<ReplicaSet>, b: &Arc<ReplicaSet>) -> std::cmp::Ordering {
     let ta = a.metadata.creation_timestamp.as_ref().map(time_ms);
     let tb = b.metadata.creation_timestamp.as_ref().map(time_ms);
     ta.cmp(&tb).then_with(|| a.metadata.name.cmp(&b.metadata.name))
@@ -381,7 +381,7 @@ fn is_active(rs: &ReplicaSet) -> bool {
 }
 
 /// The oldest ReplicaSet whose template equals the Deployment's.
-fn find_new(d: &Deployment, rss: &[ReplicaSet]) -> Option<ReplicaSet> {
+fn find_new(d: &Deployment, rss: &[Arc<ReplicaSet>]) -> Option<Arc<ReplicaSet>> {
     let mut sorted = rss.to_vec();
     crate::sort::sort_by(&mut sorted, by_creation);
     let t = template(d);
@@ -390,8 +390,8 @@ fn find_new(d: &Deployment, rss: &[ReplicaSet]) -> Option<ReplicaSet> {
         .find(|rs| Some(&rs.spec).and_then(|s| s.template.as_ref()).is_some_and(|rt| equal_ignore_hash(rt, &t)))
 }
 
-fn sum(rss: &[ReplicaSet], f: impl Fn(&ReplicaSet) -> i32) -> i32 {
-    rss.iter().map(f).sum()
+fn sum(rss: &[Arc<ReplicaSet>], f: impl Fn(&ReplicaSet) -> i32) -> i32 {
+    rss.iter().map(|rs| f(rs)).sum()
 }
 
 /// `desired-replicas` annotation equals `desired` and `max-replicas` equals `max`.
@@ -545,7 +545,7 @@ fn deployment_timed_out(d: &Deployment, new: &DeploymentStatus, now_ms: u64) -> 
 
 /// `GetTerminatingReplicaCountForReplicaSets`: ReplicaSets the ReplicaSet controller has not
 /// synced yet are skipped; one that was synced without the count makes it unknown.
-fn terminating_replicas(all: &[ReplicaSet]) -> Option<i32> {
+fn terminating_replicas(all: &[Arc<ReplicaSet>]) -> Option<i32> {
     let mut total = 0;
     for rs in all {
         let s = rs_status(rs);
@@ -559,7 +559,12 @@ fn terminating_replicas(all: &[ReplicaSet]) -> Option<i32> {
 }
 
 /// `calculateStatus` of the Deployment controller.
-fn calculate_status(all: &[ReplicaSet], new: Option<&ReplicaSet>, d: &Deployment, now_ms: u64) -> DeploymentStatus {
+fn calculate_status(
+    all: &[Arc<ReplicaSet>],
+    new: Option<&Arc<ReplicaSet>>,
+    d: &Deployment,
+    now_ms: u64,
+) -> DeploymentStatus {
     let available = sum(all, |rs| num(rs_status(rs).available_replicas));
     let total = sum(all, rs_replicas);
     let unavailable = (total - available).max(0);
@@ -599,6 +604,10 @@ fn calculate_status(all: &[ReplicaSet], new: Option<&ReplicaSet>, d: &Deployment
 // The sync
 
 type SyncResult = Result<(), ()>;
+
+/// The new ReplicaSet of a Deployment (when it has one) and the old ones, as the store's
+/// handles.
+type NewAndOld = (Option<Arc<ReplicaSet>>, Vec<Arc<ReplicaSet>>);
 
 struct Sync<'a, 'b> {
     cx: &'a mut Cx<'b>,
@@ -691,18 +700,20 @@ impl Sync<'_, '_> {
 
     /// Lists the ReplicaSets of the Deployment, adopting matching orphans and releasing
     /// owned ones that no longer match (`ClaimReplicaSets`).
-    fn replica_sets_for_deployment(&mut self, sel: &LabelSelector) -> Vec<ReplicaSet> {
+    fn replica_sets_for_deployment(&mut self, sel: &LabelSelector) -> Vec<Arc<ReplicaSet>> {
         let uid = self.d.metadata.uid.clone().unwrap_or_default();
         let deleting = is_deleting(&self.d.metadata);
         let mut out = Vec::new();
         for o in list(self.cx.core, "ReplicaSet", self.ns().as_deref()) {
             let Object::ReplicaSet(rs) = o else { continue };
-            let mut rs = std::sync::Arc::unwrap_or_clone(rs);
             let matches = selector_matches(Some(sel), rs.metadata.labels.as_ref());
             let owned = is_controlled_by(&rs.metadata, &uid);
             if owned && matches {
                 out.push(rs);
-            } else if owned && !deleting {
+                continue;
+            }
+            let mut rs = Arc::unwrap_or_clone(rs);
+            if owned && !deleting {
                 if let Some(refs) = rs.metadata.owner_references.as_mut() {
                     refs.retain(|r| r.uid != uid);
                 }
@@ -725,7 +736,8 @@ impl Sync<'_, '_> {
                     vec![format!("add a controller ownerReference to ReplicaSet {}", rs_name(&rs))],
                     StepStatus::Ok,
                 );
-                if self.cx.update(SERVICE_ACCOUNT, Object::from(rs.clone())).ok() {
+                let rs = Arc::new(rs);
+                if self.cx.update(SERVICE_ACCOUNT, Object::ReplicaSet(Arc::clone(&rs))).ok() {
                     out.push(rs);
                 }
             }
@@ -734,7 +746,7 @@ impl Sync<'_, '_> {
     }
 
     /// Pods of the Deployment grouped by the ReplicaSet controlling them.
-    fn pod_map(&self, rss: &[ReplicaSet]) -> BTreeMap<String, Vec<std::sync::Arc<Pod>>> {
+    fn pod_map(&self, rss: &[Arc<ReplicaSet>]) -> BTreeMap<String, Vec<std::sync::Arc<Pod>>> {
         let sel = Some(&self.d.spec).map(|s| s.selector.clone());
         let mut map: BTreeMap<String, Vec<std::sync::Arc<Pod>>> = BTreeMap::new();
         for rs in rss {
@@ -753,9 +765,9 @@ impl Sync<'_, '_> {
         map
     }
 
-    fn observed_text(&self, new: Option<&ReplicaSet>, old: &[ReplicaSet]) -> String {
+    fn observed_text(&self, new: Option<&Arc<ReplicaSet>>, old: &[Arc<ReplicaSet>]) -> String {
         let mut parts = Vec::new();
-        let desc = |rs: &ReplicaSet| {
+        let desc = |rs: &Arc<ReplicaSet>| {
             let s = rs_status(rs);
             format!("{} ({} desired, {} available)", rs_name(rs), rs_replicas(rs), num(s.available_replicas))
         };
@@ -772,13 +784,9 @@ impl Sync<'_, '_> {
 
     /// `getAllReplicaSetsAndSyncRevision`: the new ReplicaSet (created when asked and
     /// missing) and the old ones, with revisions synced.
-    fn all_replica_sets(
-        &mut self,
-        rs_list: &[ReplicaSet],
-        create: bool,
-    ) -> Result<(Option<ReplicaSet>, Vec<ReplicaSet>), ()> {
+    fn all_replica_sets(&mut self, rs_list: &[Arc<ReplicaSet>], create: bool) -> Result<NewAndOld, ()> {
         let new_existing = find_new(&self.d, rs_list);
-        let old: Vec<ReplicaSet> = rs_list
+        let old: Vec<Arc<ReplicaSet>> = rs_list
             .iter()
             .filter(|rs| new_existing.as_ref().is_none_or(|n| n.metadata.uid != rs.metadata.uid))
             .cloned()
@@ -789,34 +797,44 @@ impl Sync<'_, '_> {
 
     fn new_replica_set(
         &mut self,
-        existing: Option<ReplicaSet>,
-        _rs_list: &[ReplicaSet],
-        old: &[ReplicaSet],
+        existing: Option<Arc<ReplicaSet>>,
+        _rs_list: &[Arc<ReplicaSet>],
+        old: &[Arc<ReplicaSet>],
         create: bool,
-    ) -> Result<Option<ReplicaSet>, ()> {
-        let max_old = old.iter().map(revision).max().unwrap_or(0);
+    ) -> Result<Option<Arc<ReplicaSet>>, ()> {
+        let max_old = old.iter().map(|rs| revision(rs)).max().unwrap_or(0);
         let new_revision = max_old + 1;
         let now = self.now();
 
         if let Some(existing) = existing {
-            let mut rs = existing.clone();
-            let annotations_updated = set_new_rs_annotations(&self.d, &mut rs, new_revision, true);
+            // The annotations as `SetNewReplicaSetAnnotations` leaves them, worked out on a
+            // copy of the annotations alone: the ReplicaSet is copied out of the store's
+            // handle only when they differ.
+            let mut probe = ReplicaSet {
+                metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    annotations: existing.metadata.annotations.clone(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let annotations_updated = set_new_rs_annotations(&self.d, &mut probe, new_revision, true);
+            let mut rs = existing;
+            if probe.metadata.annotations != rs.metadata.annotations {
+                Arc::make_mut(&mut rs).metadata.annotations = probe.metadata.annotations;
+            }
             let mrs = min_ready_seconds(&self.d);
             let min_ready_update = Some(&rs.spec).and_then(|s| s.min_ready_seconds).unwrap_or(0) != mrs;
             if annotations_updated || min_ready_update {
-                {
-                    let spec = &mut rs.spec;
-                    spec.min_ready_seconds = (mrs != 0).then_some(mrs);
-                }
+                Arc::make_mut(&mut rs).spec.min_ready_seconds = (mrs != 0).then_some(mrs);
                 self.decide(
                     format!("deployment-controller syncs the annotations of ReplicaSet {}", rs_name(&rs)),
                     format!("ReplicaSet {} matches the template", rs_name(&rs)),
                     vec![format!("update ReplicaSet {} (revision {})", rs_name(&rs), revision(&rs))],
                     StepStatus::Ok,
                 );
-                let resp = self.cx.update(SERVICE_ACCOUNT, Object::from(rs.clone()));
+                let resp = self.cx.update(SERVICE_ACCOUNT, Object::ReplicaSet(rs));
                 return match resp.into_object() {
-                    Some(Object::ReplicaSet(r)) => Ok(Some(std::sync::Arc::unwrap_or_clone(r))),
+                    Some(Object::ReplicaSet(r)) => Ok(Some(r)),
                     _ => Err(()),
                 };
             }
@@ -875,7 +893,7 @@ impl Sync<'_, '_> {
             status: None,
         };
         let mut all = old.to_vec();
-        all.push(rs.clone());
+        all.push(Arc::new(rs.clone()));
         let new_count = new_rs_new_replicas(&self.d, &all, &rs);
         {
             let spec = &mut rs.spec;
@@ -892,10 +910,10 @@ impl Sync<'_, '_> {
             ],
             StepStatus::Ok,
         );
-        let mut resp = self.cx.create(SERVICE_ACCOUNT, Object::from(rs.clone()));
+        let mut resp = self.cx.create(SERVICE_ACCOUNT, Object::from(rs));
         let mut already_exists = false;
         let created = match (resp.take_object(), resp.error) {
-            (Some(Object::ReplicaSet(r)), None) => std::sync::Arc::unwrap_or_clone(r),
+            (Some(Object::ReplicaSet(r)), None) => r,
             (_, Some(e)) if e.code == 409 && e.reason == "AlreadyExists" => {
                 already_exists = true;
                 let found = get(self.cx.core, "ReplicaSet", self.ns().as_deref(), &new_name);
@@ -907,7 +925,7 @@ impl Sync<'_, '_> {
                                 .and_then(|s| s.template.as_ref())
                                 .is_some_and(|t| equal_ignore_hash(t, &template(&self.d))) =>
                     {
-                        std::sync::Arc::unwrap_or_clone(r)
+                        r
                     }
                     _ => {
                         // A hash collision: bump collisionCount and try again next sync.
@@ -974,7 +992,7 @@ impl Sync<'_, '_> {
     }
 
     /// `isScalingEvent`: an active ReplicaSet was sized for another replica count.
-    fn is_scaling_event(&mut self, rs_list: &[ReplicaSet]) -> Result<bool, ()> {
+    fn is_scaling_event(&mut self, rs_list: &[Arc<ReplicaSet>]) -> Result<bool, ()> {
         let (new, old) = self.all_replica_sets(rs_list, false)?;
         let want = replicas(&self.d);
         Ok(old
@@ -986,14 +1004,14 @@ impl Sync<'_, '_> {
 
     /// Scales `rs` to `new_scale`, refreshing its replica annotations; records the
     /// `ScalingReplicaSet` event. Returns whether the size changed, and the updated copy.
-    fn scale_replica_set(&mut self, rs: &ReplicaSet, new_scale: i32, operation: &str) -> (bool, ReplicaSet) {
+    fn scale_replica_set(&mut self, rs: &Arc<ReplicaSet>, new_scale: i32, operation: &str) -> (bool, Arc<ReplicaSet>) {
         let size_change = rs_replicas(rs) != new_scale;
         let want = replicas(&self.d);
         let max = want + max_surge(&self.d);
         if !size_change && !replicas_annotations_need_update(rs, want, max) {
-            return (false, rs.clone());
+            return (false, Arc::clone(rs));
         }
-        let mut copy = rs.clone();
+        let mut copy = ReplicaSet::clone(rs);
         let old_scale = rs_replicas(rs);
         {
             let spec = &mut copy.spec;
@@ -1018,7 +1036,8 @@ impl Sync<'_, '_> {
             )],
             StepStatus::Ok,
         );
-        let resp = self.cx.update(SERVICE_ACCOUNT, Object::from(copy.clone()));
+        let copy = Arc::new(copy);
+        let resp = self.cx.update(SERVICE_ACCOUNT, Object::ReplicaSet(Arc::clone(&copy)));
         let scaled = resp.ok() && size_change;
         if scaled {
             let obj = self.obj();
@@ -1031,14 +1050,14 @@ impl Sync<'_, '_> {
             );
         }
         match resp.into_object() {
-            Some(Object::ReplicaSet(r)) => (scaled, std::sync::Arc::unwrap_or_clone(r)),
+            Some(Object::ReplicaSet(r)) => (scaled, r),
             _ => (scaled, copy),
         }
     }
 
-    fn scale_and_record(&mut self, rs: &ReplicaSet, new_scale: i32) -> (bool, ReplicaSet) {
+    fn scale_and_record(&mut self, rs: &Arc<ReplicaSet>, new_scale: i32) -> (bool, Arc<ReplicaSet>) {
         if rs_replicas(rs) == new_scale {
-            return (false, rs.clone());
+            return (false, Arc::clone(rs));
         }
         let op = if rs_replicas(rs) < new_scale { "up" } else { "down" };
         self.scale_replica_set(rs, new_scale, op)
@@ -1046,7 +1065,7 @@ impl Sync<'_, '_> {
 
     // -- RollingUpdate ---------------------------------------------------------------
 
-    fn rollout_rolling(&mut self, rs_list: &[ReplicaSet]) -> SyncResult {
+    fn rollout_rolling(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
         let (new, old) = self.all_replica_sets(rs_list, true)?;
         let mut all = old.clone();
         all.extend(new.clone());
@@ -1055,7 +1074,7 @@ impl Sync<'_, '_> {
                 return self.sync_rollout_status(&all, Some(new));
             }
         }
-        let active_old: Vec<ReplicaSet> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
+        let active_old: Vec<Arc<ReplicaSet>> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
         if self.reconcile_old_replica_sets(&all, active_old, new.as_ref()) {
             return self.sync_rollout_status(&all, new.as_ref());
         }
@@ -1066,7 +1085,7 @@ impl Sync<'_, '_> {
         self.sync_rollout_status(&all, new.as_ref())
     }
 
-    fn reconcile_new_replica_set(&mut self, all: &[ReplicaSet], new: &ReplicaSet) -> bool {
+    fn reconcile_new_replica_set(&mut self, all: &[Arc<ReplicaSet>], new: &Arc<ReplicaSet>) -> bool {
         let want = replicas(&self.d);
         if rs_replicas(new) == want {
             return false;
@@ -1080,9 +1099,9 @@ impl Sync<'_, '_> {
 
     fn reconcile_old_replica_sets(
         &mut self,
-        all: &[ReplicaSet],
-        old: Vec<ReplicaSet>,
-        new: Option<&ReplicaSet>,
+        all: &[Arc<ReplicaSet>],
+        old: Vec<Arc<ReplicaSet>>,
+        new: Option<&Arc<ReplicaSet>>,
     ) -> bool {
         let old_pods = sum(&old, rs_replicas);
         if old_pods == 0 {
@@ -1103,7 +1122,11 @@ impl Sync<'_, '_> {
     }
 
     /// Scales down old ReplicaSets' unavailable Pods first (they serve nobody).
-    fn cleanup_unhealthy_replicas(&mut self, mut old: Vec<ReplicaSet>, max_cleanup: i32) -> (Vec<ReplicaSet>, i32) {
+    fn cleanup_unhealthy_replicas(
+        &mut self,
+        mut old: Vec<Arc<ReplicaSet>>,
+        max_cleanup: i32,
+    ) -> (Vec<Arc<ReplicaSet>>, i32) {
         crate::sort::sort_by(&mut old, by_creation);
         let mut total = 0;
         for slot in old.iter_mut() {
@@ -1124,7 +1147,7 @@ impl Sync<'_, '_> {
         (old, total)
     }
 
-    fn scale_down_old_for_rolling_update(&mut self, all: &[ReplicaSet], mut old: Vec<ReplicaSet>) -> i32 {
+    fn scale_down_old_for_rolling_update(&mut self, all: &[Arc<ReplicaSet>], mut old: Vec<Arc<ReplicaSet>>) -> i32 {
         let min_available = replicas(&self.d) - max_unavailable(&self.d);
         let available = sum(all, |rs| num(rs_status(rs).available_replicas));
         if available <= min_available {
@@ -1150,11 +1173,11 @@ impl Sync<'_, '_> {
 
     // -- Recreate --------------------------------------------------------------------
 
-    fn rollout_recreate(&mut self, rs_list: &[ReplicaSet]) -> SyncResult {
+    fn rollout_recreate(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
         let (mut new, mut old) = self.all_replica_sets(rs_list, false)?;
         let mut all = old.clone();
         all.extend(new.clone());
-        let active_old: Vec<ReplicaSet> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
+        let active_old: Vec<Arc<ReplicaSet>> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
         let mut scaled_down = false;
         for rs in &active_old {
             if self.scale_and_record(rs, 0).0 {
@@ -1186,7 +1209,12 @@ impl Sync<'_, '_> {
     }
 
     /// Whether any Pod of an old ReplicaSet still runs (terminal Pods do not count).
-    fn old_pods_running(&self, new: Option<&ReplicaSet>, old: &[ReplicaSet], rs_list: &[ReplicaSet]) -> bool {
+    fn old_pods_running(
+        &self,
+        new: Option<&Arc<ReplicaSet>>,
+        old: &[Arc<ReplicaSet>],
+        rs_list: &[Arc<ReplicaSet>],
+    ) -> bool {
         if sum(old, |rs| rs_status(rs).replicas) > 0 {
             return true;
         }
@@ -1198,7 +1226,7 @@ impl Sync<'_, '_> {
 
     // -- Scaling (no rollout in flight) ---------------------------------------------
 
-    fn sync_scale(&mut self, rs_list: &[ReplicaSet]) -> SyncResult {
+    fn sync_scale(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
         let (new, old) = self.all_replica_sets(rs_list, false)?;
         self.scale(new.as_ref(), &old);
         if paused(&self.d) {
@@ -1209,7 +1237,7 @@ impl Sync<'_, '_> {
         self.sync_deployment_status(&all, new.as_ref())
     }
 
-    fn scale(&mut self, new: Option<&ReplicaSet>, old: &[ReplicaSet]) {
+    fn scale(&mut self, new: Option<&Arc<ReplicaSet>>, old: &[Arc<ReplicaSet>]) {
         let want = replicas(&self.d);
         if let Some(target) = find_active_or_latest(new, old) {
             if rs_replicas(&target) != want {
@@ -1232,7 +1260,7 @@ impl Sync<'_, '_> {
             return;
         }
         // Proportional scaling of every active ReplicaSet.
-        let mut all: Vec<ReplicaSet> = old.iter().chain(new).filter(|rs| is_active(rs)).cloned().collect();
+        let mut all: Vec<Arc<ReplicaSet>> = old.iter().chain(new).filter(|rs| is_active(rs)).cloned().collect();
         let all_replicas = sum(&all, rs_replicas);
         let allowed = if want > 0 { want + max_surge(&self.d) } else { 0 };
         let to_add = allowed - all_replicas;
@@ -1307,9 +1335,9 @@ impl Sync<'_, '_> {
     // -- Clean-up and status -----------------------------------------------------------
 
     /// Deletes old, empty ReplicaSets beyond `revisionHistoryLimit`.
-    fn cleanup_deployment(&mut self, old: &[ReplicaSet]) {
+    fn cleanup_deployment(&mut self, old: &[Arc<ReplicaSet>]) {
         let limit = revision_history_limit(&self.d);
-        let mut cleanable: Vec<ReplicaSet> = old.iter().filter(|rs| !is_deleting(&rs.metadata)).cloned().collect();
+        let mut cleanable: Vec<Arc<ReplicaSet>> = old.iter().filter(|rs| !is_deleting(&rs.metadata)).cloned().collect();
         let diff = cleanable.len() as i32 - limit;
         if diff <= 0 {
             return;
@@ -1334,14 +1362,14 @@ impl Sync<'_, '_> {
         }
     }
 
-    fn sync_status_only(&mut self, rs_list: &[ReplicaSet]) -> SyncResult {
+    fn sync_status_only(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
         let (new, old) = self.all_replica_sets(rs_list, false)?;
         let mut all = old;
         all.extend(new.clone());
         self.sync_deployment_status(&all, new.as_ref())
     }
 
-    fn sync_deployment_status(&mut self, all: &[ReplicaSet], new: Option<&ReplicaSet>) -> SyncResult {
+    fn sync_deployment_status(&mut self, all: &[Arc<ReplicaSet>], new: Option<&Arc<ReplicaSet>>) -> SyncResult {
         let status = calculate_status(all, new, &self.d, self.now());
         if self.d.status.as_ref() == Some(&status) {
             return Ok(());
@@ -1349,7 +1377,12 @@ impl Sync<'_, '_> {
         self.write_status(status, all, new)
     }
 
-    fn write_status(&mut self, status: DeploymentStatus, all: &[ReplicaSet], new: Option<&ReplicaSet>) -> SyncResult {
+    fn write_status(
+        &mut self,
+        status: DeploymentStatus,
+        all: &[Arc<ReplicaSet>],
+        new: Option<&Arc<ReplicaSet>>,
+    ) -> SyncResult {
         let cond = |t: &str| {
             get_condition(&status, t)
                 .map(|c| format!("{t}={} ({})", c.status.as_deref().unwrap_or(""), c.reason.as_deref().unwrap_or("")))
@@ -1365,7 +1398,7 @@ impl Sync<'_, '_> {
             status.observed_generation.unwrap_or(0)
         )];
         actions.extend(["Available", "Progressing", "ReplicaFailure"].iter().filter_map(|t| cond(t)));
-        let old: Vec<ReplicaSet> =
+        let old: Vec<Arc<ReplicaSet>> =
             all.iter().filter(|rs| new.is_none_or(|n| n.metadata.uid != rs.metadata.uid)).cloned().collect();
         let observed = self.observed_text(new, &old);
         let warn = get_condition(&status, "Progressing").is_some_and(|c| c.status.as_deref() == Some("False"))
@@ -1391,7 +1424,7 @@ impl Sync<'_, '_> {
     }
 
     /// `syncRolloutStatus`: status plus the Progressing condition and ReplicaFailure.
-    fn sync_rollout_status(&mut self, all: &[ReplicaSet], new: Option<&ReplicaSet>) -> SyncResult {
+    fn sync_rollout_status(&mut self, all: &[Arc<ReplicaSet>], new: Option<&Arc<ReplicaSet>>) -> SyncResult {
         let now = self.now();
         let mut status = calculate_status(all, new, &self.d, now);
         let deadline = progress_deadline(&self.d);
@@ -1512,7 +1545,7 @@ impl Sync<'_, '_> {
 }
 
 /// `NewRSNewReplicas`: how big the new ReplicaSet may be now.
-fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new: &ReplicaSet) -> i32 {
+fn new_rs_new_replicas(d: &Deployment, all: &[Arc<ReplicaSet>], new: &ReplicaSet) -> i32 {
     let want = replicas(d);
     if !is_rolling(d) {
         return want;
@@ -1527,13 +1560,13 @@ fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new: &ReplicaSet) -> 
 }
 
 /// `FindActiveOrLatest`: the only active ReplicaSet, or the newest when none is active.
-fn find_active_or_latest(new: Option<&ReplicaSet>, old: &[ReplicaSet]) -> Option<ReplicaSet> {
+fn find_active_or_latest(new: Option<&Arc<ReplicaSet>>, old: &[Arc<ReplicaSet>]) -> Option<Arc<ReplicaSet>> {
     if new.is_none() && old.is_empty() {
         return None;
     }
     let mut old_sorted = old.to_vec();
     crate::sort::sort_by(&mut old_sorted, |a, b| by_creation(b, a));
-    let active: Vec<ReplicaSet> = old_sorted.iter().chain(new).filter(|rs| is_active(rs)).cloned().collect();
+    let active: Vec<Arc<ReplicaSet>> = old_sorted.iter().chain(new).filter(|rs| is_active(rs)).cloned().collect();
     match active.len() {
         0 => new.cloned().or_else(|| old_sorted.first().cloned()),
         1 => active.into_iter().next(),
