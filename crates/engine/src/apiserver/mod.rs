@@ -1423,7 +1423,7 @@ fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
     let defaults = hooks::default_object(&mut incoming, r.verbose);
     let sub = req.subresource.as_deref().unwrap_or("");
     let mut new = match sub {
-        "status" => strategy::prepare_for_status_update(&incoming, &old),
+        "status" => strategy::prepare_for_status_update(incoming, &old),
         "finalize" if req.resource.kind == "Namespace" => {
             let mut v = old.to_json();
             v["spec"]["finalizers"] = incoming.to_json().pointer("/spec/finalizers").cloned().unwrap_or(json!([]));

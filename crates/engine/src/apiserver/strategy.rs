@@ -415,7 +415,33 @@ fn same_spec(a: &serde_json::Map<String, Value>, b: &serde_json::Map<String, Val
 
 /// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
 /// annotations).
-pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
+pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
+    // A writer usually sends the object it read with a new status (the kubelet its pod, a
+    // controller its Deployment): then the request's object is the result as it stands, and
+    // the stored one is not copied. `resourceVersion` is left out of that comparison (the
+    // caller checked it against the stored revision and clears it).
+    let same_but_status = match (&new, old) {
+        (Object::Pod(n), Object::Pod(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false)
+                && n.spec == o.spec
+                && !loses_qos_class(n.status.as_ref(), o.status.as_ref())
+        }
+        (Object::Deployment(n), Object::Deployment(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, true) && n.spec == o.spec
+        }
+        (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+        }
+        (Object::Node(n), Object::Node(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+        }
+        (Object::Job(n), Object::Job(o)) => meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec,
+        _ => false,
+    };
+    if same_but_status {
+        return new;
+    }
+    let new = &new;
     // The kinds with a typed variant copy the status field itself; what follows is the same
     // operation on the JSON form for the others.
     let mut out = old.clone();
@@ -470,6 +496,57 @@ pub fn prepare_for_status_update(new: &Object, old: &Object) -> Object {
     Object::from_json(&old.api_version(), old.kind(), out).unwrap_or_else(|_| old.clone())
 }
 
+/// Whether a pod status without a `qosClass` would replace one that has it (the class is
+/// immutable: the status update keeps the stored one).
+fn loses_qos_class(
+    new: Option<&k8s_openapi::api::core::v1::PodStatus>,
+    old: Option<&k8s_openapi::api::core::v1::PodStatus>,
+) -> bool {
+    old.and_then(|s| s.qos_class.as_ref()).is_some() && new.and_then(|s| s.qos_class.as_ref()).is_none()
+}
+
+/// Metadata equal in every field but `resourceVersion` (and `annotations` too when
+/// `but_annotations`: the Deployment's status update takes them from the request).
+fn meta_equal_but_version(
+    a: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    b: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    but_annotations: bool,
+) -> bool {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    // Destructured in full so that a field added to ObjectMeta cannot be missed here.
+    let ObjectMeta {
+        annotations,
+        creation_timestamp,
+        deletion_grace_period_seconds,
+        deletion_timestamp,
+        finalizers,
+        generate_name,
+        generation,
+        labels,
+        managed_fields,
+        name,
+        namespace,
+        owner_references,
+        resource_version: _,
+        self_link,
+        uid,
+    } = a;
+    (but_annotations || *annotations == b.annotations)
+        && *creation_timestamp == b.creation_timestamp
+        && *deletion_grace_period_seconds == b.deletion_grace_period_seconds
+        && *deletion_timestamp == b.deletion_timestamp
+        && *finalizers == b.finalizers
+        && *generate_name == b.generate_name
+        && *generation == b.generation
+        && *labels == b.labels
+        && *managed_fields == b.managed_fields
+        && *name == b.name
+        && *namespace == b.namespace
+        && *owner_references == b.owner_references
+        && *self_link == b.self_link
+        && *uid == b.uid
+}
+
 #[cfg(test)]
 mod update_tests {
     use super::*;
@@ -522,5 +599,68 @@ mod update_tests {
             generations.push(shortcut.meta().generation);
         }
         assert_eq!(generations, [Some(3), Some(4), Some(4), Some(3)]);
+    }
+    /// A status update keeps everything of the stored object but its status (the
+    /// Deployment's annotations too): whether the request's object is taken as it stands or
+    /// the stored one is copied, the result is the stored object with the new status.
+    #[test]
+    fn status_updates_keep_all_but_the_status() {
+        let pod = |spec_image: &str, label: &str, qos: Option<&str>, phase: &str, rv: Option<&str>| {
+            let mut status = json!({"phase": phase});
+            if let Some(q) = qos {
+                status["qosClass"] = json!(q);
+            }
+            let mut meta = json!({"name": "p", "namespace": "default", "uid": "u1", "labels": {"app": label}});
+            if let Some(rv) = rv {
+                meta["resourceVersion"] = json!(rv);
+            }
+            Object::from_json(
+                "v1",
+                "Pod",
+                json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+                       "spec": {"containers": [{"name": "c", "image": spec_image}]}, "status": status}),
+            )
+            .unwrap()
+        };
+        let stored = pod("nginx", "web", Some("BestEffort"), "Pending", None);
+        let cases = [
+            // The stored pod with a new status (and the version it was read at).
+            (
+                pod("nginx", "web", Some("BestEffort"), "Running", Some("7")),
+                pod("nginx", "web", Some("BestEffort"), "Running", Some("7")),
+            ),
+            // A changed spec and label are not taken.
+            (
+                pod("busybox", "db", Some("BestEffort"), "Running", None),
+                pod("nginx", "web", Some("BestEffort"), "Running", None),
+            ),
+            // Nor a changed label alone.
+            (
+                pod("nginx", "db", Some("BestEffort"), "Running", None),
+                pod("nginx", "web", Some("BestEffort"), "Running", None),
+            ),
+            // A status without the QoS class keeps the stored class.
+            (pod("nginx", "web", None, "Running", None), pod("nginx", "web", Some("BestEffort"), "Running", None)),
+        ];
+        for (request, want) in cases {
+            assert_eq!(prepare_for_status_update(request, &stored), want);
+        }
+        let deployment = |replicas: i64, revision: &str, ready: i64| {
+            Object::from_json(
+                "apps/v1",
+                "Deployment",
+                json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                       "metadata": {"name": "d", "namespace": "default", "uid": "u2",
+                                    "annotations": {"deployment.kubernetes.io/revision": revision}},
+                       "spec": {"replicas": replicas, "selector": {"matchLabels": {"a": "b"}},
+                                "template": {"metadata": {"labels": {"a": "b"}},
+                                             "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+                       "status": {"readyReplicas": ready}}),
+            )
+            .unwrap()
+        };
+        let stored = deployment(3, "1", 0);
+        assert_eq!(prepare_for_status_update(deployment(3, "2", 3), &stored), deployment(3, "2", 3));
+        assert_eq!(prepare_for_status_update(deployment(5, "2", 3), &stored), deployment(3, "2", 3));
     }
 }
