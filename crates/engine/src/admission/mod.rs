@@ -211,7 +211,7 @@ pub struct Attributes<'a> {
     pub namespace: String,
     /// The object's name (for a create, the name in the body; empty with only `generateName`).
     pub name: String,
-    pub user: UserInfo,
+    pub user: &'a UserInfo,
     pub dry_run: bool,
     /// The stored object, for UPDATE and DELETE (borrowed: the chain only reads it).
     pub old_object: Option<&'a Object>,
@@ -220,7 +220,7 @@ pub struct Attributes<'a> {
 impl<'a> Attributes<'a> {
     /// Attributes for `operation` on `obj` (its resource, kind, namespace and name), by `user`.
     /// Returns `None` for a kind the API server does not know.
-    pub fn for_object(operation: Operation, obj: &Object, user: UserInfo) -> Option<Attributes<'a>> {
+    pub fn for_object(operation: Operation, obj: &Object, user: &'a UserInfo) -> Option<Attributes<'a>> {
         let resource = obj.resource().or_else(|| resource_for_kind(obj.kind()))?;
         Some(Attributes {
             operation,

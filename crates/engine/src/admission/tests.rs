@@ -185,7 +185,7 @@ fn run(cluster: &str, request: &str) -> String {
     if operation != Operation::Delete {
         crate::defaults::apply_defaults(&mut obj);
     }
-    let mut attrs = Attributes::for_object(operation, &obj, user).expect("attributes");
+    let mut attrs = Attributes::for_object(operation, &obj, &user).expect("attributes");
     if let Some(s) = &header.subresource {
         attrs = attrs.with_subresource(s);
     }

@@ -152,7 +152,7 @@ fn attributes<'a>(
     resource: &'static ResourceInfo,
     subresource: &str,
     name: &str,
-    user: &UserInfo,
+    user: &'a UserInfo,
     obj: &Object,
     old: Option<&'a Object>,
 ) -> Option<admission::Attributes<'a>> {
@@ -161,10 +161,10 @@ fn attributes<'a>(
         Operation::Update => admission::Operation::Update,
         Operation::Delete => admission::Operation::Delete,
     };
-    let mut attrs = admission::Attributes::for_object(operation, obj, user.clone())?;
+    let mut attrs = admission::Attributes::for_object(operation, obj, user)?;
     attrs.resource = resource;
     attrs.subresource = subresource.to_string();
-    if !name.is_empty() {
+    if !name.is_empty() && name != attrs.name {
         attrs.name = name.to_string();
     }
     if let Some(o) = old {
