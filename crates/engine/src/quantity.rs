@@ -103,7 +103,7 @@ impl Quantity {
         }
         let (int_part, frac_part) = number.split_once('.').unwrap_or((number, ""));
         // The number as a decimal: digits and a power-of-ten exponent.
-        let digits: String = format!("{int_part}{frac_part}");
+        let digits = [int_part, frac_part].concat();
         let digits = digits.trim_start_matches('0');
         let mut exp10: i32 = -(frac_part.len() as i32);
         let (format, mul_num, mul_exp10): (Format, i128, i32) = match suffix {

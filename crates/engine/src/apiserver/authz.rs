@@ -93,26 +93,46 @@ pub struct Decision {
 /// The superuser group (`user.SystemPrivilegedGroup`).
 pub const SYSTEM_MASTERS: &str = "system:masters";
 
-/// Runs the authorizer chain: privileged group, then Node, then RBAC.
-pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
-    authorize_with(store, attrs, true)
+/// How much of a decision's wording the caller needs (the verdict, the authorizer and the
+/// binding matched are the same at every level; a denial always has its reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wording {
+    /// The verdict only: an allow has no reason or explanation (a request that leaves no
+    /// step, such as a component's read; see `Req::finish`).
+    Verdict,
+    /// The text of an allow too: upstream's reason, or the explanation where there is no
+    /// reason (a request summarised in one step).
+    Reason,
+    /// Everything the trace's Authorization step shows.
+    Step,
 }
 
-/// [`authorize`]; without `detailed`, the decision leaves out what only the trace's
-/// Authorization step shows: the bindings considered, the matched rule's text, and the
-/// explanation of an RBAC allow or a denial (their reason says it; the Node and
-/// system:masters explanations, which are the only text of their allows, stay). The
-/// verdict, the authorizer, the reason and the binding matched are the same.
-pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool) -> Decision {
+/// Runs the authorizer chain: privileged group, then Node, then RBAC.
+pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
+    authorize_with(store, attrs, Wording::Step)
+}
+
+/// [`authorize`] with the wording the caller needs. Below [`Wording::Step`] the decision
+/// leaves out what only the trace's Authorization step shows: the bindings considered, the
+/// matched rule's text, and the explanation of an RBAC allow or a denial (their reason says
+/// it; the Node and system:masters explanations, which are the only text of their allows,
+/// stay). With [`Wording::Verdict`] an allow carries no text at all. The verdict, the
+/// authorizer and the binding matched are the same at every level.
+pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, wording: Wording) -> Decision {
+    let detailed = wording == Wording::Step;
     if attrs.user.groups.iter().any(|g| g == SYSTEM_MASTERS) {
         return Decision {
             allowed: true,
             authorizer: SYSTEM_MASTERS.to_string(),
-            explanation: format!(
-                "{} is in the group system:masters, which kube-apiserver allows every request before \
-                 the Node and RBAC authorizers are asked; no RoleBinding is consulted",
-                attrs.user.username
-            ),
+            explanation: if wording >= Wording::Reason {
+                format!(
+                    "{} is in the group system:masters, which kube-apiserver allows every request \
+                     before the Node and RBAC authorizers are asked; no RoleBinding is consulted",
+                    attrs.user.username
+                )
+            } else {
+                String::new()
+            },
             ..Decision::default()
         };
     }
@@ -122,18 +142,22 @@ pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool)
         return Decision {
             allowed: true,
             authorizer: "Node".to_string(),
-            explanation: format!(
-                "the Node authorizer allows kubelet {} this request ({})",
-                attrs.user.username,
-                node::why(attrs)
-            ),
+            explanation: if wording >= Wording::Reason {
+                format!(
+                    "the Node authorizer allows kubelet {} this request ({})",
+                    attrs.user.username,
+                    node::why(attrs)
+                )
+            } else {
+                String::new()
+            },
             ..Decision::default()
         };
     }
     if !node_reason.is_empty() {
         reasons.push(node_reason);
     }
-    let r = rbac::authorize_with(store, attrs, detailed);
+    let r = rbac::authorize_with(store, attrs, wording);
     if r.allowed {
         // The reason names the binding; the explanation only serves the detailed step.
         let m = r.matched.as_ref().filter(|_| detailed);
@@ -370,12 +394,14 @@ pub mod rbac {
 
     /// Visits the bindings that apply to the user; stops at the first rule that allows.
     pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> RbacResult {
-        authorize_with(store, attrs, true)
+        authorize_with(store, attrs, Wording::Step)
     }
 
     /// [`authorize`]; without `detailed`, `considered` stays empty and the matched rule's
     /// text is left out (see [`super::authorize_with`]).
-    pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, detailed: bool) -> RbacResult {
+    /// With [`Wording::Verdict`] an allow has no reason.
+    pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, wording: Wording) -> RbacResult {
+        let detailed = wording == Wording::Step;
         let mut out = RbacResult::default();
         let mut errors: Vec<String> = Vec::new();
         struct B<'a> {
@@ -442,7 +468,9 @@ pub mod rbac {
             if let Some((i, rule)) = rules.iter().enumerate().find(|(_, r)| rule_allows(attrs, r)) {
                 let subject_text = describe_subject(subject, applies_ns);
                 out.allowed = true;
-                out.reason = format!("RBAC: allowed by {}", source(&subject_text));
+                if wording >= Wording::Reason {
+                    out.reason = format!("RBAC: allowed by {}", source(&subject_text));
+                }
                 out.matched = Some(RbacMatch {
                     binding_kind: b.kind.to_string(),
                     binding_name: b.name.to_string(),

@@ -686,6 +686,13 @@ impl<'a> Req<'a> {
                 self.path,
                 resp.code
             );
+            if self.allowed && self.authorization.is_empty() {
+                // Allowed without its wording (see `handle`): nothing the request did changed
+                // what the authorizers read (it failed, so it wrote nothing but quota usage).
+                let attrs = request_attributes(self.req, &self.user);
+                let d = authz::authorize_with(&core.store, &attrs, authz::Wording::Reason);
+                self.authorization = if d.reason.is_empty() { d.explanation } else { d.reason };
+            }
             let (req, rid, caller) = (self.req, self.rid, self.caller());
             let detail = Detail::ApiCall(Box::new(ApiCallDetail {
                 method: req.verb.method().into(),
@@ -847,7 +854,16 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
 
     // 3. Authorization.
     let attrs = request_attributes(&req, &user);
-    let d = authz::authorize_with(&core.store, &attrs, r.verbose);
+    // A request that succeeds without a step of its own needs no wording of its allow; if it
+    // fails after all, `finish` asks again for the summary step's text.
+    let wording = if r.verbose {
+        authz::Wording::Step
+    } else if req.verb.is_write() && !core.is_routine() {
+        authz::Wording::Reason
+    } else {
+        authz::Wording::Verdict
+    };
+    let d = authz::authorize_with(&core.store, &attrs, wording);
     r.authz_step(core, &attrs, &d, false);
     r.allowed = d.allowed;
     r.authorizer = if d.allowed { d.authorizer.clone() } else { "Node,RBAC".into() };

@@ -426,6 +426,22 @@ fn decide(
         path: String::new(),
     };
     let d = authz::authorize(&core.store, &attrs);
+    // The wording levels agree on everything but the words: the verdict, the authorizer, the
+    // binding matched; a summarised request gets the allow's text, a request that leaves no
+    // step none; a denial has its reason at every level.
+    let binding = |d: &authz::Decision| {
+        d.matched.as_ref().map(|m| (m.binding_kind.clone(), m.binding_name.clone(), m.binding_namespace.clone()))
+    };
+    let text = |d: &authz::Decision| if d.reason.is_empty() { d.explanation.clone() } else { d.reason.clone() };
+    for wording in [authz::Wording::Reason, authz::Wording::Verdict] {
+        let other = authz::authorize_with(&core.store, &attrs, wording);
+        assert_eq!((other.allowed, &other.authorizer, binding(&other)), (d.allowed, &d.authorizer, binding(&d)));
+        match (d.allowed, wording) {
+            (true, authz::Wording::Verdict) => assert_eq!(text(&other), ""),
+            (true, _) => assert_eq!(text(&other), text(&d)),
+            (false, _) => assert_eq!(other.reason, d.reason),
+        }
+    }
     if d.allowed {
         format!("allow by {}: {}\n", d.authorizer, if d.reason.is_empty() { &d.explanation } else { &d.reason })
     } else {
@@ -555,6 +571,19 @@ fn rbac_rules() {
         "default",
         "web",
     );
+    // A kubelet on its own Node (the Node authorizer) and a member of system:masters.
+    out += &decide(
+        &core,
+        "system:node:kind-worker",
+        &["system:nodes", "system:authenticated"],
+        "get",
+        "",
+        "nodes",
+        "",
+        "",
+        "kind-worker",
+    );
+    out += &decide(&core, "root", &["system:masters"], "delete", "", "nodes", "", "", "kind-worker");
     expect![[r#"
         allow by RBAC: RBAC: allowed by RoleBinding "carol-one-cm/default" of Role "one-cm" to User "carol"
         deny: User "carol" cannot get resource "configmaps" in API group "" in the namespace "default": RBAC: clusterrole.rbac.authorization.k8s.io "does-not-exist" not found
@@ -570,6 +599,8 @@ fn rbac_rules() {
         allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
         allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
         deny: User "system:node:" cannot get resource "pods" in API group "" in the namespace "default": unknown node for user "system:node:"
+        allow by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets manage their own Node object)
+        allow by system:masters: root is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted
     "#]].assert_eq(&out);
 }
 
@@ -658,5 +689,29 @@ fn binding_marks_an_unschedulable_pod_scheduled_and_copies_annotations() {
     assert_eq!(
         pod["status"]["conditions"],
         json!([{"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}])
+    );
+}
+
+/// A read that succeeds leaves no step (its allow is decided without words); one that fails
+/// is summarised in a step that says who allowed it, worded after the fact.
+#[test]
+fn a_failed_read_still_says_who_allowed_it() {
+    check(
+        |core, out| {
+            let a = admin();
+            show(
+                core,
+                out,
+                req(&a, Verb::Get, "v1", "Namespace", None, Some("default"), None, None),
+                &["/metadata/name"],
+            );
+            show(core, out, req(&a, Verb::Get, "v1", "Pod", Some("default"), Some("missing"), None, None), &[]);
+        },
+        expect![[r#"
+            200 /metadata/name="default"
+            404 NotFound: pods "missing" not found
+              [etcd] kubectl GET /api/v1/namespaces/default/pods/missing → 404 Not Found
+                user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        "#]],
     );
 }

@@ -143,16 +143,17 @@ pub struct ImageRef {
 impl ImageRef {
     /// `docker.io/library/nginx`.
     pub fn repository(&self) -> String {
-        format!("{}/{}", self.domain, self.path)
+        [self.domain.as_str(), "/", self.path.as_str()].concat()
     }
 
     /// The fully qualified reference containerd works with (`docker.io/library/nginx:1.29`).
     pub fn normalized(&self) -> String {
-        match (&self.tag, &self.digest) {
-            (_, Some(d)) => format!("{}@{d}", self.repository()),
-            (Some(t), None) => format!("{}:{t}", self.repository()),
-            (None, None) => format!("{}:{DEFAULT_TAG}", self.repository()),
-        }
+        let (sep, rest) = match (&self.tag, &self.digest) {
+            (_, Some(d)) => ("@", d.as_str()),
+            (Some(t), None) => (":", t.as_str()),
+            (None, None) => (":", DEFAULT_TAG),
+        };
+        [self.domain.as_str(), "/", self.path.as_str(), sep, rest].concat()
     }
 
     /// The tag (or `latest`).
@@ -247,7 +248,12 @@ pub fn stable_hash(seed: u64, s: &str) -> u64 {
 
 /// 64 hex characters derived from `s` (a stand-in for a sha256).
 pub fn stable_hex64(s: &str) -> String {
-    (0..4).map(|i| format!("{:016x}", stable_hash(i, s))).collect()
+    use std::fmt::Write;
+    let mut out = String::with_capacity(64);
+    for i in 0..4 {
+        let _ = write!(out, "{:016x}", stable_hash(i, s));
+    }
+    out
 }
 
 /// The gRPC status prefix a NotFound answer from containerd keeps in the kubelet's texts.
