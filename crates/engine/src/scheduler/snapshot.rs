@@ -215,7 +215,7 @@ pub struct NodeInfo {
 }
 
 impl NodeInfo {
-    fn new(node: Node, images: Vec<(u32, i64)>) -> NodeInfo {
+    fn new(node: Arc<Node>, images: Vec<(u32, i64)>) -> NodeInfo {
         let spec = node.spec.as_ref();
         NodeInfo {
             name: node.metadata.name.clone().unwrap_or_default(),
@@ -232,7 +232,7 @@ impl NodeInfo {
             pods_with_affinity: 0,
             pods_with_required_anti_affinity: 0,
             balance: super::plugins::balanced_allocation::balance([0, 0], [1, 1]),
-            node: Arc::new(node),
+            node,
         }
     }
 
@@ -292,9 +292,9 @@ pub struct ClusterSnapshot {
     pub pvs: BTreeMap<String, PersistentVolume>,
     pub storage_classes: BTreeMap<String, StorageClass>,
     pub priority_classes: BTreeMap<String, PriorityClass>,
-    pub namespaces: BTreeMap<String, Namespace>,
-    pub services: Vec<Service>,
-    pub replica_sets: Vec<ReplicaSet>,
+    pub namespaces: BTreeMap<String, Arc<Namespace>>,
+    pub services: Vec<Arc<Service>>,
+    pub replica_sets: Vec<Arc<ReplicaSet>>,
     pub stateful_sets: Vec<StatefulSet>,
     pub replication_controllers: Vec<ReplicationController>,
 }
@@ -331,7 +331,7 @@ impl ClusterSnapshot {
         let mut s = ClusterSnapshot::new();
         for o in objects.clone() {
             match o {
-                Object::Node(n) => s.add_node((**n).clone()),
+                Object::Node(n) => s.add_node(Arc::clone(n)),
                 Object::PriorityClass(pc) => s.add_priority_class((**pc).clone()),
                 _ => {}
             }
@@ -366,14 +366,14 @@ impl ClusterSnapshot {
         let typed = |o: &Object| Some(o.to_json());
         match o {
             Object::Pod(p) => self.add_pod(p),
-            Object::Node(n) => self.add_node((**n).clone()),
+            Object::Node(n) => self.add_node(Arc::clone(n)),
             Object::PersistentVolumeClaim(c) => self.add_pvc((**c).clone()),
             Object::PersistentVolume(v) => self.add_pv((**v).clone()),
             Object::Namespace(n) => {
-                self.namespaces.insert(meta_name(&n.metadata), (**n).clone());
+                self.namespaces.insert(meta_name(&n.metadata), Arc::clone(n));
             }
-            Object::Service(sv) => self.services.push((**sv).clone()),
-            Object::ReplicaSet(rs) => self.replica_sets.push((**rs).clone()),
+            Object::Service(sv) => self.services.push(Arc::clone(sv)),
+            Object::ReplicaSet(rs) => self.replica_sets.push(Arc::clone(rs)),
             Object::PriorityClass(pc) => self.add_priority_class((**pc).clone()),
             Object::Other(u) => match (u.api_version.as_str(), u.kind.as_str()) {
                 ("storage.k8s.io/v1", "StorageClass") => {
@@ -400,7 +400,8 @@ impl ClusterSnapshot {
 
     // ---- nodes ----
 
-    pub fn add_node(&mut self, node: Node) {
+    pub fn add_node(&mut self, node: impl Into<Arc<Node>>) {
+        let node = node.into();
         let name = meta_name(&node.metadata);
         if self.by_name.contains_key(&name) {
             self.update_node(node);
@@ -413,7 +414,8 @@ impl ClusterSnapshot {
     }
 
     /// Replaces a node's object, keeping the pods bound to it.
-    pub fn update_node(&mut self, node: Node) {
+    pub fn update_node(&mut self, node: impl Into<Arc<Node>>) {
+        let node = node.into();
         let name = meta_name(&node.metadata);
         let Some(&i) = self.by_name.get(&name) else {
             self.add_node(node);
