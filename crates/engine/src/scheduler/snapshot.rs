@@ -76,7 +76,8 @@ pub struct WeightedTerm {
 /// A pod with everything the plugins need precomputed (upstream `PodInfo`).
 #[derive(Clone, Debug)]
 pub struct PodInfo {
-    pub pod: Pod,
+    /// The pod (the store's handle when the snapshot was built from the store).
+    pub pod: Arc<Pod>,
     pub namespace: String,
     pub name: String,
     pub uid: String,
@@ -99,7 +100,8 @@ pub struct PodInfo {
 impl PodInfo {
     /// `priority_classes` resolves `priorityClassName` when `spec.priority` is not set yet
     /// (the Priority admission plugin normally sets it).
-    pub fn new(pod: &Pod, priority_classes: &BTreeMap<String, PriorityClass>) -> PodInfo {
+    pub fn new(pod: impl Into<Arc<Pod>>, priority_classes: &BTreeMap<String, PriorityClass>) -> PodInfo {
+        let pod: Arc<Pod> = pod.into();
         let meta = &pod.metadata;
         let namespace = meta.namespace.clone().unwrap_or_else(|| "default".to_string());
         let spec = pod.spec.as_ref();
@@ -151,12 +153,12 @@ impl PodInfo {
             preferred_anti_affinity: weighted(
                 paa.and_then(|a| a.preferred_during_scheduling_ignored_during_execution.as_ref()),
             ),
-            pod: pod.clone(),
+            pod: Arc::clone(&pod),
             name: meta.name.clone().unwrap_or_default(),
             uid: meta.uid.clone().unwrap_or_default(),
             labels: meta.labels.clone().unwrap_or_default(),
             priority,
-            resources: pod_resources(pod),
+            resources: pod_resources(&pod),
             host_ports,
             start_time_ms: pod.status.as_ref().and_then(|s| s.start_time.as_ref()).map(|t| t.0.as_millisecond()),
             terminating: meta.deletion_timestamp.is_some(),
@@ -365,7 +367,7 @@ impl ClusterSnapshot {
     pub fn add_object(&mut self, o: &Object) {
         let typed = |o: &Object| Some(o.to_json());
         match o {
-            Object::Pod(p) => self.add_pod(p),
+            Object::Pod(p) => self.add_pod(Arc::clone(p)),
             Object::Node(n) => self.add_node(Arc::clone(n)),
             Object::PersistentVolumeClaim(c) => self.add_pvc((**c).clone()),
             Object::PersistentVolume(v) => self.add_pv((**v).clone()),
@@ -526,7 +528,8 @@ impl ClusterSnapshot {
     /// Adds a pod: bound to its node when `spec.nodeName` names a known node, otherwise
     /// remembered as nominated when `status.nominatedNodeName` is set. Succeeded and
     /// failed pods hold no resources and are ignored, as the scheduler cache does.
-    pub fn add_pod(&mut self, pod: &Pod) {
+    pub fn add_pod(&mut self, pod: impl Into<Arc<Pod>>) {
+        let pod: Arc<Pod> = pod.into();
         let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
         if phase == "Succeeded" || phase == "Failed" {
             return;
@@ -552,7 +555,7 @@ impl ClusterSnapshot {
         if let Some(st) = p.status.as_mut() {
             st.nominated_node_name = None;
         }
-        self.add_pod(&p);
+        self.add_pod(p);
     }
 
     pub fn remove_pod(&mut self, namespace: &str, name: &str) {
@@ -591,6 +594,6 @@ impl ClusterSnapshot {
     }
 
     pub fn pod_info(&self, pod: &Pod) -> PodInfo {
-        PodInfo::new(pod, &self.priority_classes)
+        PodInfo::new(pod.clone(), &self.priority_classes)
     }
 }

@@ -127,7 +127,7 @@ impl Plugin for InterPodAffinity {
     }
     fn queueing_hint(&self, pod: &PodInfo, event: &ClusterEvent) -> Option<QueueingHint> {
         let relevant = |p: &k8s_openapi::api::core::v1::Pod| {
-            let other = PodInfo::new(p, &Default::default());
+            let other = PodInfo::new(p.clone(), &Default::default());
             pod.required_affinity.iter().chain(&pod.required_anti_affinity).any(|t| t.matches(&other, no_labels()))
                 || other.required_anti_affinity.iter().any(|t| t.matches(pod, no_labels()))
         };

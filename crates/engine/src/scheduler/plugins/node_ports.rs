@@ -28,7 +28,10 @@ impl Plugin for NodePorts {
         match event {
             ClusterEvent::NodeAdded(_) => Some(QueueingHint::Queue),
             ClusterEvent::PodDeleted(p) => {
-                let freed = crate::scheduler::snapshot::PodInfo::new(p, &Default::default());
+                let freed = crate::scheduler::snapshot::PodInfo::new(
+                    k8s_openapi::api::core::v1::Pod::clone(p),
+                    &Default::default(),
+                );
                 let helps = !freed.node_name.is_empty()
                     && freed.host_ports.iter().any(|f| pod.host_ports.iter().any(|w| w.conflicts(f)));
                 Some(if helps { QueueingHint::Queue } else { QueueingHint::QueueSkip })
