@@ -33,41 +33,41 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Subject};
 use std::borrow::Cow;
 
 /// The request as an authorizer sees it (upstream `authorizer.Attributes`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Attributes {
-    pub user: UserInfo,
-    pub verb: String,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attributes<'a> {
+    pub user: &'a UserInfo,
+    pub verb: &'a str,
     /// false for non-resource URLs such as `/healthz`.
     pub resource_request: bool,
-    pub api_group: String,
-    pub api_version: String,
-    pub resource: String,
-    pub subresource: String,
-    pub namespace: String,
+    pub api_group: &'a str,
+    pub api_version: &'a str,
+    pub resource: &'a str,
+    pub subresource: &'a str,
+    pub namespace: &'a str,
     /// The object name from the URL (empty for create and list).
-    pub name: String,
+    pub name: &'a str,
     /// The request path, for non-resource requests.
-    pub path: String,
+    pub path: &'a str,
 }
 
-impl Attributes {
+impl Attributes<'_> {
     pub fn to_trace(&self) -> RequestAttributes {
         RequestAttributes {
             user: self.user.clone(),
-            verb: self.verb.clone(),
-            api_group: self.api_group.clone(),
-            api_version: self.api_version.clone(),
-            resource: self.resource.clone(),
-            subresource: self.subresource.clone(),
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
+            verb: self.verb.to_string(),
+            api_group: self.api_group.to_string(),
+            api_version: self.api_version.to_string(),
+            resource: self.resource.to_string(),
+            subresource: self.subresource.to_string(),
+            namespace: self.namespace.to_string(),
+            name: self.name.to_string(),
         }
     }
 
     /// `pods` or `pods/status`.
     pub fn combined_resource(&self) -> String {
         if self.subresource.is_empty() {
-            self.resource.clone()
+            self.resource.to_string()
         } else {
             format!("{}/{}", self.resource, self.subresource)
         }
@@ -254,9 +254,9 @@ pub fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
         let groups = rule.api_groups.as_deref().unwrap_or(&[]);
         let group_ok = groups.iter().any(|g| g == "*" || *g == attrs.api_group);
         // `r == combined_resource()`, without building it.
-        let is_combined = |r: &str| match r.strip_prefix(attrs.resource.as_str()) {
+        let is_combined = |r: &str| match r.strip_prefix(attrs.resource) {
             Some(rest) if attrs.subresource.is_empty() => rest.is_empty(),
-            Some(rest) => rest.strip_prefix('/') == Some(attrs.subresource.as_str()),
+            Some(rest) => rest.strip_prefix('/') == Some(attrs.subresource),
             None => false,
         };
         let resources = rule.resources.as_deref().unwrap_or(&[]);
@@ -266,10 +266,10 @@ pub fn rule_allows(attrs: &Attributes, rule: &PolicyRule) -> bool {
                 || (!attrs.subresource.is_empty()
                     && r.len() == attrs.subresource.len() + 2
                     && r.starts_with("*/")
-                    && r.ends_with(attrs.subresource.as_str()))
+                    && r.ends_with(attrs.subresource))
         });
         let names = rule.resource_names.as_deref().unwrap_or(&[]);
-        let name_ok = names.is_empty() || names.contains(&attrs.name);
+        let name_ok = names.is_empty() || names.iter().any(|n| n == attrs.name);
         group_ok && resource_ok && name_ok
     } else {
         let urls = rule.non_resource_urls.as_deref().unwrap_or(&[]);
@@ -442,7 +442,7 @@ pub mod rbac {
         for b in crbs.chain(rbs) {
             // A ClusterRoleBinding's ServiceAccount subjects need their own namespace.
             let applies_ns = b.namespace.unwrap_or("");
-            let Some(subject) = b.subjects.iter().find(|s| applies_to_user(&attrs.user, s, applies_ns)) else {
+            let Some(subject) = b.subjects.iter().find(|s| applies_to_user(attrs.user, s, applies_ns)) else {
                 continue;
             };
             let source = |subject_text: &str| match b.namespace {
@@ -507,7 +507,7 @@ pub mod node {
 
     /// Why the Node authorizer allowed a request, in words.
     pub fn why(attrs: &Attributes) -> String {
-        match (attrs.resource.as_str(), attrs.subresource.as_str()) {
+        match (attrs.resource, attrs.subresource) {
             ("pods", "status") => {
                 "kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods"
                     .into()
@@ -595,10 +595,10 @@ pub mod node {
     }
 
     fn related(store: &Store<Object>, node: &str, attrs: &Attributes) -> bool {
-        match attrs.resource.as_str() {
-            "pods" => pods_on_node(store, node, &attrs.namespace)
+        match attrs.resource {
+            "pods" => pods_on_node(store, node, attrs.namespace)
                 .iter()
-                .any(|p| p.metadata.name.as_deref() == Some(attrs.name.as_str())),
+                .any(|p| p.metadata.name.as_deref() == Some(attrs.name)),
             "persistentvolumes" => {
                 // node <- pod <- pvc <- pv
                 let pvcs: Vec<(String, String)> = pods_on_node(store, node, "")
@@ -614,13 +614,13 @@ pub mod node {
                 pvcs.iter().any(|(ns, name)| {
                     match store.get(&format!("/registry/persistentvolumeclaims/{ns}/{name}")) {
                         Some((Object::PersistentVolumeClaim(c), _)) => {
-                            c.spec.as_ref().and_then(|s| s.volume_name.as_deref()) == Some(attrs.name.as_str())
+                            c.spec.as_ref().and_then(|s| s.volume_name.as_deref()) == Some(attrs.name)
                         }
                         _ => false,
                     }
                 })
             }
-            resource => pods_on_node(store, node, &attrs.namespace)
+            resource => pods_on_node(store, node, attrs.namespace)
                 .iter()
                 .any(|p| pod_references(p).iter().any(|(r, n)| *r == resource && *n == attrs.name)),
         }
@@ -649,7 +649,7 @@ pub mod node {
 
     /// `(allowed, reason, is_node)`.
     pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> (bool, String, bool) {
-        let Some(node) = node_identity(&attrs.user) else { return (false, String::new(), false) };
+        let Some(node) = node_identity(attrs.user) else { return (false, String::new(), false) };
         if node.is_empty() {
             return (false, format!("unknown node for user \"{}\"", attrs.user.username), true);
         }
@@ -658,10 +658,10 @@ pub mod node {
     }
 
     fn decide(store: &Store<Object>, node: &str, attrs: &Attributes) -> (bool, String) {
-        let verb = attrs.verb.as_str();
-        let sub = attrs.subresource.as_str();
+        let verb = attrs.verb;
+        let sub = attrs.subresource;
         if attrs.resource_request {
-            match (attrs.api_group.as_str(), attrs.resource.as_str()) {
+            match (attrs.api_group, attrs.resource) {
                 ("", "secrets") | ("", "configmaps") => {
                     if !matches!(verb, "get" | "list" | "watch") {
                         return (false, "can only read resources of this type".into());

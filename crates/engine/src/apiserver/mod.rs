@@ -746,22 +746,23 @@ fn request_object_ref(req: &ApiRequest, body: Option<&Body>) -> Option<ObjectRef
 }
 
 /// The authorizer's view of a request.
-fn request_attributes(req: &ApiRequest, user: &UserInfo) -> authz::Attributes {
+fn request_attributes<'a>(req: &'a ApiRequest, user: &'a UserInfo) -> authz::Attributes<'a> {
     let name = match (req.verb, req.subresource.as_deref()) {
-        (Verb::Create, None) | (Verb::List, _) => String::new(),
-        _ => req.name.clone().unwrap_or_default(),
+        (Verb::Create, None) | (Verb::List, _) => "",
+        _ => req.name.as_deref().unwrap_or(""),
     };
     authz::Attributes {
-        user: user.clone(),
-        verb: req.verb.as_str().into(),
+        user,
+        verb: req.verb.as_str(),
         resource_request: true,
-        api_group: req.resource.group.into(),
-        api_version: req.resource.version.into(),
-        resource: req.resource.plural.into(),
-        subresource: req.subresource.clone().unwrap_or_default(),
-        namespace: if req.resource.namespaced { req.namespace.clone().unwrap_or_default() } else { String::new() },
+        api_group: req.resource.group,
+        api_version: req.resource.version,
+        resource: req.resource.plural,
+        subresource: req.subresource.as_deref().unwrap_or(""),
+        namespace: if req.resource.namespaced { req.namespace.as_deref().unwrap_or("") } else { "" },
         name,
-        path: req.path(),
+        // A resource request: the authorizers read its path only for non-resource URLs.
+        path: "",
     }
 }
 
@@ -806,16 +807,16 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
         let (checks, as_user) = authn::impersonation_plan(target);
         for c in checks {
             let attrs = authz::Attributes {
-                user: user.clone(),
-                verb: "impersonate".into(),
+                user: &user,
+                verb: "impersonate",
                 resource_request: true,
-                api_group: String::new(),
-                api_version: "v1".into(),
-                resource: c.resource.into(),
-                subresource: String::new(),
-                namespace: c.namespace.clone(),
-                name: c.name.clone(),
-                path: String::new(),
+                api_group: "",
+                api_version: "v1",
+                resource: c.resource,
+                subresource: "",
+                namespace: &c.namespace,
+                name: &c.name,
+                path: "",
             };
             let d = authz::authorize(&core.store, &attrs);
             r.authz_step(core, &attrs, &d, true);
@@ -878,7 +879,7 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
     };
     if !d.allowed {
         let status =
-            Status::forbidden(group_resource(req.resource), &attrs.name, &authz::forbidden_message(&attrs, &d.reason));
+            Status::forbidden(group_resource(req.resource), attrs.name, &authz::forbidden_message(&attrs, &d.reason));
         return r.finish(core, ApiResponse::failure(status));
     }
 

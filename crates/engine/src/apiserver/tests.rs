@@ -413,17 +413,18 @@ fn decide(
     ns: &str,
     name: &str,
 ) -> String {
+    let user = UserInfo { username: user.into(), groups: groups.iter().map(|g| g.to_string()).collect() };
     let attrs = authz::Attributes {
-        user: UserInfo { username: user.into(), groups: groups.iter().map(|g| g.to_string()).collect() },
-        verb: verb.into(),
+        user: &user,
+        verb,
         resource_request: true,
-        api_group: group.into(),
-        api_version: "v1".into(),
-        resource: resource.into(),
-        subresource: sub.into(),
-        namespace: ns.into(),
-        name: name.into(),
-        path: String::new(),
+        api_group: group,
+        api_version: "v1",
+        resource,
+        subresource: sub,
+        namespace: ns,
+        name,
+        path: "",
     };
     let d = authz::authorize(&core.store, &attrs);
     // The wording levels agree on everything but the words: the verdict, the authorizer, the
