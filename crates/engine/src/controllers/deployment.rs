@@ -712,8 +712,8 @@ impl Sync<'_, '_> {
                 out.push(rs);
                 continue;
             }
-            let mut rs = Arc::unwrap_or_clone(rs);
             if owned && !deleting {
+                let mut rs = Arc::unwrap_or_clone(rs);
                 if let Some(refs) = rs.metadata.owner_references.as_mut() {
                     refs.retain(|r| r.uid != uid);
                 }
@@ -725,6 +725,7 @@ impl Sync<'_, '_> {
                 );
                 let _ = self.cx.update(SERVICE_ACCOUNT, Object::from(rs));
             } else if controller_of(&rs.metadata).is_none() && matches && !deleting {
+                let mut rs = Arc::unwrap_or_clone(rs);
                 rs.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
                     &self.d.metadata,
                     "apps/v1",

@@ -1765,3 +1765,85 @@ fn pod_failure_policy_ignore_leaves_failures_uncounted() {
     "#]],
     );
 }
+
+#[test]
+fn a_deployment_adopts_a_matching_orphan_replicaset() {
+    // An orphan ReplicaSet whose labels match the Deployment's selector: the deployment
+    // controller adds itself as its controller owner (ClaimReplicaSets) before it syncs.
+    check(
+        TWO_NODES,
+        "
+@@limit 10s
+@0 apply
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: orphan
+  labels: {app: web}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - {name: web, image: nginx:1.29}
+@3s apply
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - {name: web, image: nginx:1.29}
+",
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  replicaset-controller: ReplicaSet orphan has 0 Pod(s) for 1 replica(s): creating 1
+                             - create 1 Pod(s) from the template with generateName orphan- (slow start: batches of 1)
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/orphan: Created pod: orphan-4cclz
+               0.002s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 0, ready 0, available 0
+                             - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               0.004s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 1, ready 0, available 0
+                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               0.006s         (test scheduler) binds Pod default/orphan-4cclz to worker-1
+               2.006s         (test kubelet) Pod default/orphan-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               2.008s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 1, ready 1, available 1
+                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+               3.000s         kubectl apply
+               3.003s decide  deployment-controller adopts ReplicaSet orphan
+                             - add a controller ownerReference to ReplicaSet orphan
+               3.003s decide  deployment-controller syncs the annotations of ReplicaSet orphan
+                             - update ReplicaSet orphan (revision 1)
+               3.003s decide  deployment-controller syncs the annotations of ReplicaSet orphan
+                             - update ReplicaSet orphan (revision 1)
+               3.003s decide  deployment-controller updates status of Deployment web: 1 updated, 1 available, 1 wanted
+                             - PUT status: replicas=1 updatedReplicas=1 readyReplicas=1 availableReplicas=1 unavailableReplicas=0 terminatingReplicas=0 observedGeneration=1
+                             - Available=True (MinimumReplicasAvailable)
+                             - Progressing=True (NewReplicaSetAvailable)
+               3.006s decide  deployment-controller records revision 1 on Deployment web
+                             - update status (annotation deployment.kubernetes.io/revision=1)
+            == events
+              0.000s Normal SuccessfulCreate ReplicaSet/orphan from replicaset-controller: Created pod: orphan-4cclz
+            == objects (at 10.000s)
+            Deployment default/web gen=1 revision=1
+                status: observedGeneration=1 replicas=1 updated=1 ready=1 available=1 unavailable=0 terminating=0
+                conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
+                            Progressing=True/NewReplicaSetAvailable "ReplicaSet "orphan" has successfully progressed."
+            Pod default/orphan-4cclz owner=ReplicaSet/orphan controller blockOwnerDeletion labels={app=web} node=worker-1 phase=Running ready=true
+            ReplicaSet default/orphan owner=Deployment/web controller blockOwnerDeletion labels={app=web}
+                selector=app=web annotations={revision=1}
+                spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=1
+        "#]],
+    );
+}
