@@ -437,13 +437,7 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 /// Writes one object of the starting state: fills the system metadata and stores it, or
 /// merges it into the object already stored under its key.
 fn put(core: &mut Core, source: &str, line: Option<usize>, value: Value) -> Result<(), ClusterError> {
-    let err = |message: String| ClusterError { source: source.to_string(), line, message };
-    let (key, value) = keyed(value).map_err(err)?;
-    if core.store.get(&key).is_some() {
-        return merge_into(core, &key, &value).map_err(err);
-    }
-    let obj = decode_new(value).map_err(err)?;
-    create(core, &key, obj).map_err(err)
+    put_prepared(core, source, line, &prepare(value))
 }
 
 /// The etcd key of a document of the starting state, and the document with the namespace a
@@ -535,8 +529,15 @@ fn prepare(value: Value) -> Result<Prepared, String> {
     Ok(Prepared { key, value, object })
 }
 
-fn put_prepared(core: &mut Core, source: &str, line: Option<usize>, p: &Prepared) -> Result<(), ClusterError> {
+/// [`put`] of a prepared document (a document that could not be keyed is an error here).
+fn put_prepared(
+    core: &mut Core,
+    source: &str,
+    line: Option<usize>,
+    p: &Result<Prepared, String>,
+) -> Result<(), ClusterError> {
     let err = |message: String| ClusterError { source: source.to_string(), line, message };
+    let p = p.as_ref().map_err(|e| err(e.clone()))?;
     if core.store.get(&p.key).is_some() {
         return merge_into(core, &p.key, &p.value).map_err(err);
     }
@@ -573,11 +574,21 @@ fn default_cluster() -> &'static Result<(Vec<Doc>, LabSettings), ClusterError> {
     })
 }
 
+/// A document of the default cluster, prepared once per process, and where it comes from.
+struct PreparedDoc {
+    source: &'static str,
+    line: Option<usize>,
+    prepared: Result<Prepared, String>,
+}
+
 /// The default cluster's documents, prepared once per process (see [`Prepared`]).
-fn prepared_default_cluster() -> &'static [(Doc, Result<Prepared, String>)] {
-    static DOCS: OnceLock<Vec<(Doc, Result<Prepared, String>)>> = OnceLock::new();
+fn prepared_default_cluster() -> &'static [PreparedDoc] {
+    static DOCS: OnceLock<Vec<PreparedDoc>> = OnceLock::new();
     DOCS.get_or_init(|| match default_cluster() {
-        Ok((docs, _)) => docs.iter().map(|d| (d.clone(), prepare(d.value.clone()))).collect(),
+        Ok((docs, _)) => docs
+            .iter()
+            .map(|d| PreparedDoc { source: &d.source, line: d.line, prepared: prepare(d.value.clone()) })
+            .collect(),
         Err(_) => Vec::new(),
     })
 }
@@ -605,7 +616,6 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
         }
     };
     for p in prepared_base_objects() {
-        let p = p.as_ref().map_err(|e| ClusterError { source: "base".into(), line: None, message: e.clone() })?;
         put_prepared(core, "base", None, p)?;
     }
     for o in bootstrap_objects() {
@@ -618,13 +628,8 @@ pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, Clust
             }
         }
         None => {
-            for (d, p) in prepared_default_cluster() {
-                let p = p.as_ref().map_err(|e| ClusterError {
-                    source: d.source.clone(),
-                    line: d.line,
-                    message: e.clone(),
-                })?;
-                put_prepared(core, &d.source, d.line, p)?;
+            for d in prepared_default_cluster() {
+                put_prepared(core, d.source, d.line, &d.prepared)?;
             }
         }
     }

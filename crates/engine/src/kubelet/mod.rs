@@ -474,6 +474,15 @@ impl PodWorker {
     }
 }
 
+/// A routine write of the heartbeat: one that succeeds leaves no step (the API server
+/// records none for it, and this drops any its callees recorded); a refused one stays.
+fn quietly(core: &mut Core, write: impl FnOnce(&mut Core) -> bool) {
+    let steps = core.steps.len();
+    if core.routine(write) {
+        core.steps.truncate(steps);
+    }
+}
+
 /// Sets every node condition's `lastHeartbeatTime` to `now_ms` (a post of node status).
 fn stamp_heartbeat(node: &mut Node, now_ms: u64) {
     let stamp = apiserver::timestamp(now_ms);
@@ -581,14 +590,11 @@ impl Kubelet {
     /// This kubelet's Node as stored: a handle on the store's value, copied only by the callers
     /// that change it.
     fn node_obj(&self, core: &Core) -> Option<std::sync::Arc<Node>> {
-        match core.store.get(&format!("/registry/minions/{}", self.node)) {
-            Some((Object::Node(n), _)) => Some(std::sync::Arc::clone(n)),
-            _ => None,
-        }
+        self.node_ref(core).cloned()
     }
 
     /// This kubelet's Node as stored (no copy).
-    fn node_ref<'c>(&self, core: &'c Core) -> Option<&'c Node> {
+    fn node_ref<'c>(&self, core: &'c Core) -> Option<&'c std::sync::Arc<Node>> {
         match core.store.get(&format!("/registry/minions/{}", self.node)) {
             Some((Object::Node(n), _)) => Some(n),
             _ => None,
@@ -2581,22 +2587,14 @@ impl Kubelet {
     /// not a step of the trace (a run would otherwise show one every 10 s per node); a
     /// refused one is.
     fn heartbeat(&mut self, core: &mut Core) {
-        // Each write that succeeds leaves no step (the API server records none for it).
-        let quietly = |core: &mut Core, write: &mut dyn FnMut(&mut Core) -> bool| {
-            let steps = core.steps.len();
-            if core.routine(write) {
-                core.steps.truncate(steps);
-            }
-        };
-        quietly(core, &mut |core| self.renew_lease(core));
+        quietly(core, |core| self.renew_lease(core));
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
                 let mut node = std::sync::Arc::unwrap_or_clone(node);
                 stamp_heartbeat(&mut node, core.now);
                 self.last_status_report_ms = core.now;
                 if let Some(req) = self.node_status_request(&node) {
-                    let mut req = Some(req);
-                    quietly(core, &mut |core| req.take().is_some_and(|req| apiserver::handle(core, req).ok()));
+                    quietly(core, |core| apiserver::handle(core, req).ok());
                 }
             }
         }
