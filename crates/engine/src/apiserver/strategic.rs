@@ -7,12 +7,15 @@
 //! `env`, `imagePullSecrets`, `resourceClaims`, `schedulingGates` by `name`; `volumeMounts` by
 //! `mountPath`; `volumeDevices` by `devicePath`; container `ports` by `containerPort` and Service
 //! `ports` by `port`; `conditions` by `type`; `ownerReferences` by `uid`; `hostAliases` by `ip`;
-//! `topologySpreadConstraints` by `topologyKey`. Every other list is replaced whole. The
-//! `$deleteFromPrimitiveList/<field>` directive removes values from a primitive list (the job
-//! controller's finalizer patch). Not supported: the `$patch`, `$retainKeys` and
-//! `$setElementOrder` directives (so an element removed from a keyed list in the manifest is
-//! not removed from the live object), and the union merge of primitive lists such as
-//! `finalizers`.
+//! `topologySpreadConstraints` by `topologyKey`. An element `{"$patch": "delete", <key>: ...}`
+//! of a keyed list removes the element with that key (how controllers release an object:
+//! `{"$patch": "delete", "uid": ...}` in `ownerReferences`). `finalizers` is a set, as its
+//! `patchStrategy:"merge"` says: a patch adds the values it lists, and the
+//! `$deleteFromPrimitiveList/finalizers` directive removes values (the job controller's
+//! finalizer patch; kubectl apply's patch when a manifest drops a finalizer). Every other list
+//! is replaced whole. Not supported: `$patch` on maps and on whole lists, `$retainKeys` and
+//! `$setElementOrder` (so an element removed from a keyed list in the manifest is not removed
+//! from the live object).
 
 use serde_json::{Map, Value};
 
@@ -72,18 +75,42 @@ fn merge_field(field: &str, target: &mut Value, patch: &Value) {
                     } else if v.is_null() {
                         t.remove(k);
                     } else {
-                        merge_field(k, t.entry(k.clone()).or_insert(Value::Null), v);
+                        let merged = t.entry(k.clone()).or_insert(Value::Null);
+                        merge_field(k, merged, v);
+                        // A keyed list whose last element a patch deleted is gone, as an empty
+                        // list decodes to an omitted field.
+                        if v.as_array().is_some_and(|p| !p.is_empty()) && merged.as_array().is_some_and(Vec::is_empty) {
+                            t.remove(k);
+                        }
+                    }
+                }
+            }
+        }
+        Value::Array(p) if field == "finalizers" && target.is_array() => {
+            if let Value::Array(t) = target {
+                for v in p {
+                    if !t.contains(v) {
+                        t.push(v.clone());
                     }
                 }
             }
         }
         Value::Array(p) => {
             let key = merge_key(field, p);
+            if !target.is_array() && key.is_some() {
+                *target = Value::Array(Vec::new());
+            }
             match (key, target.as_array_mut()) {
                 (Some(key), Some(t)) if keyed(p, key) && keyed(t, key) => {
                     for pe in p {
-                        match t.iter_mut().find(|te| te.get(key) == pe.get(key)) {
-                            Some(te) => merge_field("", te, pe),
+                        let delete = pe.get("$patch").and_then(Value::as_str) == Some("delete");
+                        let at = t.iter().position(|te| te.get(key) == pe.get(key));
+                        match at {
+                            Some(i) if delete => {
+                                t.remove(i);
+                            }
+                            None if delete => {}
+                            Some(i) => merge_field("", &mut t[i], pe),
                             None => t.push(pe.clone()),
                         }
                     }
@@ -108,6 +135,21 @@ fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: 
             let mut out = Map::new();
             for (k, mv) in m {
                 match c.get(k) {
+                    Some(Value::Array(cv)) if k == "finalizers" && mv.is_array() => {
+                        let mv = mv.as_array().map(Vec::as_slice).unwrap_or_default();
+                        let added: Vec<Value> = mv.iter().filter(|v| !cv.contains(v)).cloned().collect();
+                        let dropped: Vec<Value> = original
+                            .and_then(|o| o.get(k))
+                            .and_then(Value::as_array)
+                            .map(|o| o.iter().filter(|v| !mv.contains(v) && cv.contains(v)).cloned().collect())
+                            .unwrap_or_default();
+                        if !added.is_empty() {
+                            out.insert(k.clone(), Value::Array(added));
+                        }
+                        if !dropped.is_empty() {
+                            out.insert(format!("$deleteFromPrimitiveList/{k}"), Value::Array(dropped));
+                        }
+                    }
                     Some(cv) => {
                         let ov = original.and_then(|o| o.get(k));
                         if let Some(d) = diff_field(k, ov, mv, cv) {
@@ -198,5 +240,49 @@ mod tests {
         let current = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
         let modified = json!({"metadata": {"labels": {"a": "1"}}});
         assert_eq!(three_way(Some(&original), &modified, &current), json!({"metadata": {"labels": {"b": null}}}));
+    }
+
+    #[test]
+    fn a_controller_adopts_and_releases_through_owner_references() {
+        let rs = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web", "uid": "u-rs",
+            "controller": true, "blockOwnerDeletion": true});
+        let other = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "u-cm"});
+        let mut pod = json!({"metadata": {"name": "p", "uid": "u-p", "ownerReferences": [other]}});
+        merge(&mut pod, &json!({"metadata": {"ownerReferences": [rs], "uid": "u-p"}}));
+        assert_eq!(pod["metadata"]["ownerReferences"], json!([other, rs]));
+        let release = json!({"metadata": {"ownerReferences": [{"$patch": "delete", "uid": "u-rs"}], "uid": "u-p"}});
+        merge(&mut pod, &release);
+        assert_eq!(pod["metadata"]["ownerReferences"], json!([other]));
+        // Deleting the last reference leaves no list; deleting a missing one changes nothing.
+        merge(&mut pod, &json!({"metadata": {"ownerReferences": [{"$patch": "delete", "uid": "u-cm"}]}}));
+        assert_eq!(pod["metadata"], json!({"name": "p", "uid": "u-p"}));
+        merge(&mut pod, &release);
+        assert_eq!(pod["metadata"], json!({"name": "p", "uid": "u-p"}));
+        // An orphan with no references at all gets the list.
+        merge(&mut pod, &json!({"metadata": {"ownerReferences": [rs]}}));
+        assert_eq!(pod["metadata"]["ownerReferences"], json!([rs]));
+    }
+
+    #[test]
+    fn finalizers_merge_as_a_set() {
+        let mut pod = json!({"metadata": {"finalizers": ["a/keep"]}});
+        merge(&mut pod, &json!({"metadata": {"finalizers": ["batch.kubernetes.io/job-tracking", "a/keep"]}}));
+        assert_eq!(pod["metadata"]["finalizers"], json!(["a/keep", "batch.kubernetes.io/job-tracking"]));
+        merge(&mut pod, &json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["a/keep"]}}));
+        assert_eq!(pod["metadata"]["finalizers"], json!(["batch.kubernetes.io/job-tracking"]));
+        // kubectl apply adds what the manifest adds, removes what it dropped since the last
+        // apply and leaves a finalizer another client added alone.
+        let original = json!({"metadata": {"finalizers": ["x/one", "x/two"]}});
+        let modified = json!({"metadata": {"finalizers": ["x/one", "x/three"]}});
+        let current = json!({"metadata": {"finalizers": ["x/one", "x/two", "y/theirs"]}});
+        let patch = three_way(Some(&original), &modified, &current);
+        assert_eq!(
+            patch,
+            json!({"metadata": {"finalizers": ["x/three"], "$deleteFromPrimitiveList/finalizers": ["x/two"]}})
+        );
+        let mut merged = current.clone();
+        merge(&mut merged, &patch);
+        assert_eq!(merged["metadata"]["finalizers"], json!(["x/one", "y/theirs", "x/three"]));
+        assert_eq!(three_way(Some(&modified), &modified, &merged), json!({}));
     }
 }

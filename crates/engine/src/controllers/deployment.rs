@@ -704,6 +704,7 @@ impl Sync<'_, '_> {
         let uid = self.d.metadata.uid.clone().unwrap_or_default();
         let deleting = is_deleting(&self.d.metadata);
         let mut out = Vec::new();
+        let mut recheck = None;
         for o in list(self.cx.core, "ReplicaSet", self.ns().as_deref()) {
             let Object::ReplicaSet(rs) = o else { continue };
             let matches = selector_matches(Some(sel), rs.metadata.labels.as_ref());
@@ -712,34 +713,36 @@ impl Sync<'_, '_> {
                 out.push(rs);
                 continue;
             }
+            // Release and adoption are strategic merge patches of the ReplicaSet's
+            // ownerReferences; an adoption follows one live read of the Deployment.
             if owned && !deleting {
-                let mut rs = Arc::unwrap_or_clone(rs);
-                if let Some(refs) = rs.metadata.owner_references.as_mut() {
-                    refs.retain(|r| r.uid != uid);
-                }
                 self.decide(
                     format!("deployment-controller releases ReplicaSet {}", rs_name(&rs)),
                     "its labels no longer match the selector".into(),
                     vec![format!("remove the ownerReference of ReplicaSet {}", rs_name(&rs))],
                     StepStatus::Ok,
                 );
-                let _ = self.cx.update(SERVICE_ACCOUNT, Object::from(rs));
+                let patch = release_patch(&uid, rs.metadata.uid.as_deref().unwrap_or(""));
+                let _ = self.cx.patch(SERVICE_ACCOUNT, "ReplicaSet", self.ns().as_deref(), &rs_name(&rs), patch);
             } else if controller_of(&rs.metadata).is_none() && matches && !deleting {
-                let mut rs = Arc::unwrap_or_clone(rs);
-                rs.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
-                    &self.d.metadata,
-                    "apps/v1",
-                    "Deployment",
-                ));
+                let d_meta = &self.d.metadata;
+                let checked = recheck.get_or_insert_with(|| {
+                    self.cx.recheck_before_adopting(SERVICE_ACCOUNT, "Deployment", d_meta).is_ok()
+                });
+                if !*checked {
+                    continue;
+                }
                 self.decide(
                     format!("deployment-controller adopts ReplicaSet {}", rs_name(&rs)),
                     "an orphan ReplicaSet matches the selector".into(),
                     vec![format!("add a controller ownerReference to ReplicaSet {}", rs_name(&rs))],
                     StepStatus::Ok,
                 );
-                let rs = Arc::new(rs);
-                if self.cx.update(SERVICE_ACCOUNT, Object::ReplicaSet(Arc::clone(&rs))).ok() {
-                    out.push(rs);
+                let rs_uid = rs.metadata.uid.as_deref().unwrap_or("");
+                let patch = adopt_patch(&self.d.metadata, "apps/v1", "Deployment", rs_uid, &[]);
+                let resp = self.cx.patch(SERVICE_ACCOUNT, "ReplicaSet", self.ns().as_deref(), &rs_name(&rs), patch);
+                if let (true, Some(Object::ReplicaSet(adopted))) = (resp.ok(), resp.stored_object()) {
+                    out.push(Arc::clone(adopted));
                 }
             }
         }

@@ -723,6 +723,7 @@ impl JobSync<'_, '_> {
         let uid = self.job.metadata.uid.clone().unwrap_or_default();
         let sel = self.job.spec.as_ref().and_then(|s| s.selector.clone());
         let mut out = Vec::new();
+        let mut recheck = None;
         for p in pods(self.cx.core, ns) {
             let matches = selector_matches(sel.as_ref(), p.metadata.labels.as_ref());
             if is_controlled_by(&p.metadata, &uid) {
@@ -732,18 +733,20 @@ impl JobSync<'_, '_> {
                 && is_pod_active(&p)
                 && self.job.metadata.deletion_timestamp.is_none()
             {
-                let mut adopted = std::sync::Arc::unwrap_or_clone(p);
-                adopted.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
-                    &self.job.metadata,
-                    "batch/v1",
-                    "Job",
-                ));
-                let f = adopted.metadata.finalizers.get_or_insert_with(Vec::new);
-                if !f.iter().any(|x| x == JOB_TRACKING_FINALIZER) {
-                    f.push(JOB_TRACKING_FINALIZER.into());
+                // A patch adding the controller reference and the tracking finalizer (the role
+                // grants `patch` on pods), after one live read of the Job.
+                let job_meta = &self.job.metadata;
+                let checked = recheck
+                    .get_or_insert_with(|| self.cx.recheck_before_adopting(SERVICE_ACCOUNT, "Job", job_meta).is_ok());
+                if !*checked {
+                    continue;
                 }
-                if self.cx.update(SERVICE_ACCOUNT, Object::from(adopted.clone())).ok() {
-                    out.push(adopted);
+                let pod_uid = p.metadata.uid.as_deref().unwrap_or("");
+                let patch = adopt_patch(job_meta, "batch/v1", "Job", pod_uid, &[JOB_TRACKING_FINALIZER]);
+                let name = p.metadata.name.as_deref().unwrap_or("");
+                let resp = self.cx.patch(SERVICE_ACCOUNT, "Pod", ns, name, patch);
+                if let (true, Some(Object::Pod(adopted))) = (resp.ok(), resp.stored_object()) {
+                    out.push(Pod::clone(adopted));
                 }
             }
         }

@@ -245,6 +245,53 @@ impl Cx<'_> {
         self.send(service_account, Verb::Update, obj, Some("status"))
     }
 
+    /// A strategic merge patch of the object `kind` `namespace`/`name`.
+    pub fn patch(
+        &mut self,
+        service_account: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+        patch: serde_json::Value,
+    ) -> ApiResponse {
+        self.request(service_account, Verb::Patch, kind, namespace, Some(name), None, Some(Body::Json(patch)))
+    }
+
+    /// Upstream's `RecheckDeletionTimestamp`, which a controller runs once per sync before its
+    /// first adoption: it reads its own object live (a GET, not the informer's copy) and adopts
+    /// nothing if that object is gone, replaced by another with the same name, or being deleted.
+    /// The error is upstream's message.
+    pub fn recheck_before_adopting(
+        &mut self,
+        service_account: &str,
+        kind: &str,
+        owner: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Result<(), String> {
+        let ns = owner.namespace.as_deref();
+        let name = owner.name.as_deref().unwrap_or("");
+        let resp = self.request(service_account, Verb::Get, kind, ns, Some(name), None, None);
+        let Some(fresh) = resp.stored_object().filter(|_| resp.ok()) else {
+            return Err(format!("can't recheck DeletionTimestamp: {}", resp.message()));
+        };
+        let fresh = fresh.meta();
+        if fresh.uid != owner.uid {
+            return Err(format!(
+                "can't recheck DeletionTimestamp: original {kind} {}/{name} is gone: got uid {}, wanted {}",
+                ns.unwrap_or(""),
+                fresh.uid.as_deref().unwrap_or(""),
+                owner.uid.as_deref().unwrap_or("")
+            ));
+        }
+        match &fresh.deletion_timestamp {
+            Some(t) => Err(format!(
+                "{}/{name} has just been deleted at {} +0000 UTC",
+                ns.unwrap_or(""),
+                t.0.strftime("%Y-%m-%d %H:%M:%S")
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// A request with `obj` as its body, named in the path unless it is a create. The body is
     /// moved into the request, so the API server decodes it without copying the object.
     fn send(&mut self, service_account: &str, verb: Verb, obj: Object, subresource: Option<&str>) -> ApiResponse {

@@ -20,6 +20,7 @@
 
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::errors::StatusReason;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -187,30 +188,51 @@ fn sync_replica_set(cx: &mut Cx, rs: &Arc<ReplicaSet>) -> Result<(), ()> {
             _ => {}
         }
     }
+    // Adoption and release are strategic merge patches of the Pod's ownerReferences (the
+    // role grants `patch` on pods, not `update`), after one live read of the ReplicaSet.
+    let mut claim_err: Option<String> = None;
+    let mut recheck: Option<Result<(), String>> = None;
     for pod in adopt {
-        let mut p = Arc::unwrap_or_clone(pod);
-        p.metadata.owner_references.get_or_insert_with(Vec::new).push(new_controller_ref(
-            &rs.metadata,
-            "apps/v1",
-            "ReplicaSet",
-        ));
-        claim_actions.push(format!(
-            "adopt orphan Pod {} (its labels match the selector)",
-            p.metadata.name.as_deref().unwrap_or("")
-        ));
-        let p = Arc::new(p);
-        if cx.update(SERVICE_ACCOUNT, Object::Pod(Arc::clone(&p))).ok() {
-            active.push(p);
+        let checked =
+            recheck.get_or_insert_with(|| cx.recheck_before_adopting(SERVICE_ACCOUNT, "ReplicaSet", &rs.metadata));
+        if let Err(e) = checked {
+            claim_err = Some(e.clone());
+            break;
+        }
+        let pod_name = pod.metadata.name.as_deref().unwrap_or("");
+        claim_actions.push(format!("adopt orphan Pod {pod_name} (its labels match the selector)"));
+        let pod_uid = pod.metadata.uid.as_deref().unwrap_or("");
+        let patch = adopt_patch(&rs.metadata, "apps/v1", "ReplicaSet", pod_uid, &[]);
+        let resp = cx.patch(SERVICE_ACCOUNT, "Pod", ns.as_deref(), pod_name, patch);
+        match resp.stored_object() {
+            Some(Object::Pod(p)) if resp.ok() => active.push(Arc::clone(p)),
+            _ if resp.ok() || resp.is_not_found() => {}
+            _ => claim_err = Some(resp.message().to_string()),
         }
     }
     for pod in release {
-        let mut p = Arc::unwrap_or_clone(pod);
-        if let Some(refs) = p.metadata.owner_references.as_mut() {
-            refs.retain(|r| r.uid != uid);
+        let pod_name = pod.metadata.name.as_deref().unwrap_or("");
+        claim_actions.push(format!("release Pod {pod_name} (its labels no longer match)"));
+        let patch = release_patch(&uid, pod.metadata.uid.as_deref().unwrap_or(""));
+        let resp = cx.patch(SERVICE_ACCOUNT, "Pod", ns.as_deref(), pod_name, patch);
+        if !resp.ok() && !resp.is_not_found() && resp.reason() != Some(StatusReason::Invalid) {
+            claim_err = Some(resp.message().to_string());
         }
-        claim_actions
-            .push(format!("release Pod {} (its labels no longer match)", p.metadata.name.as_deref().unwrap_or("")));
-        let _ = cx.update(SERVICE_ACCOUNT, Object::from(p));
+    }
+    // A failed claim ends the sync before any Pod is created or deleted; it is retried.
+    if let Some(err) = claim_err {
+        claim_actions.push(format!("retry the sync: {err}"));
+        cx.decide(
+            Phase::Controllers,
+            NAME,
+            Some(&rs_obj),
+            format!("replicaset-controller: ReplicaSet {name} could not claim its Pods"),
+            err,
+            "each Pod it selects owned by it, and none it does not select".into(),
+            claim_actions,
+            StepStatus::Warning,
+        );
+        return Err(());
     }
 
     let want = replicas(rs);

@@ -625,8 +625,10 @@ fn apply(core: &mut Core, mut v: Value) {
     match get(core, &kind, ns.as_deref(), &name) {
         Some(existing) => {
             let mut cur = existing.to_json();
+            // The spec merges as kubectl apply's patch would (fields the manifest leaves out,
+            // such as a bound Pod's nodeName, stay).
             if let Some(spec) = v.get("spec") {
-                cur["spec"] = spec.clone();
+                crate::apiserver::strategic::merge(&mut cur["spec"], spec);
             }
             for k in ["labels", "annotations"] {
                 if let Some(x) = v["metadata"].get(k) {

@@ -899,6 +899,70 @@ fn job_runs_to_completion() {
 }
 
 #[test]
+fn a_job_with_a_manual_selector_adopts_a_matching_orphan_pod() {
+    // The orphan gets the Job as controller and the tracking finalizer in one PATCH (the
+    // job-controller role may patch Pods, not update them); the Job counts it and creates only
+    // the second Pod.
+    check(
+        TWO_NODES,
+        "
+@@limit 30s
+@0 apply
+apiVersion: v1
+kind: Pod
+metadata:
+  name: early
+  labels: {run: batch}
+spec:
+  restartPolicy: Never
+  containers:
+  - {name: work, image: busybox:1.36, command: [sleep, '30']}
+@5s apply
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: batch
+spec:
+  completions: 2
+  parallelism: 2
+  manualSelector: true
+  selector:
+    matchLabels: {run: batch}
+  template:
+    metadata:
+      labels: {run: batch}
+    spec:
+      restartPolicy: Never
+      containers:
+      - {name: work, image: busybox:1.36}
+",
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.004s         (test scheduler) binds Pod default/early to worker-1
+               2.004s         (test kubelet) Pod default/early Running on worker-1, IP 10.244.1.2, Ready
+               5.000s         kubectl apply
+               5.002s decide  job-controller creates 1 Pod(s) for Job batch
+                             - create 1 Pod(s) with generateName batch- and finalizer batch.kubernetes.io/job-tracking
+               5.002s event   Normal SuccessfulCreate Job/default/batch: Created pod: batch-wvmxw
+               5.002s decide  job-controller updates status of Job batch
+                             - PUT status: active=2 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+               5.006s         (test scheduler) binds Pod default/batch-wvmxw to worker-2
+               7.006s         (test kubelet) Pod default/batch-wvmxw Running on worker-2, IP 10.244.2.2, Ready
+               8.006s decide  job-controller updates status of Job batch
+                             - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+            == events
+              5.000s Normal SuccessfulCreate Job/batch from job-controller: Created pod: batch-wvmxw
+            == objects (at 30.000s)
+            Job default/batch
+                status: active=2 ready=2 succeeded=0 failed=0 terminating=0 uncountedTerminatedPods={} startTime=5.000s completionTime=-
+            Pod default/batch-wvmxw owner=Job/batch controller blockOwnerDeletion labels={run=batch} finalizers=[batch.kubernetes.io/job-tracking] node=worker-2 phase=Running ready=true
+            Pod default/early owner=Job/batch controller blockOwnerDeletion labels={run=batch} finalizers=[batch.kubernetes.io/job-tracking] node=worker-1 phase=Running ready=true
+        "#]],
+    );
+}
+
+#[test]
 fn indexed_job_names_its_pods_by_index_and_counts_completed_indexes() {
     // completions 3, parallelism 2: indexes 0 and 1 first, index 2 once a Pod finishes.
     let job =
@@ -1557,7 +1621,9 @@ spec:
 #[test]
 fn a_replicaset_adopts_a_matching_orphan_pod() {
     // A bare Pod labelled app=api exists before the ReplicaSet: the ReplicaSet adopts it
-    // (adds itself as controller owner) and creates only the missing Pod.
+    // (adds itself as controller owner, with a PATCH its role allows) and creates only the
+    // missing Pod. Relabelled, the Pod is released (its reference deleted by a PATCH) and
+    // replaced.
     check(
         TWO_NODES,
         "
@@ -1586,6 +1652,15 @@ spec:
     spec:
       containers:
       - {name: api, image: registry.k8s.io/echoserver:1.10}
+@10s apply
+apiVersion: v1
+kind: Pod
+metadata:
+  name: stray
+  labels: {app: other}
+spec:
+  containers:
+  - {name: api, image: registry.k8s.io/echoserver:1.10}
 ",
         expect![[r#"
             == trace
@@ -1593,38 +1668,38 @@ spec:
                0.004s         (test scheduler) binds Pod default/stray to worker-1
                2.004s         (test kubelet) Pod default/stray Running on worker-1, IP 10.244.1.2, Ready
                5.000s         kubectl apply
-               5.002s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
-               5.002s decide  replicaset-controller: ReplicaSet api has 0 Pod(s) for 2 replica(s): creating 2
+               5.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
                              - adopt orphan Pod stray (its labels match the selector)
-                             - create 2 Pod(s) from the template with generateName api- (slow start: batches of 1, 1)
+                             - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
                5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-wvmxw
-               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-z8fvf
-               5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 0, ready 0, available 0
-                             - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               5.004s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
-               5.004s decide  replicaset-controller: ReplicaSet api claims its Pods
-                             - adopt orphan Pod stray (its labels match the selector)
-               5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 0, available 0
-                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
+               5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
+                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+               5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                5.006s         (test scheduler) binds Pod default/api-wvmxw to worker-2
-               5.006s         (test scheduler) binds Pod default/api-z8fvf to worker-1
-               5.008s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
-               5.008s decide  replicaset-controller: ReplicaSet api claims its Pods
-                             - adopt orphan Pod stray (its labels match the selector)
                7.006s         (test kubelet) Pod default/api-wvmxw Running on worker-2, IP 10.244.2.2, Ready
-               7.006s         (test kubelet) Pod default/api-z8fvf Running on worker-1, IP 10.244.1.3, Ready
-               7.008s api     kube-controller-manager PUT /api/v1/namespaces/default/pods/stray → 403 Forbidden
-               7.008s decide  replicaset-controller: ReplicaSet api claims its Pods
-                             - adopt orphan Pod stray (its labels match the selector)
                7.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
+              10.000s         kubectl apply
+              10.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
+                             - release Pod stray (its labels no longer match)
+                             - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
+              10.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-z8fvf
+              10.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
+                             - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+              10.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
+                             - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
+              10.006s         (test scheduler) binds Pod default/api-z8fvf to worker-1
+              12.006s         (test kubelet) Pod default/api-z8fvf Running on worker-1, IP 10.244.1.3, Ready
+              12.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
             == events
               5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-wvmxw
-              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-z8fvf
+             10.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-z8fvf
             == objects (at 20.000s)
             Pod default/api-wvmxw owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
             Pod default/api-z8fvf owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
-            Pod default/stray labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/stray labels={app=other} node=worker-1 phase=Running ready=true
             ReplicaSet default/api
                 selector=app=api annotations={}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1

@@ -7,6 +7,7 @@ use crate::sim::Core;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference, Time};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -155,6 +156,25 @@ pub fn new_controller_ref(owner: &ObjectMeta, api_version: &str, kind: &str) -> 
         controller: Some(true),
         block_owner_deletion: Some(true),
     }
+}
+
+/// The strategic merge patch with which a controller adopts an orphan (upstream's
+/// `ownerRefControllerPatch`): its controller reference, any finalizers the controller tracks
+/// the object with, and the orphan's `uid` as a precondition (a patch that changed it would be
+/// refused as an immutable field).
+pub fn adopt_patch(owner: &ObjectMeta, api_version: &str, kind: &str, uid: &str, finalizers: &[&str]) -> Value {
+    let reference = serde_json::to_value(new_controller_ref(owner, api_version, kind)).unwrap_or_default();
+    let mut metadata = serde_json::json!({"ownerReferences": [reference], "uid": uid});
+    if !finalizers.is_empty() {
+        metadata["finalizers"] = serde_json::json!(finalizers);
+    }
+    serde_json::json!({ "metadata": metadata })
+}
+
+/// The strategic merge patch with which a controller releases an object it no longer selects
+/// (upstream's `GenerateDeleteOwnerRefStrategicMergeBytes`): its reference deleted by `uid`.
+pub fn release_patch(owner_uid: &str, uid: &str) -> Value {
+    serde_json::json!({"metadata": {"ownerReferences": [{"$patch": "delete", "uid": owner_uid}], "uid": uid}})
 }
 
 /// Whether `meta` is controlled by the object with `uid`.
