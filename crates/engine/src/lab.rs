@@ -251,6 +251,9 @@ pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run,
 fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
     debug_assert!(loaded.fits(input), "a run on a cluster loaded for another seed or cluster");
     let mut core = loaded.core.clone();
+    // Room for a typical run's steps (a Deployment of three replicas takes some 150), so the
+    // trace is not copied as it grows.
+    core.steps.reserve(256);
     let settings = &loaded.settings;
     let setup_revision = core.store.revision();
     let user = input.user.clone().or_else(|| settings.current_user.clone()).unwrap_or_default();

@@ -130,6 +130,8 @@ pub struct Core {
     /// Whether any webhook configuration was stored, as of a store revision (admission asks
     /// on every request; the answer only changes with a write).
     pub(crate) webhooks_at: Option<(u64, bool)>,
+    /// RBAC's answers while no RBAC object changes.
+    pub(crate) rbac_cache: crate::apiserver::authz::RbacCache,
 }
 
 impl Core {
@@ -146,6 +148,7 @@ impl Core {
             routine: false,
             admission: std::sync::Arc::new(crate::admission::Chain::lab()),
             webhooks_at: None,
+            rbac_cache: Default::default(),
         }
     }
 

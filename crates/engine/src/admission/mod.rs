@@ -640,7 +640,8 @@ impl<'a> Context<'a> {
 /// The result of one pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PassOutcome {
-    /// One entry per plugin that handled the request, in the order they ran.
+    /// One entry per plugin that handled the request, in the order they ran; in a summarised
+    /// pass ([`Context::summarised`]), only the plugins that changed the object.
     pub details: Vec<AdmissionDetail>,
     /// The Status the client receives, when a plugin said no.
     pub rejection: Option<Rejection>,
@@ -769,7 +770,7 @@ impl Chain {
                     }
                     decision.explanation = format!("Reinvocation: {}", decision.explanation);
                 }
-                let stop = record(&mut out, AdmissionStage::Mutating, plugin.name(), decision, changes);
+                let stop = record(&mut out, ctx.detailed, AdmissionStage::Mutating, plugin.name(), decision, changes);
                 if stop {
                     return out;
                 }
@@ -793,7 +794,7 @@ impl Chain {
             if decision.silent && decision.rejection.is_none() {
                 continue;
             }
-            if record(&mut out, AdmissionStage::Validating, plugin.name(), decision, vec![]) {
+            if record(&mut out, ctx.detailed, AdmissionStage::Validating, plugin.name(), decision, vec![]) {
                 return out;
             }
         }
@@ -804,6 +805,7 @@ impl Chain {
 /// Adds one plugin's decision to the outcome; true when it ended the request.
 fn record(
     out: &mut PassOutcome,
+    detailed: bool,
     stage: AdmissionStage,
     plugin: &str,
     decision: Decision,
@@ -821,6 +823,14 @@ fn record(
     out.warnings.extend(decision.warnings.iter().cloned());
     out.annotations.extend(decision.annotations.iter().cloned());
     out.quota_updates.extend(decision.quota_updates.iter().cloned());
+    // A summarised pass shows no step per plugin: only who changed the object is named.
+    if !detailed && changes.is_empty() {
+        if let Some(r) = decision.rejection {
+            out.rejection = Some(r);
+            return true;
+        }
+        return false;
+    }
     let mut detail = AdmissionDetail::new(plugin, stage, verdict);
     detail.changes = changes;
     detail.explanation = decision.explanation;

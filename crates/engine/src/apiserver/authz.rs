@@ -119,6 +119,87 @@ pub fn authorize(store: &Store<Object>, attrs: &Attributes) -> Decision {
 /// stay). With [`Wording::Verdict`] an allow carries no text at all. The verdict, the
 /// authorizer and the binding matched are the same at every level.
 pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, wording: Wording) -> Decision {
+    decide(store, attrs, wording, || rbac::authorize_with(store, attrs, wording))
+}
+
+/// [`authorize_with`] with RBAC's answers kept in `cache` (see [`RbacCache`]).
+pub fn authorize_cached(
+    store: &Store<Object>,
+    cache: &mut RbacCache,
+    attrs: &Attributes,
+    wording: Wording,
+) -> Decision {
+    decide(store, attrs, wording, || cache.authorize(store, attrs, wording))
+}
+
+/// RBAC's answers, kept while no write touches a Role, ClusterRole or binding: RBAC reads
+/// nothing else, so the same request of the same user gets the same answer (the apiserver's
+/// own authorizer works from informer caches and is as fast whatever the request; here a
+/// request would otherwise walk every binding). The Node authorizer, which reads the pods and
+/// what they reference, is asked each time.
+#[derive(Clone, Debug, Default)]
+pub struct RbacCache {
+    /// The store revision the entries hold at.
+    at: u64,
+    entries: std::collections::HashMap<String, rbac::RbacResult>,
+}
+
+impl RbacCache {
+    /// Where RBAC's objects are stored.
+    const PREFIXES: [&'static str; 4] =
+        ["/registry/clusterroles/", "/registry/clusterrolebindings/", "/registry/roles/", "/registry/rolebindings/"];
+
+    fn authorize(&mut self, store: &Store<Object>, attrs: &Attributes, wording: Wording) -> rbac::RbacResult {
+        let revision = store.revision();
+        if revision != self.at {
+            let touched = match store.writes_since(self.at).filter(|_| revision > self.at) {
+                Some(writes) => writes.iter().any(|e| Self::PREFIXES.iter().any(|p| e.key.starts_with(p))),
+                None => true,
+            };
+            if touched {
+                self.entries.clear();
+            }
+            self.at = revision;
+        }
+        let mut key = String::with_capacity(96);
+        for part in [
+            attrs.user.username.as_str(),
+            attrs.verb,
+            attrs.api_group,
+            attrs.resource,
+            attrs.subresource,
+            attrs.namespace,
+            attrs.name,
+            attrs.path,
+        ] {
+            key.push_str(part);
+            key.push('\u{0}');
+        }
+        for g in &attrs.user.groups {
+            key.push_str(g);
+            key.push('\u{1}');
+        }
+        key.push(if attrs.resource_request { 'r' } else { 'n' });
+        key.push(match wording {
+            Wording::Verdict => 'v',
+            Wording::Reason => 'r',
+            Wording::Step => 's',
+        });
+        if let Some(r) = self.entries.get(&key) {
+            return r.clone();
+        }
+        let r = rbac::authorize_with(store, attrs, wording);
+        self.entries.insert(key, r.clone());
+        r
+    }
+}
+
+fn decide(
+    store: &Store<Object>,
+    attrs: &Attributes,
+    wording: Wording,
+    rbac: impl FnOnce() -> rbac::RbacResult,
+) -> Decision {
     let detailed = wording == Wording::Step;
     if attrs.user.groups.iter().any(|g| g == SYSTEM_MASTERS) {
         return Decision {
@@ -157,7 +238,7 @@ pub fn authorize_with(store: &Store<Object>, attrs: &Attributes, wording: Wordin
     if !node_reason.is_empty() {
         reasons.push(node_reason);
     }
-    let r = rbac::authorize_with(store, attrs, wording);
+    let r = rbac();
     if r.allowed {
         // The reason names the binding; the explanation only serves the detailed step.
         let m = r.matched.as_ref().filter(|_| detailed);

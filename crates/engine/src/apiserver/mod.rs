@@ -690,7 +690,7 @@ impl<'a> Req<'a> {
                 // Allowed without its wording (see `handle`): nothing the request did changed
                 // what the authorizers read (it failed, so it wrote nothing but quota usage).
                 let attrs = request_attributes(self.req, &self.user);
-                let d = authz::authorize_with(&core.store, &attrs, authz::Wording::Reason);
+                let d = authz::authorize_cached(&core.store, &mut core.rbac_cache, &attrs, authz::Wording::Reason);
                 self.authorization = if d.reason.is_empty() { d.explanation } else { d.reason };
             }
             let (req, rid, caller) = (self.req, self.rid, self.caller());
@@ -864,7 +864,7 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
     } else {
         authz::Wording::Verdict
     };
-    let d = authz::authorize_with(&core.store, &attrs, wording);
+    let d = authz::authorize_cached(&core.store, &mut core.rbac_cache, &attrs, wording);
     r.authz_step(core, &attrs, &d, false);
     r.allowed = d.allowed;
     r.authorizer = if d.allowed { d.authorizer.clone() } else { "Node,RBAC".into() };

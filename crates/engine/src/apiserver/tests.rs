@@ -443,11 +443,50 @@ fn decide(
             (false, _) => assert_eq!(other.reason, d.reason),
         }
     }
+    // RBAC's cached answers are the fresh ones, on a miss and on a hit.
+    let mut cache = authz::RbacCache::default();
+    for _ in 0..2 {
+        assert_eq!(authz::authorize_cached(&core.store, &mut cache, &attrs, authz::Wording::Step), d);
+    }
     if d.allowed {
         format!("allow by {}: {}\n", d.authorizer, if d.reason.is_empty() { &d.explanation } else { &d.reason })
     } else {
         format!("deny: {}\n", authz::forbidden_message(&attrs, &d.reason))
     }
+}
+
+#[test]
+fn kept_rbac_answers_follow_the_bindings() {
+    // The API server keeps RBAC's answers until a Role, ClusterRole or binding is written: a
+    // write of anything else keeps them, a binding created or deleted changes them.
+    let mut core = core();
+    let a = admin();
+    let dave = Caller::kubectl(Credential::ClientCertificate { common_name: "dave".into(), organizations: vec![] });
+    let list = |core: &mut Core| {
+        let r = handle(core, req(&dave, Verb::List, "v1", "Pod", Some("default"), None, None, None));
+        if r.ok() {
+            "200".to_string()
+        } else {
+            r.message().to_string()
+        }
+    };
+    let denied =
+        "pods is forbidden: User \"dave\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\"";
+    assert_eq!(list(&mut core), denied);
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "default"}});
+    assert!(handle(&mut core, req(&a, Verb::Create, "v1", "ConfigMap", Some("default"), None, None, Some(cm))).ok());
+    assert_eq!(list(&mut core), denied);
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "dave-view", "namespace": "default"},
+        "subjects": [{"kind": "User", "name": "dave", "apiGroup": "rbac.authorization.k8s.io"}],
+        "roleRef": {"kind": "ClusterRole", "name": "view", "apiGroup": "rbac.authorization.k8s.io"}});
+    let v = "rbac.authorization.k8s.io/v1";
+    assert!(handle(&mut core, req(&a, Verb::Create, v, "RoleBinding", Some("default"), None, None, Some(binding))).ok());
+    assert_eq!(list(&mut core), "200");
+    assert!(
+        handle(&mut core, req(&a, Verb::Delete, v, "RoleBinding", Some("default"), Some("dave-view"), None, None)).ok()
+    );
+    assert_eq!(list(&mut core), denied);
 }
 
 #[test]

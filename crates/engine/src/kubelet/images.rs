@@ -248,10 +248,12 @@ pub fn stable_hash(seed: u64, s: &str) -> u64 {
 
 /// 64 hex characters derived from `s` (a stand-in for a sha256).
 pub fn stable_hex64(s: &str) -> String {
-    use std::fmt::Write;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(64);
     for i in 0..4 {
-        let _ = write!(out, "{:016x}", stable_hash(i, s));
+        // `{:016x}`, without the formatter.
+        let h = stable_hash(i, s);
+        out.extend((0..16).rev().map(|nibble| HEX[((h >> (nibble * 4)) & 0xf) as usize] as char));
     }
     out
 }
@@ -1115,6 +1117,14 @@ fn is_alias(tags: &[&str], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stable_hex64_is_four_hashes_in_hex() {
+        for s in ["", "nginx:1.29", "registry.k8s.io/pause:3.10.1"] {
+            let want: String = (0..4).map(|i| format!("{:016x}", stable_hash(i, s))).collect();
+            assert_eq!(stable_hex64(s), want);
+        }
+    }
 
     fn norm(s: &str) -> String {
         match parse_image_ref(s) {

@@ -2625,7 +2625,9 @@ impl Kubelet {
                     },
                     "spec": {"holderIdentity": self.node, "leaseDurationSeconds": NODE_LEASE_DURATION_S, "renewTime": renew},
                 });
-                (Verb::Create, None, Body::Json(v))
+                // Sent as an object, as client-go sends a typed Lease.
+                let Ok(lease) = Object::from_json("coordination.k8s.io/v1", "Lease", v) else { return false };
+                (Verb::Create, None, Body::Object(lease))
             }
         };
         let req = ApiRequest {
