@@ -93,6 +93,12 @@ impl ResourceInfo {
     }
 
     /// The etcd key of an object of this kind.
+    /// The key prefix a list reads: `/registry/<prefix>/<namespace>/` for a namespaced kind
+    /// in one namespace, `/registry/<prefix>/` for all namespaces or a cluster-scoped kind.
+    pub fn list_prefix(&self, namespace: Option<&str>) -> String {
+        self.etcd_key(namespace, "")
+    }
+
     pub fn etcd_key(&self, namespace: Option<&str>, name: &str) -> String {
         let mut key = String::with_capacity(64);
         key.push_str("/registry/");
@@ -380,6 +386,16 @@ impl Object {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_prefixes() {
+        let pods = resource_for("v1", "Pod").unwrap();
+        let nodes = resource_for("v1", "Node").unwrap();
+        assert_eq!(pods.list_prefix(Some("default")), "/registry/pods/default/");
+        assert_eq!(pods.list_prefix(None), "/registry/pods/");
+        assert_eq!(nodes.list_prefix(Some("default")), "/registry/minions/");
+        assert_eq!(nodes.list_prefix(None), "/registry/minions/");
+    }
 
     #[test]
     fn keys_paths_and_round_trip() {

@@ -624,11 +624,7 @@ impl<'a> Context<'a> {
     /// Every stored object of `kind` (in `namespace`, for namespaced kinds), in key order.
     pub fn list(&self, kind: &str, namespace: Option<&str>) -> Vec<&'a Object> {
         let Some(info) = resource_for_kind(kind) else { return vec![] };
-        let prefix = match (info.namespaced, namespace) {
-            (true, Some(ns)) => info.etcd_key(Some(ns), ""),
-            _ => format!("/registry/{}/", info.etcd_prefix),
-        };
-        self.store.list(&prefix).into_iter().map(|(_, o, _)| o).collect()
+        self.store.list(&info.list_prefix(namespace)).into_iter().map(|(_, o, _)| o).collect()
     }
 
     /// A stored object read as the typed form `T` (works for kinds stored unstructured too).

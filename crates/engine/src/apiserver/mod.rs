@@ -939,10 +939,7 @@ fn do_get(core: &mut Core, r: &mut Req) -> ApiResponse {
 }
 
 fn do_list(core: &mut Core, req: &ApiRequest) -> ApiResponse {
-    let prefix = match (req.resource.namespaced, req.namespace.as_deref()) {
-        (true, Some(ns)) => format!("/registry/{}/{ns}/", req.resource.etcd_prefix),
-        _ => format!("/registry/{}/", req.resource.etcd_prefix),
-    };
+    let prefix = req.resource.list_prefix(req.namespace.as_deref());
     let items: Vec<Value> = core
         .store
         .list(&prefix)
@@ -1112,6 +1109,9 @@ fn validation_step(
     prepared: Vec<crate::trace::Change>,
     errors: &[crate::errors::FieldError],
 ) {
+    if !r.verbose {
+        return;
+    }
     let kind = r.req.resource.kind;
     let summary = if errors.is_empty() {
         format!("{kind} \"{}\" is valid", obj.name())
@@ -1133,6 +1133,11 @@ fn validation_step(
 }
 
 fn etcd_step(core: &mut Core, r: &mut Req, detail: EtcdDetail, ok: bool) {
+    if !r.verbose {
+        // No step: the request's summary step shows the write.
+        r.etcd = Some(detail);
+        return;
+    }
     let summary = match (&detail.error, detail.operation) {
         (Some(e), _) => format!("{} {}: {e}", op_word(detail.operation), detail.key),
         (None, op) => format!("{} {} at revision {}", op_word(op), detail.key, detail.revision),

@@ -24,11 +24,7 @@ pub fn list(core: &Core, kind: &str, namespace: Option<&str>) -> Vec<Object> {
 /// [`list`] without copying the objects: handles on the store's own values.
 pub fn list_shared(core: &Core, kind: &str, namespace: Option<&str>) -> Vec<Arc<Object>> {
     let r = res(kind);
-    let prefix = match (r.namespaced, namespace) {
-        (true, Some(ns)) => format!("/registry/{}/{ns}/", r.etcd_prefix),
-        _ => format!("/registry/{}/", r.etcd_prefix),
-    };
-    core.store.list_shared(&prefix).into_iter().filter(|o| o.kind() == kind).collect()
+    core.store.list_shared(&r.list_prefix(namespace)).into_iter().filter(|o| o.kind() == kind).collect()
 }
 
 /// One object by kind, namespace and name.

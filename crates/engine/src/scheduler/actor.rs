@@ -43,7 +43,7 @@ fn watched_prefixes() -> &'static [String] {
         let mut prefixes: Vec<String> = ClusterSnapshot::WATCHED
             .iter()
             .filter_map(|(api_version, kind)| resource_for(api_version, kind))
-            .map(|r| format!("/registry/{}/", r.etcd_prefix))
+            .map(|r| r.list_prefix(None))
             .collect();
         prefixes.sort();
         prefixes

@@ -66,11 +66,12 @@ impl<'a> Snapshot<'a> {
     /// kind), in etcd key order — the order the API server lists them in.
     pub fn list(&self, kind: &str, namespace: Option<&str>) -> Vec<&'a Object> {
         let Some(res) = resource_for_kind(kind) else { return Vec::new() };
-        let prefix = match namespace {
-            Some(ns) if res.namespaced => format!("/registry/{}/{ns}/", res.etcd_prefix),
-            _ => format!("/registry/{}/", res.etcd_prefix),
-        };
-        self.store.list_at(&prefix, self.revision).into_iter().map(|(_, o, _)| o).filter(|o| o.kind() == kind).collect()
+        self.store
+            .list_at(&res.list_prefix(namespace), self.revision)
+            .into_iter()
+            .map(|(_, o, _)| o)
+            .filter(|o| o.kind() == kind)
+            .collect()
     }
 
     pub fn get(&self, kind: &str, namespace: Option<&str>, name: &str) -> Option<&'a Object> {
