@@ -75,20 +75,29 @@ pub fn split_service_account(user: &str) -> Option<(&str, &str)> {
 
 /// Authenticates a caller's credential against the cluster.
 pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
+    authenticate_with(store, caller, true)
+}
+
+/// [`authenticate`]; without `explain` the explanation is left empty (a request whose
+/// authentication step the trace does not show).
+pub fn authenticate_with(store: &Store<Object>, caller: &Caller, explain: bool) -> Authn {
+    let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
     match &caller.credential {
         Credential::ClientCertificate { common_name, organizations } => Authn {
             ok: true,
             method: "x509 client certificate".into(),
             user: UserInfo { username: common_name.clone(), groups: with_authenticated(organizations.clone()) },
-            explanation: format!(
-                "the TLS client certificate is signed by the cluster CA; its Common Name {:?} is the user name{}",
-                common_name,
-                if organizations.is_empty() {
-                    String::from(" and it names no Organization (group)")
-                } else {
-                    format!(" and its Organizations {organizations:?} are the groups")
-                }
-            ),
+            explanation: text(&|| {
+                format!(
+                    "the TLS client certificate is signed by the cluster CA; its Common Name {:?} is the user name{}",
+                    common_name,
+                    if organizations.is_empty() {
+                        String::from(" and it names no Organization (group)")
+                    } else {
+                        format!(" and its Organizations {organizations:?} are the groups")
+                    }
+                )
+            }),
         },
         Credential::BearerToken(token) => {
             let settings = cluster::settings(store);
@@ -97,11 +106,11 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
                     ok: true,
                     method: "bearer token".into(),
                     user: UserInfo { username: u.name.clone(), groups: with_authenticated(u.groups.clone()) },
-                    explanation: format!(
+                    explanation: text(&|| format!(
                         "the bearer token is in kube-apiserver's static token file (--token-auth-file) as user {:?}{}",
                         u.name,
                         u.uid.as_deref().map(|uid| format!(", uid {uid:?}")).unwrap_or_default()
-                    ),
+                    )),
                 },
                 None => Authn {
                     ok: false,
@@ -112,7 +121,11 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
             }
         }
         Credential::ServiceAccount { namespace, name } => {
-            let exists = store.get(&format!("/registry/serviceaccounts/{namespace}/{name}")).is_some();
+            let mut key = String::with_capacity(64);
+            for part in ["/registry/serviceaccounts/", namespace, "/", name] {
+                key.push_str(part);
+            }
+            let exists = store.get(&key).is_some();
             if exists {
                 Authn {
                     ok: true,
@@ -121,18 +134,22 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
                         username: service_account_user(namespace, name),
                         groups: with_authenticated(service_account_groups(namespace)),
                     },
-                    explanation: format!(
+                    explanation: text(&|| {
+                        format!(
                         "the bearer token is a service-account token signed by kube-apiserver for ServiceAccount {namespace}/{name}, which still exists"
-                    ),
+                    )
+                    }),
                 }
             } else {
                 Authn {
                     ok: false,
                     method: "service account token".into(),
                     user: UserInfo::default(),
-                    explanation: format!(
+                    explanation: text(&|| {
+                        format!(
                         "the service-account token names ServiceAccount {namespace}/{name}, which does not exist (any more)"
-                    ),
+                    )
+                    }),
                 }
             }
         }
@@ -140,9 +157,11 @@ pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
             ok: false,
             method: what.clone(),
             user: UserInfo::default(),
-            explanation: format!(
+            explanation: text(&|| {
+                format!(
                 "no authenticator accepts the {what} (not signed by the cluster CA, expired or revoked); presenting a bad credential is refused even though anonymous requests are allowed"
-            ),
+            )
+            }),
         },
         Credential::Anonymous => {
             let settings = cluster::settings(store);

@@ -773,7 +773,7 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
     r.record_request(core);
 
     // 1. Authentication.
-    let a = authn::authenticate(&core.store, &req.caller);
+    let a = authn::authenticate_with(&core.store, &req.caller, r.verbose);
     if r.verbose {
         let summary = if a.ok {
             format!("authenticated as {} ({})", a.user.username, a.method)

@@ -67,11 +67,15 @@ pub struct EndpointSliceController {
 }
 
 /// The Services in `ns` whose selector matches `labels`.
-pub fn services_selecting(cx: &Cx, ns: Option<&str>, labels: Option<&BTreeMap<String, String>>) -> Vec<Service> {
-    list(cx.core, "Service", ns)
+pub fn services_selecting(
+    cx: &Cx,
+    ns: Option<&str>,
+    labels: Option<&BTreeMap<String, String>>,
+) -> Vec<std::sync::Arc<Service>> {
+    list_shared(cx.core, "Service", ns)
         .into_iter()
-        .filter_map(|o| match o {
-            Object::Service(s) => Some(std::sync::Arc::unwrap_or_clone(s)),
+        .filter_map(|o| match &*o {
+            Object::Service(s) => Some(std::sync::Arc::clone(s)),
             _ => None,
         })
         .filter(|s| {
