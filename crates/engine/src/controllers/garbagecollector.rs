@@ -88,10 +88,9 @@ impl Controller for GarbageCollector {
             return;
         }
         let meta = obj.meta();
-        let uid = meta.uid.clone().unwrap_or_default();
         match ev.kind {
             EventType::Deleted => {
-                for (dep, _) in dependents(cx, &uid) {
+                for (dep, _) in dependents(cx, meta.uid.as_deref().unwrap_or("")) {
                     let reason = format!("the owner of {} is gone", describe(&dep));
                     cx.watch(NAME, Phase::Controllers, ev, &item_key(&dep), WATCH_LATENCY_MS, &reason);
                 }
@@ -112,7 +111,7 @@ impl Controller for GarbageCollector {
                 }
             }
             EventType::Added | EventType::Modified => {
-                let prev_meta = ev.prev.as_deref().map(|p| p.meta().clone());
+                let prev_meta = ev.prev.as_deref().map(Object::meta);
                 let newly = |f: &str| {
                     has_finalizer(meta, f)
                         && is_deleting(meta)

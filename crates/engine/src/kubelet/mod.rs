@@ -350,6 +350,10 @@ struct VolFail {
 }
 
 /// One pod on this node.
+/// A pod worker's last reference: the pod and written revision it was made from, and the
+/// reference.
+type KeptReference = (std::sync::Arc<Pod>, Option<u64>, Object);
+
 #[derive(Clone, Debug)]
 struct PodWorker {
     key: String,
@@ -360,6 +364,9 @@ struct PodWorker {
     /// again: `pod` is the stored value, which is kept without it, and steps and events refer
     /// to the pod with it ([`PodWorker::reference`]).
     written_revision: Option<u64>,
+    /// The last [`PodWorker::reference`], with the pod and written revision it was made
+    /// from (the pod's handle is kept, so a new pod is never taken for it).
+    reference_cache: std::cell::RefCell<Option<KeptReference>>,
     admitted: Option<bool>,
     rejected: Option<(String, String)>,
     evicted: Option<String>,
@@ -404,6 +411,7 @@ impl PodWorker {
             uid: pod.metadata.uid.clone().unwrap_or_default(),
             pod: std::sync::Arc::clone(pod),
             written_revision: None,
+            reference_cache: Default::default(),
             admitted: None,
             rejected: None,
             evicted: None,
@@ -465,12 +473,21 @@ impl PodWorker {
     /// The pod as steps and events refer to it: its kind and metadata (name, namespace, UID,
     /// resourceVersion). Spec and status are left out: nothing that takes it reads them, and
     /// a full copy per step was a large share of a run's work.
+    /// The reference is kept until the pod is read again or written.
     fn reference(&self) -> Object {
+        if let Some((pod, rev, obj)) = &*self.reference_cache.borrow() {
+            if std::sync::Arc::ptr_eq(pod, &self.pod) && *rev == self.written_revision {
+                return obj.clone();
+            }
+        }
         let mut metadata = self.pod.metadata.clone();
         if let Some(rev) = self.written_revision {
             metadata.resource_version = Some(rev.to_string());
         }
-        Object::Pod(std::sync::Arc::new(Pod { metadata, spec: None, status: None }))
+        let obj = Object::Pod(std::sync::Arc::new(Pod { metadata, spec: None, status: None }));
+        *self.reference_cache.borrow_mut() =
+            Some((std::sync::Arc::clone(&self.pod), self.written_revision, obj.clone()));
+        obj
     }
 }
 
