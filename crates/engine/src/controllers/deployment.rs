@@ -307,7 +307,7 @@ fn canonical_json(v: &serde_json::Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&serde_json::Value::String((*k).clone()).to_string());
+                push_json_string(out, k);
                 out.push(':');
                 canonical_json(&m[*k], out);
             }
@@ -323,8 +323,33 @@ fn canonical_json(v: &serde_json::Value, out: &mut String) {
             }
             out.push(']');
         }
+        serde_json::Value::String(t) => push_json_string(out, t),
         other => out.push_str(&other.to_string()),
     }
+}
+
+/// `s` as serde_json writes a string: quoted, with `"`, `\\` and control characters escaped.
+fn push_json_string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                out.push_str("\\u00");
+                out.push(HEX[(c as usize) >> 4] as char);
+                out.push(HEX[(c as usize) & 0xf] as char);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// The `pod-template-hash` of a template (see the module documentation for how it differs
@@ -1581,6 +1606,26 @@ fn find_active_or_latest(new: Option<&Arc<ReplicaSet>>, old: &[Arc<ReplicaSet>])
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_json_is_serde_json_with_sorted_keys() {
+        fn sorted(v: &serde_json::Value) -> serde_json::Value {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let mut keys: Vec<&String> = m.keys().collect();
+                    keys.sort();
+                    serde_json::Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect())
+                }
+                serde_json::Value::Array(a) => serde_json::Value::Array(a.iter().map(sorted).collect()),
+                other => other.clone(),
+            }
+        }
+        let v = serde_json::json!({"z": 1, "a": {"q\"uote": "back\\slash", "ctl": "\u{1}\u{1f}\u{7f}\u{8}\u{c}\n\r\t",
+            "uni": "é✓😀", "n": [1.5, -2, null, true, {"b": "x", "a": []}]}, "": ""});
+        let mut text = String::new();
+        canonical_json(&v, &mut text);
+        assert_eq!(text, serde_json::to_string(&sorted(&v)).unwrap());
+    }
 
     #[test]
     fn hash_encoding_uses_the_safe_alphabet() {
