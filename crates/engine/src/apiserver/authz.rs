@@ -141,7 +141,7 @@ pub fn authorize_cached(
 pub struct RbacCache {
     /// The store revision the entries hold at.
     at: u64,
-    entries: std::collections::HashMap<String, rbac::RbacResult>,
+    entries: std::collections::BTreeMap<String, rbac::RbacResult>,
 }
 
 impl RbacCache {
@@ -162,15 +162,17 @@ impl RbacCache {
             self.at = revision;
         }
         let mut key = String::with_capacity(96);
+        // The parts that tell requests apart soonest come first (the key is compared, not
+        // hashed).
         for part in [
-            attrs.user.username.as_str(),
-            attrs.verb,
-            attrs.api_group,
             attrs.resource,
-            attrs.subresource,
-            attrs.namespace,
+            attrs.verb,
             attrs.name,
+            attrs.namespace,
+            attrs.subresource,
+            attrs.api_group,
             attrs.path,
+            attrs.user.username.as_str(),
         ] {
             key.push_str(part);
             key.push('\u{0}');
