@@ -161,16 +161,20 @@ fn attributes<'a>(
         Operation::Update => admission::Operation::Update,
         Operation::Delete => admission::Operation::Delete,
     };
-    let mut attrs = admission::Attributes::for_object(operation, obj, user)?;
-    attrs.resource = resource;
-    attrs.subresource = subresource.to_string();
-    if !name.is_empty() && name != attrs.name {
-        attrs.name = name.to_string();
-    }
-    if let Some(o) = old {
-        attrs = attrs.with_old(o);
-    }
-    Some(attrs)
+    // The request's resource, not the body's (a Binding posted to pods/binding); a body of a
+    // kind the API server does not know goes through no admission (`for_object` is `None`).
+    let namespaced = crate::object::resource_for_kind(obj.kind())?.namespaced;
+    Some(admission::Attributes {
+        operation,
+        resource,
+        subresource: subresource.to_string(),
+        kind: obj.kind().to_string(),
+        namespace: if namespaced { obj.namespace().unwrap_or("").to_string() } else { String::new() },
+        name: if name.is_empty() { obj.name() } else { name }.to_string(),
+        user,
+        dry_run: false,
+        old_object: old,
+    })
 }
 
 fn outcome(pass: admission::PassOutcome) -> AdmissionResult {

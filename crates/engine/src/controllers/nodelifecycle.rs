@@ -187,8 +187,8 @@ impl NodeLifecycleController {
         for o in list_shared(cx.core, "Node", None) {
             let Object::Node(node) = &*o else { continue };
             let name = node.metadata.name.clone().unwrap_or_default();
-            let ready = ready_condition(node).cloned();
-            let heartbeat = ready.as_ref().and_then(|c| c.last_heartbeat_time.as_ref()).map(time_ms);
+            let ready = ready_condition(node);
+            let heartbeat = ready.and_then(|c| c.last_heartbeat_time.as_ref()).map(time_ms);
             let lease_renew =
                 get_shared(cx.core, "Lease", Some(LEASE_NAMESPACE), &name).and_then(|l| lease_renew_time_ms(&l));
             let created = node.metadata.creation_timestamp.as_ref().map(time_ms).unwrap_or(0);
@@ -207,7 +207,7 @@ impl NodeLifecycleController {
             }
             let grace = if ready.is_none() { NODE_STARTUP_GRACE_PERIOD_MS } else { NODE_MONITOR_GRACE_PERIOD_MS };
             let probe = h.probe_ms;
-            let observed_status = ready.as_ref().map_or("Unknown".to_string(), |c| c.status.clone());
+            let observed_status = ready.map_or("Unknown".to_string(), |c| c.status.clone());
             let mut current_status = observed_status.clone();
             if now > probe + grace {
                 let mut updated = (**node).clone();
@@ -233,8 +233,7 @@ impl NodeLifecycleController {
                         _ => {}
                     }
                 }
-                let new_ready = ready_condition(&updated).cloned();
-                if new_ready != ready {
+                if ready_condition(&updated) != ready {
                     current_status = "Unknown".into();
                     let silent = go_duration(now - probe);
                     let obj = (*o).clone();

@@ -84,13 +84,13 @@ impl EventRecorder {
         let obj = spec.involved;
         let meta = obj.meta();
         let ns = meta.namespace.clone().unwrap_or_else(|| "default".to_string());
-        let object_key = format!("{}/{}/{}/{}", obj.kind(), ns, obj.name(), meta.uid.as_deref().unwrap_or(""));
+        let object_key = joined(&[obj.kind(), &ns, obj.name(), meta.uid.as_deref().unwrap_or("")], '/');
         if !self.allow(&object_key, core.now) {
             return None;
         }
         // The aggregator: many different messages for one object and reason become one
         // combined event.
-        let aggregate_key = format!("{object_key}|{}|{}", spec.type_, spec.reason);
+        let aggregate_key = joined(&[&object_key, spec.type_, spec.reason], '|');
         let entry = self.similar.entry(aggregate_key.clone()).or_insert((core.now, vec![]));
         if core.now.saturating_sub(entry.0) > AGGREGATE_WINDOW_MS {
             *entry = (core.now, vec![]);
@@ -104,12 +104,9 @@ impl EventRecorder {
             spec.message = format!("{COMBINED_PREFIX}{}", spec.message);
             format!("{aggregate_key}|combined")
         } else {
-            format!(
-                "{object_key}|{}|{}|{}|{}",
-                spec.field_path.as_deref().unwrap_or(""),
-                spec.type_,
-                spec.reason,
-                spec.message
+            joined(
+                &[&object_key, spec.field_path.as_deref().unwrap_or(""), spec.type_, spec.reason, &spec.message],
+                '|',
             )
         };
         let now_ts = apiserver::timestamp(core.now);
@@ -216,4 +213,16 @@ impl EventRecorder {
         }
         Some(step)
     }
+}
+
+/// `parts` joined by `sep`, appended into one buffer (event keys are made for every event).
+fn joined(parts: &[&str], sep: char) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
+        }
+        out.push_str(p);
+    }
+    out
 }

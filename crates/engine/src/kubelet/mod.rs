@@ -2810,9 +2810,12 @@ impl Actor for Kubelet {
 
     fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
         let Object::Pod(p) = &*event.object else { return };
+        let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(self.node.as_str());
+        if !bound && self.pods.is_empty() {
+            return;
+        }
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
         let key = format!("{ns}/{}", p.metadata.name.as_deref().unwrap_or(""));
-        let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(self.node.as_str());
         if !bound && !self.pods.contains_key(&key) {
             return;
         }
