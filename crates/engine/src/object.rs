@@ -266,9 +266,14 @@ macro_rules! objects {
 
             /// `v1`, `apps/v1`, ...
             pub fn api_version(&self) -> String {
+                self.api_version_str().to_string()
+            }
+
+            /// [`Object::api_version`] without a copy.
+            pub fn api_version_str(&self) -> &str {
                 match self {
-                    $(Object::$variant(_) => <$variant as k8s_openapi::Resource>::API_VERSION.to_string(),)*
-                    Object::Other(u) => u.api_version.clone(),
+                    $(Object::$variant(_) => <$variant as k8s_openapi::Resource>::API_VERSION,)*
+                    Object::Other(u) => &u.api_version,
                 }
             }
 
@@ -367,7 +372,7 @@ impl Object {
     }
 
     pub fn resource(&self) -> Option<&'static ResourceInfo> {
-        resource_for(&self.api_version(), self.kind())
+        resource_for(self.api_version_str(), self.kind())
     }
 
     /// The object as YAML text, as `kubectl get -o yaml` would print it.
