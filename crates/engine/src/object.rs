@@ -92,13 +92,13 @@ impl ResourceInfo {
         p
     }
 
-    /// The etcd key of an object of this kind.
     /// The key prefix a list reads: `/registry/<prefix>/<namespace>/` for a namespaced kind
     /// in one namespace, `/registry/<prefix>/` for all namespaces or a cluster-scoped kind.
     pub fn list_prefix(&self, namespace: Option<&str>) -> String {
         self.etcd_key(namespace, "")
     }
 
+    /// The etcd key of an object of this kind.
     pub fn etcd_key(&self, namespace: Option<&str>, name: &str) -> String {
         let mut key = String::with_capacity(64);
         key.push_str("/registry/");

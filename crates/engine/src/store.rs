@@ -210,6 +210,20 @@ impl<V: Clone> Store<V> {
         // Each write bumps the revision by one: the log is complete when it counts them all.
         (events.len() as u64 == self.revision.saturating_sub(after)).then_some(events)
     }
+
+    /// Whether a write after revision `after` may have touched a key under one of `prefixes`:
+    /// true when one did, or when the log at hand cannot tell (see [`Store::writes_since`]),
+    /// or when `after` is not a revision of this store's past. For answers kept with the
+    /// revision they were true at.
+    pub fn touched_since(&self, after: u64, prefixes: &[&str]) -> bool {
+        if after > self.revision {
+            return true;
+        }
+        match self.writes_since(after) {
+            Some(writes) => writes.iter().any(|e| prefixes.iter().any(|p| e.key.starts_with(p))),
+            None => true,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -260,6 +274,25 @@ mod tests {
         }
         let all: Vec<&str> = s.live("/registry/pods").map(|(_, v)| *v).collect();
         assert_eq!(all, ["a2", "c1", "d1"]);
+    }
+
+    #[test]
+    fn touched_since_reads_the_writes_after_a_revision() {
+        let mut s: Store<&str> = Store::new();
+        let r1 = s.create("/registry/roles/a", "a").unwrap();
+        let r2 = s.create("/registry/pods/p", "p").unwrap();
+        assert!(s.touched_since(0, &["/registry/roles/"]));
+        assert!(!s.touched_since(r1, &["/registry/roles/"]));
+        assert!(s.touched_since(r1, &["/registry/roles/", "/registry/pods/"]));
+        assert!(!s.touched_since(r2, &["/registry/pods/"]));
+        // A revision the store has not reached is no past it can vouch for.
+        assert!(s.touched_since(r2 + 1, &["/registry/pods/"]));
+        // Nor can a log lent out.
+        let lent = s.take_log();
+        s.create("/registry/pods/q", "q").unwrap();
+        assert!(s.touched_since(r1, &["/registry/roles/"]));
+        s.restore_log(lent);
+        assert!(!s.touched_since(r1, &["/registry/roles/"]));
     }
 
     #[test]

@@ -121,11 +121,7 @@ pub fn authenticate_with(store: &Store<Object>, caller: &Caller, explain: bool) 
             }
         }
         Credential::ServiceAccount { namespace, name } => {
-            let mut key = String::with_capacity(64);
-            for part in ["/registry/serviceaccounts/", namespace, "/", name] {
-                key.push_str(part);
-            }
-            let exists = store.get(&key).is_some();
+            let exists = store.get(&["/registry/serviceaccounts/", namespace, "/", name].concat()).is_some();
             if exists {
                 Authn {
                     ok: true,

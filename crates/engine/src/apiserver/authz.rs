@@ -152,11 +152,7 @@ impl RbacCache {
     fn authorize(&mut self, store: &Store<Object>, attrs: &Attributes, wording: Wording) -> rbac::RbacResult {
         let revision = store.revision();
         if revision != self.at {
-            let touched = match store.writes_since(self.at).filter(|_| revision > self.at) {
-                Some(writes) => writes.iter().any(|e| Self::PREFIXES.iter().any(|p| e.key.starts_with(p))),
-                None => true,
-            };
-            if touched {
+            if store.touched_since(self.at, &Self::PREFIXES) {
                 self.entries.clear();
             }
             self.at = revision;

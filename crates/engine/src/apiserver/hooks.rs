@@ -99,11 +99,7 @@ fn has_webhooks(core: &mut Core) -> bool {
     let revision = core.store.revision();
     if let Some((at, has)) = core.webhooks_at {
         // Still true unless a write since then touched a webhook configuration.
-        let touched = match core.store.writes_since(at) {
-            Some(writes) => writes.iter().any(|e| PREFIXES.iter().any(|p| e.key.starts_with(p))),
-            None => true,
-        };
-        if !touched {
+        if !core.store.touched_since(at, &PREFIXES) {
             core.webhooks_at = Some((revision, has));
             return has;
         }

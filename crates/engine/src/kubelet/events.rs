@@ -84,13 +84,13 @@ impl EventRecorder {
         let obj = spec.involved;
         let meta = obj.meta();
         let ns = meta.namespace.clone().unwrap_or_else(|| "default".to_string());
-        let object_key = joined(&[obj.kind(), &ns, obj.name(), meta.uid.as_deref().unwrap_or("")], '/');
+        let object_key = [obj.kind(), &ns, obj.name(), meta.uid.as_deref().unwrap_or("")].join("/");
         if !self.allow(&object_key, core.now) {
             return None;
         }
         // The aggregator: many different messages for one object and reason become one
         // combined event.
-        let aggregate_key = joined(&[&object_key, spec.type_, spec.reason], '|');
+        let aggregate_key = [&object_key, spec.type_, spec.reason].join("|");
         let entry = self.similar.entry(aggregate_key.clone()).or_insert((core.now, vec![]));
         if core.now.saturating_sub(entry.0) > AGGREGATE_WINDOW_MS {
             *entry = (core.now, vec![]);
@@ -104,10 +104,7 @@ impl EventRecorder {
             spec.message = format!("{COMBINED_PREFIX}{}", spec.message);
             format!("{aggregate_key}|combined")
         } else {
-            joined(
-                &[&object_key, spec.field_path.as_deref().unwrap_or(""), spec.type_, spec.reason, &spec.message],
-                '|',
-            )
+            [&object_key, spec.field_path.as_deref().unwrap_or(""), spec.type_, spec.reason, &spec.message].join("|")
         };
         let now_ts = apiserver::timestamp(core.now);
         let caller = Caller::kubelet(&self.host);
@@ -213,16 +210,4 @@ impl EventRecorder {
         }
         Some(step)
     }
-}
-
-/// `parts` joined by `sep`, appended into one buffer (event keys are made for every event).
-fn joined(parts: &[&str], sep: char) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push(sep);
-        }
-        out.push_str(p);
-    }
-    out
 }

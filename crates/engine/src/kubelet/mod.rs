@@ -349,11 +349,11 @@ struct VolFail {
     last: String,
 }
 
-/// One pod on this node.
 /// A pod worker's last reference: the pod and written revision it was made from, and the
 /// reference.
 type KeptReference = (std::sync::Arc<Pod>, Option<u64>, Object);
 
+/// One pod on this node.
 #[derive(Clone, Debug)]
 struct PodWorker {
     key: String,
@@ -472,8 +472,8 @@ impl PodWorker {
 
     /// The pod as steps and events refer to it: its kind and metadata (name, namespace, UID,
     /// resourceVersion). Spec and status are left out: nothing that takes it reads them, and
-    /// a full copy per step was a large share of a run's work.
-    /// The reference is kept until the pod is read again or written.
+    /// a full copy per step was a large share of a run's work. The reference is kept until the
+    /// pod is read again or written.
     fn reference(&self) -> Object {
         if let Some((pod, rev, obj)) = &*self.reference_cache.borrow() {
             if std::sync::Arc::ptr_eq(pod, &self.pod) && *rev == self.written_revision {
