@@ -105,11 +105,11 @@ fn accepted_pod() {
                          ServiceAccount: changed 4 field(s)
                            plugin: ServiceAccount (mutating pass: mutated)
                            change: /spec/containers/0/volumeMounts: (none) → - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
-                                     name: kube-api-access-qvlp9
+                                     name: kube-api-access-t29pp
                                      readOnly: true
                            change: /spec/serviceAccount: (none) → default
                            change: /spec/serviceAccountName: (none) → default
-                           change: /spec/volumes: (none) → - name: kube-api-access-qvlp9
+                           change: /spec/volumes: (none) → - name: kube-api-access-t29pp
                                      projected:
                                        defaultMode: 420
                                        sources:
@@ -127,7 +127,7 @@ fn accepted_pod() {
                                                apiVersion: v1
                                                fieldPath: metadata.namespace
                                              path: namespace
-                           why: The pod names no service account, so it runs as "default". Token volume kube-api-access-qvlp9 (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
+                           why: The pod names no service account, so it runs as "default". Token volume kube-api-access-t29pp (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
                  0.004s  Mutating admission   kube-apiserver
                          Priority: changed 2 field(s)
                            plugin: Priority (mutating pass: mutated)
@@ -187,8 +187,8 @@ fn accepted_pod() {
                          kube-scheduler sees new pod default/web with no node
                            watch: kube-scheduler ADDED /registry/pods/default/web (revision 149): the pod has no spec.nodeName and asks for the default-scheduler
                  0.006s  Scheduling           kube-scheduler
-                         kube-scheduler picks kind-worker2 for pod default/web
-                           chosen: kind-worker2
+                         kube-scheduler picks kind-worker for pod default/web
+                           chosen: kind-worker
                  0.006s  etcd                 kube-scheduler → kube-apiserver
                          kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
                            user: system:kube-scheduler
@@ -200,121 +200,121 @@ fn accepted_pod() {
                            authorized: true by RBAC: RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler"
                            etcd: /registry/events/default/web.18867251ee558d81 revision 151
                  0.006s  Scheduling           kube-scheduler → kube-apiserver
-                         event Normal Scheduled: Successfully assigned default/web to kind-worker2
-                           event: Normal Scheduled (default-scheduler): Successfully assigned default/web to kind-worker2
-                 0.008s  Kubelet              kube-apiserver → kubelet [kind-worker2]
-                         kubelet on kind-worker2 sees pod default/web bound to its node
-                           watch: kubelet (kind-worker2) ADDED /registry/pods/default/web (revision 150): spec.nodeName is "kind-worker2": this kubelet runs the pod
-                 0.008s  Kubelet              kubelet [kind-worker2]
+                         event Normal Scheduled: Successfully assigned default/web to kind-worker
+                           event: Normal Scheduled (default-scheduler): Successfully assigned default/web to kind-worker
+                 0.008s  Kubelet              kube-apiserver → kubelet [kind-worker]
+                         kubelet on kind-worker sees pod default/web bound to its node
+                           watch: kubelet (kind-worker) ADDED /registry/pods/default/web (revision 150): spec.nodeName is "kind-worker": this kubelet runs the pod
+                 0.008s  Kubelet              kubelet [kind-worker]
                          kubelet admits pod default/web
-                           node: kind-worker2
-                 0.008s  Kubelet              kubelet [kind-worker2]
+                           node: kind-worker
+                 0.008s  Kubelet              kubelet [kind-worker]
                          QoS class of default/web: BestEffort
                            qosClass: BestEffort
                            why: no container requests or limits cpu or memory
-                 0.008s  Kubelet              kubelet [kind-worker2]
-                         kubelet creates cgroup kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+                 0.008s  Kubelet              kubelet [kind-worker]
+                         kubelet creates cgroup kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                            driver: systemd, cgroup v2
-                           path: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+                           path: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                            cpu requests (pod): 0m
-                 0.008s  Probes & status      kubelet → kube-apiserver [kind-worker2]
+                 0.008s  Probes & status      kubelet → kube-apiserver [kind-worker]
                          kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
-                 0.008s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 0.008s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
                            etcd: /registry/pods/default/web revision 152
-                 0.128s  Kubelet              kubelet [kind-worker2]
-                         kubelet mounts volume "kube-api-access-qvlp9" (projected)
+                 0.128s  Kubelet              kubelet [kind-worker]
+                         kubelet mounts volume "kube-api-access-t29pp" (projected)
                            type: projected
-                           on the node: /var/lib/kubelet/pods/e77e5d52-771e-4641-a0ed-e0f3746ecd1f/volumes/kubernetes.io~projected/kube-api-access-qvlp9
+                           on the node: /var/lib/kubelet/pods/c34d0bff-9015-4280-a099-ec6cd7363ca5/volumes/kubernetes.io~projected/kube-api-access-t29pp
                            backed by: tmpfs
                            files: token, ca.crt, namespace
-                 0.128s  Container runtime    kubelet → container runtime [kind-worker2]
+                 0.128s  Container runtime    kubelet → container runtime [kind-worker]
                          kubelet → containerd: RunPodSandbox for default/web
                            CRI call: RunPodSandbox
-                           sandbox ID: 847db87eda7f8d74d95e7005ff076cb27b685470aae3509198e5350faa241040
+                           sandbox ID: 6775dc7701564f619afcd44d14cf8bfe7476cf8a4baa5dc087b341d690d7a28a
                            pause image: registry.k8s.io/pause:3.10 (already present: the runtime's pinned sandbox image)
-                           network namespace: /var/run/netns/cni-5edcf2ba-c70a-494a-946a-da6d496f7827
+                           network namespace: /var/run/netns/cni-6f9b6dae-6f4c-47a8-aac2-ce17a5794a3b
                            hostname: web
-                           cgroup parent: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+                           cgroup parent: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                            DNS: nameserver 10.96.0.10, search default.svc.cluster.local svc.cluster.local cluster.local, options ndots:5
-                 0.278s  CNI                  container runtime → CNI plugin [kind-worker2]
-                         CNI ADD (ptp): default/web gets 10.244.2.2
+                 0.278s  CNI                  container runtime → CNI plugin [kind-worker]
+                         CNI ADD (ptp): default/web gets 10.244.1.2
                            network: kindnet (plugin type "ptp", IPAM host-local)
-                           container ID: 847db87eda7f8d74d95e7005ff076cb27b685470aae3509198e5350faa241040
-                           netns: /var/run/netns/cni-5edcf2ba-c70a-494a-946a-da6d496f7827
-                           host side: veth3346144f (fa:4e:c1:41:fc:40) with 10.244.2.1/32
-                           pod side: eth0 (7a:1d:3c:fa:61:21) with 10.244.2.2/24
-                           routes in the pod: default via 10.244.2.1 dev eth0
-                           route on the node: 10.244.2.2 dev veth3346144f scope host
-                           IPAM range: 10.244.2.1-10.244.2.254 (1 in use, gateway 10.244.2.1 never handed out)
+                           container ID: 6775dc7701564f619afcd44d14cf8bfe7476cf8a4baa5dc087b341d690d7a28a
+                           netns: /var/run/netns/cni-6f9b6dae-6f4c-47a8-aac2-ce17a5794a3b
+                           host side: vethb7fd0b63 (f2:aa:2b:57:da:d0) with 10.244.1.1/32
+                           pod side: eth0 (ee:89:af:30:96:37) with 10.244.1.2/24
+                           routes in the pod: default via 10.244.1.1 dev eth0
+                           route on the node: 10.244.1.2 dev vethb7fd0b63 scope host
+                           IPAM range: 10.244.1.1-10.244.1.254 (1 in use, gateway 10.244.1.1 never handed out)
                            MTU: 1500
-                 0.408s  Container runtime    container runtime → kubelet [kind-worker2]
-                         sandbox of default/web is ready (10.244.2.2)
-                           sandbox ID: 847db87eda7f8d74d95e7005ff076cb27b685470aae3509198e5350faa241040
+                 0.408s  Container runtime    container runtime → kubelet [kind-worker]
+                         sandbox of default/web is ready (10.244.1.2)
+                           sandbox ID: 6775dc7701564f619afcd44d14cf8bfe7476cf8a4baa5dc087b341d690d7a28a
                            pause container: running
-                           pod IP: 10.244.2.2
-                 0.408s  Container runtime    kubelet → kube-apiserver [kind-worker2]
+                           pod IP: 10.244.1.2
+                 0.408s  Container runtime    kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Pulling: Pulling image "nginx:1.29"
                            event: Normal Pulling (kubelet): Pulling image "nginx:1.29"
-                 0.408s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 0.408s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
                            etcd: /registry/events/default/web.18867252064b9601 revision 153
-                 0.408s  Container runtime    kubelet → container runtime [kind-worker2]
+                 0.408s  Container runtime    kubelet → container runtime [kind-worker]
                          containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
                            image: nginx:1.29
                            reference: docker.io/library/nginx:1.29
                            imagePullPolicy: IfNotPresent
                            size: 72345678 bytes
                            time: 2.346s at 32 MiB/s plus 190 ms to resolve
-                 2.754s  Container runtime    kubelet → kube-apiserver [kind-worker2]
+                 2.754s  Container runtime    kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
                            event: Normal Pulled (kubelet): Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-                 2.754s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 2.754s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
                            etcd: /registry/events/default/web.188672529220b482 revision 154
-                 2.754s  Probes & status      kubelet → kube-apiserver [kind-worker2]
+                 2.754s  Probes & status      kubelet → kube-apiserver [kind-worker]
                          kubelet reports the node's images (node.status.images)
-                 2.754s  etcd                 kubelet → kube-apiserver [kind-worker2]
-                         kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets manage their own Node object)
-                           etcd: /registry/minions/kind-worker2 revision 155
-                 2.814s  Containers           kubelet → kube-apiserver [kind-worker2]
+                 2.754s  etcd                 kubelet → kube-apiserver [kind-worker]
+                         kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets manage their own Node object)
+                           etcd: /registry/minions/kind-worker revision 155
+                 2.814s  Containers           kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Created: Container created
                            event: Normal Created (kubelet): Container created
-                 2.814s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 2.814s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
                            etcd: /registry/events/default/web.1886725295b43b83 revision 156
-                 2.904s  Containers           kubelet → kube-apiserver [kind-worker2]
+                 2.904s  Containers           kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Started: Container started
                            event: Normal Started (kubelet): Container started
-                 2.904s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 2.904s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (the system:node rules allow it)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
                            etcd: /registry/events/default/web.188672529b118604 revision 157
-                 2.904s  Containers           container runtime → kubelet [kind-worker2]
+                 2.904s  Containers           container runtime → kubelet [kind-worker]
                          container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-                           container ID: containerd://589e0c678bac4460d3c3b99378373074b0f49a25e26cec1a266675fa8e2ea5e3
+                           container ID: containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
                            image: docker.io/library/nginx:1.29 (docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98)
                            command line: ["/docker-entrypoint.sh", "nginx", "-g", "daemon off;"]
-                           cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice/cri-containerd-589e0c678bac4460d3c3b99378373074b0f49a25e26cec1a266675fa8e2ea5e3.scope
+                           cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice/cri-containerd-1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135.scope
                            what it does: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                            listens on: 80/TCP
-                 3.000s  Probes & status      kubelet → kube-apiserver [kind-worker2]
+                 3.000s  Probes & status      kubelet → kube-apiserver [kind-worker]
                          kubelet updates status of default/web: Running (1/1 ready, Running)
-                 3.000s  etcd                 kubelet → kube-apiserver [kind-worker2]
+                 3.000s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
-                           user: system:node:kind-worker2
-                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker2 this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
+                           user: system:node:kind-worker
+                           authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
                            etcd: /registry/pods/default/web revision 158
 
             $ kubectl apply -f pod.yaml
@@ -322,25 +322,25 @@ fn accepted_pod() {
             (exit status 0)
 
             $ kubectl get pods -o wide
-            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
-            web    1/1     Running   0          65s   10.244.2.2   kind-worker2   <none>           <none>
+            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            web    1/1     Running   0          65s   10.244.1.2   kind-worker   <none>           <none>
 
             $ kubectl describe pod web
             Name:             web
             Namespace:        default
             Priority:         0
             Service Account:  default
-            Node:             kind-worker2/172.18.0.4
+            Node:             kind-worker/172.18.0.3
             Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
             Labels:           <none>
             Annotations:      <none>
             Status:           Running
-            IP:               10.244.2.2
+            IP:               10.244.1.2
             IPs:
-              IP:  10.244.2.2
+              IP:  10.244.1.2
             Containers:
               web:
-                Container ID:   containerd://589e0c678bac4460d3c3b99378373074b0f49a25e26cec1a266675fa8e2ea5e3
+                Container ID:   containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
                 Image:          nginx:1.29
                 Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
                 Port:           <none>
@@ -351,7 +351,7 @@ fn accepted_pod() {
                 Restart Count:  0
                 Environment:    <none>
                 Mounts:
-                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-qvlp9 (ro)
+                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-t29pp (ro)
             Conditions:
               Type                        Status
               PodReadyToStartContainers   True 
@@ -360,7 +360,7 @@ fn accepted_pod() {
               ContainersReady             True 
               PodScheduled                True 
             Volumes:
-              kube-api-access-qvlp9:
+              kube-api-access-t29pp:
                 Type:                    Projected (a volume that contains injected data from multiple sources)
                 TokenExpirationSeconds:  3607
                 ConfigMapName:           kube-root-ca.crt
@@ -373,7 +373,7 @@ fn accepted_pod() {
             Events:
               Type    Reason     Age   From               Message
               ----    ------     ----  ----               -------
-              Normal  Scheduled  65s   default-scheduler  Successfully assigned default/web to kind-worker2
+              Normal  Scheduled  65s   default-scheduler  Successfully assigned default/web to kind-worker
               Normal  Pulling    65s   kubelet            spec.containers{web}: Pulling image "nginx:1.29"
               Normal  Pulled     63s   kubelet            spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
               Normal  Created    63s   kubelet            spec.containers{web}: Container created
@@ -599,11 +599,11 @@ fn invalid_pod() {
                          ServiceAccount: changed 4 field(s)
                            plugin: ServiceAccount (mutating pass: mutated)
                            change: /spec/containers/0/volumeMounts: (none) → - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
-                                     name: kube-api-access-qvlp9
+                                     name: kube-api-access-t29pp
                                      readOnly: true
                            change: /spec/serviceAccount: (none) → default
                            change: /spec/serviceAccountName: (none) → default
-                           change: /spec/volumes: (none) → - name: kube-api-access-qvlp9
+                           change: /spec/volumes: (none) → - name: kube-api-access-t29pp
                                      projected:
                                        defaultMode: 420
                                        sources:
@@ -621,7 +621,7 @@ fn invalid_pod() {
                                                apiVersion: v1
                                                fieldPath: metadata.namespace
                                              path: namespace
-                           why: The pod names no service account, so it runs as "default". Token volume kube-api-access-qvlp9 (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
+                           why: The pod names no service account, so it runs as "default". Token volume kube-api-access-t29pp (a bound token valid for 3607 s, the cluster CA and the namespace) is mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount in container web.
                  0.004s  Mutating admission   kube-apiserver
                          Priority: changed 2 field(s)
                            plugin: Priority (mutating pass: mutated)

@@ -4,8 +4,8 @@
 //! The workload is `podlab_engine::workloads::lifecycle`.
 //!
 //! Run: `cargo bench -p podlab-engine --bench lifecycle` (prints the mean wall time per run,
-//! then the same on a cluster loaded once and copied for each run, as the page's later runs
-//! and the CLI's corpus report do).
+//! on a copy of the default cluster the process loaded once, as every run on it is; then the
+//! same with the cluster loaded for each run, as a run on a cluster file is).
 //! The same run compiled to wasm32 under Node.js, against native: `scripts/bench-ratio.sh`.
 
 use podlab_engine::workloads;
@@ -23,10 +23,9 @@ fn main() {
         per_run(workloads::lifecycle) * 1000.0,
         end_ms as f64 / 1000.0
     );
-    let mut loaded = None;
     println!(
-        "the same on a cluster loaded once (lab::run_reusing): {:.3} ms per run ({RUNS} runs)",
-        per_run(|| workloads::lifecycle_reusing(&mut loaded)) * 1000.0
+        "the same with the cluster loaded for each run (lab::Loaded::load): {:.3} ms per run ({RUNS} runs)",
+        per_run(workloads::lifecycle_loading) * 1000.0
     );
 }
 

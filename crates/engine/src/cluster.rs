@@ -47,6 +47,7 @@
 use crate::apiserver::{self, bootstrap};
 use crate::manifest::parse_manifest;
 use crate::object::{resource_for, Object, Unstructured};
+use crate::rng::Rng;
 use crate::sim::Core;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -599,9 +600,24 @@ fn bootstrap_objects() -> &'static [Object] {
     OBJECTS.get_or_init(bootstrap::bootstrap_objects)
 }
 
+/// The seed of the randomness loading draws from (the uids of the starting state's objects).
+/// Loading leaves the run's randomness alone: the starting state was there before the run
+/// began, so it is a function of the cluster file only, and one loaded cluster serves a run
+/// of any seed (see [`crate::lab::Loaded`]).
+pub const LOAD_SEED: u64 = 0x706f_646c_6162; // "podlab"
+
 /// Loads the starting state into `core` (see the module docs): the base objects, then the
 /// cluster file (the default cluster when `None`), then the settings. Returns the settings.
+/// The uids come from a stream seeded with [`LOAD_SEED`]; `core.rng` is left as it was.
 pub fn load(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
+    let run_rng = std::mem::replace(&mut core.rng, Rng::new(LOAD_SEED));
+    let loaded = load_with_load_rng(core, cluster);
+    core.rng = run_rng;
+    loaded
+}
+
+/// [`load`] with `core.rng` being the load's own stream.
+fn load_with_load_rng(core: &mut Core, cluster: Option<&str>) -> Result<LabSettings, ClusterError> {
     let (source, docs, settings) = match cluster {
         Some(text) => {
             let source = "cluster file";

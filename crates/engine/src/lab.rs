@@ -3,11 +3,11 @@
 //! etcd model with its full history — that the web app, the CLI, the tests and the benchmarks
 //! render.
 //!
-//! A run: a fresh [`Core`] seeded with `seed`; the starting state loaded from the cluster YAML
-//! ([`crate::cluster::load`], the built-in kind cluster when `None`; [`run_reusing`] copies
-//! a [`Loaded`] cluster instead of loading it again for every run); kubectl's work queued at
-//! time 0 as the kubeconfig user (the settings' `currentUser`, or `user`), impersonating
-//! `identity` when given (`--as`/`--as-group`); then [`run_loop`] with the actors until the
+//! A run: a copy of the starting state loaded from the cluster YAML ([`Loaded`],
+//! [`crate::cluster::load`]; the built-in kind cluster when `None`, loaded once per process;
+//! [`run_reusing`] keeps a loaded cluster file for the next run), its randomness seeded with
+//! `seed`; kubectl's work queued at time 0 as the kubeconfig user (the settings' `currentUser`,
+//! or `user`), impersonating `identity` when given (`--as`/`--as-group`); then [`run_loop`] with the actors until the
 //! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
 //! at any step ([`Run::store`], [`Run::revision_at`]).
 //!
@@ -21,6 +21,7 @@ use crate::kubectl::apply::OutputLine;
 use crate::kubectl::{ApplyOptions, DocumentResult, KubectlApply};
 use crate::kubelet::{Kubelet, KubeletConfig};
 use crate::object::Object;
+use crate::rng::Rng;
 use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{run_loop, Actor, Core};
 use crate::store::Store;
@@ -202,45 +203,54 @@ fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: 
     config
 }
 
-/// A cluster loaded and ready for runs: a `Core` seeded with `seed` holding the starting state
-/// of `cluster` (`None`: the built-in kind cluster), and the cluster's settings. Loading is
-/// deterministic (the seed and the cluster YAML decide everything it writes), so one `Loaded`
-/// serves any number of runs: each works on its own copy, which shares the stored objects
-/// (copied on write) instead of rebuilding every bootstrap object.
+/// A cluster loaded and ready for runs: a `Core` holding the starting state of `cluster`
+/// (`None`: the built-in kind cluster), and the cluster's settings. Loading is deterministic
+/// and leaves the run's seed out (the cluster YAML decides everything it writes; see
+/// [`cluster::LOAD_SEED`]), so one `Loaded` serves any number of runs of any seed: each works
+/// on its own copy, reseeded with the run's seed, which shares the stored objects (copied on
+/// write) instead of rebuilding every bootstrap object.
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    seed: u64,
     cluster: Option<String>,
     core: Core,
     settings: LabSettings,
 }
 
 impl Loaded {
-    /// Loads `cluster` ([`cluster::load`]) into a `Core` seeded with `seed`.
-    pub fn load(seed: u64, cluster: Option<&str>) -> Result<Loaded, LabError> {
-        let mut core = Core::new(seed);
+    /// Loads `cluster` ([`cluster::load`]).
+    pub fn load(cluster: Option<&str>) -> Result<Loaded, LabError> {
+        let mut core = Core::new(cluster::LOAD_SEED);
         let settings = cluster::load(&mut core, cluster).map_err(LabError::Cluster)?;
-        Ok(Loaded { seed, cluster: cluster.map(str::to_string), core, settings })
+        Ok(Loaded { cluster: cluster.map(str::to_string), core, settings })
     }
 
-    /// Whether `input` runs on this cluster (same seed, same cluster YAML).
+    /// Whether `input` runs on this cluster (the same cluster YAML).
     pub fn fits(&self, input: &LabInput) -> bool {
-        self.seed == input.seed && self.cluster.as_deref() == input.cluster.as_deref()
+        self.cluster.as_deref() == input.cluster.as_deref()
     }
+}
+
+/// The built-in kind cluster, loaded once per process (it is the same on every load).
+fn default_cluster() -> Result<&'static Loaded, LabError> {
+    static DEFAULT: std::sync::OnceLock<Result<Loaded, LabError>> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(|| Loaded::load(None)).as_ref().map_err(Clone::clone)
 }
 
 /// Runs the lab (see the module docs).
 pub fn run(input: &LabInput) -> Result<Run, LabError> {
-    run_on(&Loaded::load(input.seed, input.cluster.as_deref())?, input)
+    match input.cluster.as_deref() {
+        None => run_on(default_cluster()?, input),
+        Some(cluster) => run_on(&Loaded::load(Some(cluster))?, input),
+    }
 }
 
 /// [`run`] with `loaded` kept loaded with the input's cluster: reused when it fits the input,
-/// loaded anew when it is empty or its seed or cluster differ. For callers that run one
-/// manifest after another (the page, the CLI's corpus report, the benchmark).
+/// loaded anew when it is empty or its cluster differs. For callers that run one manifest
+/// after another with their own cluster files (the page, the CLI's corpus report).
 pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run, LabError> {
     let fitting = match loaded.take().filter(|l| l.fits(input)) {
         Some(l) => l,
-        None => Loaded::load(input.seed, input.cluster.as_deref())?,
+        None => Loaded::load(input.cluster.as_deref())?,
     };
     let run = run_on(&fitting, input);
     *loaded = Some(fitting);
@@ -249,8 +259,9 @@ pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run,
 
 /// Runs the lab on a copy of `loaded`, which fits the input (see [`Loaded::fits`]).
 fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
-    debug_assert!(loaded.fits(input), "a run on a cluster loaded for another seed or cluster");
+    debug_assert!(loaded.fits(input), "a run on a cluster loaded for another cluster");
     let mut core = loaded.core.clone();
+    core.rng = Rng::new(input.seed);
     // Room for a typical run's steps (a Deployment of three replicas takes some 150), so the
     // trace is not copied as it grows.
     core.steps.reserve(256);

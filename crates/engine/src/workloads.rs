@@ -35,19 +35,19 @@ spec:
 
 /// `kubectl apply` of [`DEPLOYMENT`] on the default 3-node cluster through [`lab::run`],
 /// until the cluster settles. Returns the run's trace length and settle time (ms of cluster
-/// time), or `None` if the default cluster failed to load.
+/// time), or `None` if the default cluster failed to load. The run works on a copy of the
+/// default cluster's starting state, which the process loads once.
 pub fn lifecycle() -> Option<(usize, u64)> {
     let input = LabInput::new(DEPLOYMENT, "web.yaml");
     lab::run(&input).ok().map(|r| (r.steps.len(), r.end_ms))
 }
 
-/// [`lifecycle`] on a default cluster loaded beforehand and kept in `loaded`
-/// ([`lab::run_reusing`]): the run works on a copy of the loaded starting state, so loading
-/// the cluster (its bootstrap objects, nodes and settings) is left out, as on the page's
-/// second and later runs.
-pub fn lifecycle_reusing(loaded: &mut Option<lab::Loaded>) -> Option<(usize, u64)> {
+/// [`lifecycle`] with the default cluster loaded for the run ([`lab::Loaded::load`]: the base
+/// objects, the bootstrap policy, the nodes and the settings stored one by one), as a run on
+/// a cluster file is.
+pub fn lifecycle_loading() -> Option<(usize, u64)> {
     let input = LabInput::new(DEPLOYMENT, "web.yaml");
-    lab::run_reusing(loaded, &input).ok().map(|r| (r.steps.len(), r.end_ms))
+    lab::run_reusing(&mut None, &input).ok().map(|r| (r.steps.len(), r.end_ms))
 }
 
 fn q(s: &str) -> Quantity {

@@ -201,8 +201,8 @@ fn the_full_cluster_answers_as_documented() {
         expect![[r#"
             pod/web created
             ---
-            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
-            web 1/1 Running 10.244.1.2 kind-worker
+            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web 1/1 Running 10.244.2.2 kind-worker2
         "#]],
     );
 }

@@ -124,7 +124,7 @@ fn create_then_create_again_conflicts() {
             400 BadRequest: the namespace of the provided object does not match the namespace sent on the request
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 400 Bad Request
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            201 /metadata/name="web-zfv9h"
+            201 /metadata/name="web-w6xzh"
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             422 Invalid: ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required
@@ -679,10 +679,10 @@ fn registry_strategies_on_create() {
             show(core, out, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(gated)), &["/status"]);
         },
         expect![[r#"
-            201 /metadata/generation=1 /spec/selector={"matchLabels":{"batch.kubernetes.io/controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a"}} /spec/template/metadata/labels={"batch.kubernetes.io/controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a","batch.kubernetes.io/job-name":"pi","controller-uid":"eb1549f3-3442-4f55-8580-192a485fec7a","job-name":"pi"} /status=-
+            201 /metadata/generation=1 /spec/selector={"matchLabels":{"batch.kubernetes.io/controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989"}} /spec/template/metadata/labels={"batch.kubernetes.io/controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","batch.kubernetes.io/job-name":"pi","controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","job-name":"pi"} /status=-
               [etcd] kubectl POST /apis/batch/v1/namespaces/default/jobs → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            201 /spec/clusterIP="10.96.84.192" /spec/clusterIPs=["10.96.84.192"] /spec/ipFamilies=["IPv4"] /spec/ports/0/nodePort=31682 /status={"loadBalancer":{}}
+            201 /spec/clusterIP="10.96.56.48" /spec/clusterIPs=["10.96.56.48"] /spec/ipFamilies=["IPv4"] /spec/ports/0/nodePort=31761 /status={"loadBalancer":{}}
               [etcd] kubectl POST /api/v1/namespaces/default/services → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             201 /metadata/generation=1 /metadata/annotations={"deprecated.daemonset.template.generation":"1"} /status=-

@@ -64,27 +64,27 @@ fn deployment_creates_a_replicaset_and_three_pods() {
                0.003s watch   replicaset-controller sees ADDED ReplicaSet default/web-7b5c7c887c (a new ReplicaSet: create its Pods)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
                              - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-cls55
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.005s watch   replicaset-controller sees ADDED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet was created)
+               0.005s watch   replicaset-controller sees ADDED Pod default/web-7b5c7c887c-6s6lv (a Pod of this ReplicaSet was created)
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 0, available 0
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s watch   deployment-controller sees MODIFIED ReplicaSet default/web-7b5c7c887c (a ReplicaSet of this Deployment changed)
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet changed)
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-6s6lv (a Pod of this ReplicaSet changed)
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-cls55 to worker-1
                0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
                              - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-xkwvm (a Pod of this ReplicaSet changed)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s watch   replicaset-controller sees MODIFIED Pod default/web-7b5c7c887c-6s6lv (a Pod of this ReplicaSet changed)
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-cls55 Running on worker-1, IP 10.244.1.3, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
                2.011s watch   deployment-controller sees MODIFIED ReplicaSet default/web-7b5c7c887c (a ReplicaSet of this Deployment changed)
@@ -93,18 +93,18 @@ fn deployment_creates_a_replicaset_and_three_pods() {
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-cls55
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
             == objects (at 20.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=3 updated=3 ready=3 available=3 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
                             Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-7b5c7c887c" has successfully progressed."
-            Pod default/web-7b5c7c887c-qcz8f owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
-            Pod default/web-7b5c7c887c-x66sp owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
-            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-6s6lv owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-cls55 owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-p9cnk owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
             ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
                 selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=3,max-replicas=4,revision=1}
                 spec.replicas=3 status: replicas=3 fullyLabeled=3 ready=3 available=3 terminating=0 observedGeneration=1
@@ -134,23 +134,23 @@ fn scaling_a_deployment_resizes_its_only_replicaset() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
                              - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-cls55
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 0, available 0
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-cls55 to worker-1
                0.010s decide  deployment-controller updates status of Deployment web: 3 updated, 0 available, 3 wanted
                              - PUT status: replicas=3 updatedReplicas=3 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-cls55 Running on worker-1, IP 10.244.1.3, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 3 wanted
@@ -167,8 +167,8 @@ fn scaling_a_deployment_resizes_its_only_replicaset() {
                              - Progressing=True (NewReplicaSetAvailable)
               10.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 3 Pod(s) for 5 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
-              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-m4g24
-              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-j5nhn
+              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6nqm4
+              10.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-mszvl
               10.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
               10.006s decide  deployment-controller updates status of Deployment web: 3 updated, 3 available, 5 wanted
@@ -177,14 +177,14 @@ fn scaling_a_deployment_resizes_its_only_replicaset() {
                              - Progressing=True (NewReplicaSetAvailable)
               10.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 5, ready 3, available 3
                              - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
-              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-m4g24 to worker-2
-              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-j5nhn to worker-1
+              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6nqm4 to worker-2
+              10.009s         (test scheduler) binds Pod default/web-7b5c7c887c-mszvl to worker-1
               10.010s decide  deployment-controller updates status of Deployment web: 5 updated, 3 available, 5 wanted
                              - PUT status: replicas=5 updatedReplicas=5 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              12.009s         (test kubelet) Pod default/web-7b5c7c887c-m4g24 Running on worker-2, IP 10.244.2.3, Ready
-              12.009s         (test kubelet) Pod default/web-7b5c7c887c-j5nhn Running on worker-1, IP 10.244.1.4, Ready
+              12.009s         (test kubelet) Pod default/web-7b5c7c887c-6nqm4 Running on worker-2, IP 10.244.2.3, Ready
+              12.009s         (test kubelet) Pod default/web-7b5c7c887c-mszvl Running on worker-1, IP 10.244.1.4, Ready
               12.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 5, ready 5, available 5
                              - PUT status: replicas=5 fullyLabeledReplicas=5 readyReplicas=5 availableReplicas=5 terminatingReplicas=0 observedGeneration=2
               12.014s decide  deployment-controller updates status of Deployment web: 5 updated, 5 available, 5 wanted
@@ -192,23 +192,23 @@ fn scaling_a_deployment_resizes_its_only_replicaset() {
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-cls55
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
-             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-m4g24
-             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-j5nhn
+             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6nqm4
+             10.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-mszvl
              10.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 3 to 5
             == objects (at 30.000s)
             Deployment default/web gen=2 revision=1
                 status: observedGeneration=2 replicas=5 updated=5 ready=5 available=5 unavailable=0 terminating=0
                 conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-7b5c7c887c" has successfully progressed."
                             Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
-            Pod default/web-7b5c7c887c-j5nhn owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
-            Pod default/web-7b5c7c887c-m4g24 owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
-            Pod default/web-7b5c7c887c-qcz8f owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
-            Pod default/web-7b5c7c887c-x66sp owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
-            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-6nqm4 owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            Pod default/web-7b5c7c887c-6s6lv owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-cls55 owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-mszvl owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-p9cnk owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
             ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
                 selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=5,max-replicas=7,revision=1}
                 spec.replicas=5 status: replicas=5 fullyLabeled=5 ready=5 available=5 terminating=0 observedGeneration=2
@@ -252,47 +252,47 @@ spec:
                0.000s         kubectl apply
                0.002s decide  replicaset-controller: ReplicaSet api has 0 Pod(s) for 4 replica(s): creating 4
                              - create 4 Pod(s) from the template with generateName api- (slow start: batches of 1, 2, 1)
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-4cclz
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-kffsq
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-qvkrg
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-69nf2
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-pd876
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-78dn7
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-gw7nc
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-thrmt
                0.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 0, available 0
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.006s         (test scheduler) binds Pod default/api-4cclz to worker-1
-               0.006s         (test scheduler) binds Pod default/api-kffsq to worker-2
-               0.006s         (test scheduler) binds Pod default/api-qvkrg to worker-1
-               0.006s         (test scheduler) binds Pod default/api-69nf2 to worker-2
-               2.006s         (test kubelet) Pod default/api-4cclz Running on worker-1, IP 10.244.1.2, Ready
-               2.006s         (test kubelet) Pod default/api-qvkrg Running on worker-1, IP 10.244.1.3, Ready
+               0.006s         (test scheduler) binds Pod default/api-pd876 to worker-1
+               0.006s         (test scheduler) binds Pod default/api-78dn7 to worker-2
+               0.006s         (test scheduler) binds Pod default/api-gw7nc to worker-1
+               0.006s         (test scheduler) binds Pod default/api-thrmt to worker-2
+               2.006s         (test kubelet) Pod default/api-pd876 Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/api-gw7nc Running on worker-1, IP 10.244.1.3, Ready
                2.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
               10.000s         kubectl scale rs/api 1
               10.002s decide  replicaset-controller: ReplicaSet api has 4 Pod(s) for 1 replica(s): deleting 3
                              - delete 3 Pod(s), the cheapest to lose first
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-69nf2
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-kffsq
-              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-4cclz
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-78dn7
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-thrmt
+              10.002s event   Normal SuccessfulDelete ReplicaSet/default/api: Deleted pod: api-gw7nc
               10.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
               10.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=3 observedGeneration=2
-              11.002s         (test kubelet) Pod default/api-69nf2 stopped and removed
-              11.002s         (test kubelet) Pod default/api-kffsq stopped and removed
-              11.002s         (test kubelet) Pod default/api-4cclz stopped and removed
+              11.002s         (test kubelet) Pod default/api-78dn7 stopped and removed
+              11.002s         (test kubelet) Pod default/api-thrmt stopped and removed
+              11.002s         (test kubelet) Pod default/api-gw7nc stopped and removed
               11.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=2
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-4cclz
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-kffsq
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-qvkrg
-              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-69nf2
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-69nf2
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-kffsq
-             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-4cclz
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-pd876
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-78dn7
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-gw7nc
+              0.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-thrmt
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-78dn7
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-thrmt
+             10.000s Normal SuccessfulDelete ReplicaSet/api from replicaset-controller: Deleted pod: api-gw7nc
             == objects (at 30.000s)
-            Pod default/api-qvkrg owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/api-pd876 owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
             ReplicaSet default/api
                 selector=app=api annotations={}
                 spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=2
@@ -326,26 +326,26 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 4 replica(s): creating 4
                              - create 4 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-x66sp
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-5kjm4
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-cls55
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-vmn6n
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 0, available 0
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-x66sp to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-5kjm4 to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-cls55 to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-vmn6n to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 4 updated, 0 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=0 availableReplicas=0 unavailableReplicas=4 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-x66sp Running on worker-1, IP 10.244.1.3, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-5kjm4 Running on worker-2, IP 10.244.2.3, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-cls55 Running on worker-1, IP 10.244.1.3, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-vmn6n Running on worker-2, IP 10.244.2.3, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 4 updated, 4 available, 4 wanted
@@ -369,12 +369,12 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (NewReplicaSetCreated)
               20.005s decide  replicaset-controller: ReplicaSet web-5978969f59 has 0 Pod(s) for 1 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1)
-              20.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-6dqdj
+              20.005s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-2lbgw
               20.005s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
               20.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 4 Pod(s) for 3 replica(s): deleting 1
                              - delete 1 Pod(s), the cheapest to lose first
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-5kjm4
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-6s6lv
               20.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=2
               20.006s decide  deployment-controller scales up ReplicaSet web-5978969f59 from 1 to 2
@@ -386,32 +386,32 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (NewReplicaSetCreated)
               20.007s decide  replicaset-controller: ReplicaSet web-5978969f59 has 1 Pod(s) for 2 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1)
-              20.007s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-xb9n7
+              20.007s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-l9zw5
               20.007s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
               20.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=1 observedGeneration=2
-              20.009s         (test scheduler) binds Pod default/web-5978969f59-6dqdj to worker-1
+              20.009s         (test scheduler) binds Pod default/web-5978969f59-2lbgw to worker-1
               20.009s decide  deployment-controller updates status of Deployment web: 1 updated, 3 available, 4 wanted
                              - PUT status: replicas=4 updatedReplicas=1 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
               20.009s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
-              20.011s         (test scheduler) binds Pod default/web-5978969f59-xb9n7 to worker-2
+              20.011s         (test scheduler) binds Pod default/web-5978969f59-l9zw5 to worker-2
               20.012s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=2 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              21.005s         (test kubelet) Pod default/web-7b5c7c887c-5kjm4 stopped and removed
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv stopped and removed
               21.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=2
               21.010s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=2 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              22.009s         (test kubelet) Pod default/web-5978969f59-6dqdj Running on worker-1, IP 10.244.1.4, Ready
-              22.011s         (test kubelet) Pod default/web-5978969f59-xb9n7 Running on worker-2, IP 10.244.2.4, Ready
+              22.009s         (test kubelet) Pod default/web-5978969f59-2lbgw Running on worker-1, IP 10.244.1.4, Ready
+              22.011s         (test kubelet) Pod default/web-5978969f59-l9zw5 Running on worker-2, IP 10.244.2.4, Ready
               22.011s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
               22.014s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 3 to 1
@@ -423,8 +423,8 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (ReplicaSetUpdated)
               22.016s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 3 Pod(s) for 1 replica(s): deleting 2
                              - delete 2 Pod(s), the cheapest to lose first
-              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-x66sp
-              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-xkwvm
+              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-p9cnk
+              22.016s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-vmn6n
               22.016s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 3, ready 3, available 3
                              - PUT status: replicas=3 fullyLabeledReplicas=3 readyReplicas=3 availableReplicas=3 terminatingReplicas=0 observedGeneration=3
               22.017s decide  deployment-controller scales up ReplicaSet web-5978969f59 from 2 to 4
@@ -434,8 +434,8 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=2 observedGeneration=3
               22.019s decide  replicaset-controller: ReplicaSet web-5978969f59 has 2 Pod(s) for 4 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1, 1)
-              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-zp98c
-              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-pk4mb
+              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-95kxz
+              22.019s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-dlv96
               22.019s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=3
               22.020s decide  deployment-controller updates status of Deployment web: 2 updated, 3 available, 4 wanted
@@ -444,22 +444,22 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (ReplicaSetUpdated)
               22.021s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 4, ready 2, available 2
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=3
-              22.023s         (test scheduler) binds Pod default/web-5978969f59-zp98c to worker-2
-              22.023s         (test scheduler) binds Pod default/web-5978969f59-pk4mb to worker-1
+              22.023s         (test scheduler) binds Pod default/web-5978969f59-95kxz to worker-1
+              22.023s         (test scheduler) binds Pod default/web-5978969f59-dlv96 to worker-1
               22.024s decide  deployment-controller updates status of Deployment web: 4 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=4 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=2 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              23.016s         (test kubelet) Pod default/web-7b5c7c887c-x66sp stopped and removed
-              23.016s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              23.016s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk stopped and removed
+              23.016s         (test kubelet) Pod default/web-7b5c7c887c-vmn6n stopped and removed
               23.018s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=3
               23.021s decide  deployment-controller updates status of Deployment web: 4 updated, 3 available, 4 wanted
                              - PUT status: replicas=5 updatedReplicas=4 readyReplicas=3 availableReplicas=3 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (ReplicaSetUpdated)
-              24.023s         (test kubelet) Pod default/web-5978969f59-zp98c Running on worker-2, IP 10.244.2.5, Ready
-              24.023s         (test kubelet) Pod default/web-5978969f59-pk4mb Running on worker-1, IP 10.244.1.5, Ready
+              24.023s         (test kubelet) Pod default/web-5978969f59-95kxz Running on worker-1, IP 10.244.1.5, Ready
+              24.023s         (test kubelet) Pod default/web-5978969f59-dlv96 Running on worker-1, IP 10.244.1.6, Ready
               24.025s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 4, ready 4, available 4
                              - PUT status: replicas=4 fullyLabeledReplicas=4 readyReplicas=4 availableReplicas=4 terminatingReplicas=0 observedGeneration=3
               24.028s decide  deployment-controller scales down ReplicaSet web-7b5c7c887c from 1 to 0
@@ -471,7 +471,7 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Progressing=True (ReplicaSetUpdated)
               24.030s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 1 Pod(s) for 0 replica(s): deleting 1
                              - delete 1 Pod(s), the cheapest to lose first
-              24.030s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-qcz8f
+              24.030s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-cls55
               24.030s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=4
               24.032s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
@@ -480,7 +480,7 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - PUT status: replicas=4 updatedReplicas=4 readyReplicas=4 availableReplicas=4 unavailableReplicas=0 terminatingReplicas=1 observedGeneration=2
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              25.030s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
+              25.030s         (test kubelet) Pod default/web-7b5c7c887c-cls55 stopped and removed
               25.032s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=4
               25.035s decide  deployment-controller updates status of Deployment web: 4 updated, 4 available, 4 wanted
@@ -488,34 +488,34 @@ fn rolling_update_with_25_percent_surge_and_unavailability() {
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-x66sp
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-5kjm4
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-cls55
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-vmn6n
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 4
-             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-6dqdj
-             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-xb9n7
-             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-5kjm4
+             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-2lbgw
+             20.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-l9zw5
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-6s6lv
              20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 0 to 1
              20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 4 to 3
              20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 1 to 2
-             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-zp98c
-             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-pk4mb
-             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-x66sp
-             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-xkwvm
+             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-95kxz
+             22.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-dlv96
+             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-p9cnk
+             22.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-vmn6n
              22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 3 to 1
              22.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 2 to 4
-             24.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-qcz8f
+             24.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-cls55
              24.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 1 to 0
             == objects (at 60.000s)
             Deployment default/web gen=2 revision=2
                 status: observedGeneration=2 replicas=4 updated=4 ready=4 available=4 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
                             Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5978969f59" has successfully progressed."
-            Pod default/web-5978969f59-6dqdj owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
-            Pod default/web-5978969f59-pk4mb owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
-            Pod default/web-5978969f59-xb9n7 owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
-            Pod default/web-5978969f59-zp98c owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            Pod default/web-5978969f59-2lbgw owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-95kxz owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-dlv96 owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
+            Pod default/web-5978969f59-l9zw5 owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
             ReplicaSet default/web-5978969f59 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59}
                 selector=app=web,pod-template-hash=5978969f59 annotations={desired-replicas=4,max-replicas=5,revision=2}
                 spec.replicas=4 status: replicas=4 fullyLabeled=4 ready=4 available=4 terminating=0 observedGeneration=3
@@ -550,20 +550,20 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -580,8 +580,8 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - Progressing=True (NewReplicaSetAvailable)
               20.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 0 replica(s): deleting 2
                              - delete 2 Pod(s), the cheapest to lose first
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-qcz8f
-              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-xkwvm
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-6s6lv
+              20.005s event   Normal SuccessfulDelete ReplicaSet/default/web-7b5c7c887c: Deleted pod: web-7b5c7c887c-p9cnk
               20.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=2
               20.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
@@ -590,8 +590,8 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=0 terminatingReplicas=2 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              21.005s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
-              21.005s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv stopped and removed
+              21.005s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk stopped and removed
               21.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=2
               21.008s decide  deployment-controller creates ReplicaSet web-5978969f59 with 2 replica(s)
@@ -607,20 +607,20 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - Progressing=True (NewReplicaSetCreated)
               21.010s decide  replicaset-controller: ReplicaSet web-5978969f59 has 0 Pod(s) for 2 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-5978969f59- (slow start: batches of 1, 1)
-              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-25kjm
-              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-kjlwj
+              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-tvmn6
+              21.010s event   Normal SuccessfulCreate ReplicaSet/default/web-5978969f59: Created pod: web-5978969f59-qw8hm
               21.010s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
               21.012s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-              21.014s         (test scheduler) binds Pod default/web-5978969f59-25kjm to worker-1
-              21.014s         (test scheduler) binds Pod default/web-5978969f59-kjlwj to worker-2
+              21.014s         (test scheduler) binds Pod default/web-5978969f59-tvmn6 to worker-1
+              21.014s         (test scheduler) binds Pod default/web-5978969f59-qw8hm to worker-2
               21.015s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=2
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-              23.014s         (test kubelet) Pod default/web-5978969f59-25kjm Running on worker-1, IP 10.244.1.3, Ready
-              23.014s         (test kubelet) Pod default/web-5978969f59-kjlwj Running on worker-2, IP 10.244.2.3, Ready
+              23.014s         (test kubelet) Pod default/web-5978969f59-tvmn6 Running on worker-1, IP 10.244.1.3, Ready
+              23.014s         (test kubelet) Pod default/web-5978969f59-qw8hm Running on worker-2, IP 10.244.2.3, Ready
               23.016s decide  replicaset-controller updates status of ReplicaSet web-5978969f59: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
               23.019s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -628,22 +628,22 @@ fn recreate_scales_old_pods_to_zero_before_creating_new_ones() {
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
-             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-qcz8f
-             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-xkwvm
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-6s6lv
+             20.000s Normal SuccessfulDelete ReplicaSet/web-7b5c7c887c from replicaset-controller: Deleted pod: web-7b5c7c887c-p9cnk
              20.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled down replica set web-7b5c7c887c from 2 to 0
-             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-25kjm
-             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-kjlwj
+             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-tvmn6
+             21.000s Normal SuccessfulCreate ReplicaSet/web-5978969f59 from replicaset-controller: Created pod: web-5978969f59-qw8hm
              21.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-5978969f59 from 0 to 2
             == objects (at 60.000s)
             Deployment default/web gen=2 revision=2
                 status: observedGeneration=2 replicas=2 updated=2 ready=2 available=2 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
                             Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-5978969f59" has successfully progressed."
-            Pod default/web-5978969f59-25kjm owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
-            Pod default/web-5978969f59-kjlwj owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            Pod default/web-5978969f59-qw8hm owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-2 phase=Running ready=true
+            Pod default/web-5978969f59-tvmn6 owner=ReplicaSet/web-5978969f59 controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59} node=worker-1 phase=Running ready=true
             ReplicaSet default/web-5978969f59 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=5978969f59}
                 selector=app=web,pod-template-hash=5978969f59 annotations={desired-replicas=2,max-replicas=2,revision=2}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1
@@ -680,10 +680,10 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 3 replica(s): creating 3
                              - create 3 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 2)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-wvmxw
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-z8fvf
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6lv2x
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-cnktv
                0.005s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.005s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.005s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-s55wx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.006s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 3 wanted
@@ -694,15 +694,15 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
                0.007s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.007s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.007s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-jm4g2" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.007s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-n6nqm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-wvmxw to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-z8fvf to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6lv2x to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-cnktv to worker-2
                0.010s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.010s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.010s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-wj5nh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.010s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-hmszv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 3 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=3 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
@@ -711,45 +711,45 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
                0.011s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.011s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-xrb2x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-cp8xt" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.017s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.017s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.017s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-n724q" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.017s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-w529w" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.030s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.030s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.030s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-jtzfh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.030s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-vhwvg" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.051s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.051s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.051s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-q7ckc" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.051s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-ksqj7" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.097s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.097s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.097s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-kvhtd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.097s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-t5rx5" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.190s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.190s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.190s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-5gf46" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.190s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: Error creating: pods "web-7b5c7c887c-4qnj9" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.371s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.371s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.371s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-vkcxg" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.371s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-74ms8" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                0.737s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                0.737s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               0.737s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-m68hq" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               0.737s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-74btn" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                1.470s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                1.470s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               1.470s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-hcttp" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-wvmxw Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-z8fvf Running on worker-2, IP 10.244.2.2, Ready
+               1.470s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-6js7b" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6lv2x Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-cnktv Running on worker-2, IP 10.244.2.2, Ready
                2.011s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                2.011s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               2.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-rfwx6" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.011s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-gbkcl" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 3 wanted
@@ -760,35 +760,35 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
                2.931s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                2.931s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               2.931s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-ns4bz" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               2.931s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-dpj5p" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
                5.857s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
                5.857s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-               5.857s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-7926x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+               5.857s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-f6qqk" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
               11.710s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
               11.710s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-              11.710s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-qflnk" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              11.710s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-ldll5" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
               22.491s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
               22.491s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-              22.491s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-d6pjh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              22.491s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-bzz42" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
               43.891s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
               43.891s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-              43.891s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-472zs" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              43.891s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-nr4jn" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
               87.777s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
               87.777s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-              87.777s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-tpgk8" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              87.777s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-p95tx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
              175.550s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
              175.550s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-             175.550s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-g8zq4" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             175.550s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-cclzx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
              350.171s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
              350.171s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-             350.171s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-2cqf6" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             350.171s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-r9kff" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
              603.000s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 3 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=2 availableReplicas=2 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
@@ -797,33 +797,33 @@ fn pods_forbidden_by_quota_leave_the_deployment_short() {
              699.251s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 2 Pod(s) for 3 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
              699.251s api     kube-controller-manager POST /api/v1/namespaces/default/pods → 403 Forbidden
-             699.251s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-9dlvm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+             699.251s event   Warning FailedCreate ReplicaSet/default/web-7b5c7c887c: (combined from similar events): Error creating: pods "web-7b5c7c887c-vfhtx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-wvmxw
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-z8fvf
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-jm4g2" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-wj5nh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-xrb2x" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-n724q" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-jtzfh" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-q7ckc" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-kvhtd" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-5gf46" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
-              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c (x13) from replicaset-controller: (combined from similar events): Error creating: pods "web-7b5c7c887c-9dlvm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6lv2x
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-cnktv
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-s55wx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-n6nqm" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-hmszv" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-cp8xt" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-w529w" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-vhwvg" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-ksqj7" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-t5rx5" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Error creating: pods "web-7b5c7c887c-4qnj9" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
+              0.000s Warning FailedCreate ReplicaSet/web-7b5c7c887c (x13) from replicaset-controller: (combined from similar events): Error creating: pods "web-7b5c7c887c-vfhtx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 3
             == objects (at 700.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=2 updated=2 ready=2 available=2 unavailable=1 terminating=0
                 conditions: Available=False/MinimumReplicasUnavailable "Deployment does not have minimum availability."
-                            ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
+                            ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-s55wx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
                             Progressing=False/ProgressDeadlineExceeded "ReplicaSet "web-7b5c7c887c" has timed out progressing."
-            Pod default/web-7b5c7c887c-wvmxw owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
-            Pod default/web-7b5c7c887c-z8fvf owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
+            Pod default/web-7b5c7c887c-6lv2x owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-cnktv owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-2 phase=Running ready=true
             ReplicaSet default/web-7b5c7c887c owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c}
                 selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=3,max-replicas=4,revision=1}
                 spec.replicas=3 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=0 observedGeneration=1
-                conditions: ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-6spng" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
+                conditions: ReplicaFailure=True/FailedCreate "pods "web-7b5c7c887c-s55wx" is forbidden: exceeded quota: pods-quota, requested: pods=1, used: pods=2, limited: pods=2"
             ResourceQuota default/pods-quota
         "#]],
     );
@@ -858,42 +858,42 @@ fn job_runs_to_completion() {
                0.000s         kubectl apply
                0.002s decide  job-controller creates 2 Pod(s) for Job pi
                              - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
-               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-pd876
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-78dn7
                0.002s decide  job-controller updates status of Job pi
                              - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-               0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
-               0.006s         (test scheduler) binds Pod default/pi-kffsq to worker-2
-               2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
-               2.006s         (test kubelet) Pod default/pi-kffsq Running on worker-2, IP 10.244.2.2, Ready
+               0.006s         (test scheduler) binds Pod default/pi-pd876 to worker-1
+               0.006s         (test scheduler) binds Pod default/pi-78dn7 to worker-2
+               2.006s         (test kubelet) Pod default/pi-pd876 Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/pi-78dn7 Running on worker-2, IP 10.244.2.2, Ready
                3.006s decide  job-controller updates status of Job pi
                              - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
-               7.006s         (test kubelet) Pod default/pi-4cclz Succeeded (exit code 0)
-               7.006s         (test kubelet) Pod default/pi-kffsq Succeeded (exit code 0)
+               7.006s         (test kubelet) Pod default/pi-pd876 Succeeded (exit code 0)
+               7.006s         (test kubelet) Pod default/pi-78dn7 Succeeded (exit code 0)
                8.006s decide  job-controller records finished Pods of Job pi as uncounted
-                             - Pod pi-4cclz succeeded
-                             - Pod pi-kffsq succeeded
+                             - Pod pi-78dn7 succeeded
+                             - Pod pi-pd876 succeeded
                              - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={succeeded: 2 UID(s)}
                              - condition SuccessCriteriaMet=True (CompletionsReached)
                8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
-                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
-                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-78dn7
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-pd876
                8.006s decide  job-controller marks Job pi Complete
                              - PUT status: active=0 succeeded=2 failed=0 uncountedTerminatedPods={}
                              - condition Complete=True (CompletionsReached)
                              - completionTime set
                8.006s event   Normal Completed Job/default/pi: Job completed
             == events
-              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
-              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-pd876
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-78dn7
               8.000s Normal Completed Job/pi from job-controller: Job completed
             == objects (at 60.000s)
             Job default/pi
                 status: active=0 ready=0 succeeded=2 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=8.000s
                 conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
                             Complete=True/CompletionsReached "Reached expected number of succeeded pods"
-            Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
-            Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Succeeded ready=false
+            Pod default/pi-78dn7 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-2 phase=Succeeded ready=false
+            Pod default/pi-pd876 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Succeeded ready=false
         "#]],
     );
 }
@@ -944,19 +944,19 @@ spec:
                5.000s         kubectl apply
                5.002s decide  job-controller creates 1 Pod(s) for Job batch
                              - create 1 Pod(s) with generateName batch- and finalizer batch.kubernetes.io/job-tracking
-               5.002s event   Normal SuccessfulCreate Job/default/batch: Created pod: batch-wvmxw
+               5.002s event   Normal SuccessfulCreate Job/default/batch: Created pod: batch-6lv2x
                5.002s decide  job-controller updates status of Job batch
                              - PUT status: active=2 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-               5.006s         (test scheduler) binds Pod default/batch-wvmxw to worker-2
-               7.006s         (test kubelet) Pod default/batch-wvmxw Running on worker-2, IP 10.244.2.2, Ready
+               5.006s         (test scheduler) binds Pod default/batch-6lv2x to worker-2
+               7.006s         (test kubelet) Pod default/batch-6lv2x Running on worker-2, IP 10.244.2.2, Ready
                8.006s decide  job-controller updates status of Job batch
                              - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
             == events
-              5.000s Normal SuccessfulCreate Job/batch from job-controller: Created pod: batch-wvmxw
+              5.000s Normal SuccessfulCreate Job/batch from job-controller: Created pod: batch-6lv2x
             == objects (at 30.000s)
             Job default/batch
                 status: active=2 ready=2 succeeded=0 failed=0 terminating=0 uncountedTerminatedPods={} startTime=5.000s completionTime=-
-            Pod default/batch-wvmxw owner=Job/batch controller blockOwnerDeletion labels={run=batch} finalizers=[batch.kubernetes.io/job-tracking] node=worker-2 phase=Running ready=true
+            Pod default/batch-6lv2x owner=Job/batch controller blockOwnerDeletion labels={run=batch} finalizers=[batch.kubernetes.io/job-tracking] node=worker-2 phase=Running ready=true
             Pod default/early owner=Job/batch controller blockOwnerDeletion labels={run=batch} finalizers=[batch.kubernetes.io/job-tracking] node=worker-1 phase=Running ready=true
         "#]],
     );
@@ -971,63 +971,63 @@ fn indexed_job_names_its_pods_by_index_and_counts_completed_indexes() {
         TWO_NODES,
         &format!("@@limit 60s\n@0 apply\n{job}"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.002s decide  job-controller creates 2 Pod(s) for Indexed Job pi
-                         - create Pod for index 0 with generateName pi-0-, hostname pi-0, batch.kubernetes.io/job-completion-index=0 and finalizer batch.kubernetes.io/job-tracking
-                         - create Pod for index 1 with generateName pi-1-, hostname pi-1, batch.kubernetes.io/job-completion-index=1 and finalizer batch.kubernetes.io/job-tracking
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-0-4cclz
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-1-kffsq
-           0.002s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           0.006s         (test scheduler) binds Pod default/pi-0-4cclz to worker-1
-           0.006s         (test scheduler) binds Pod default/pi-1-kffsq to worker-2
-           2.006s         (test kubelet) Pod default/pi-0-4cclz Running on worker-1, IP 10.244.1.2, Ready
-           2.006s         (test kubelet) Pod default/pi-1-kffsq Running on worker-2, IP 10.244.2.2, Ready
-           3.006s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
-           7.006s         (test kubelet) Pod default/pi-0-4cclz Succeeded (exit code 0)
-           7.006s         (test kubelet) Pod default/pi-1-kffsq Succeeded (exit code 0)
-           8.006s decide  job-controller creates 1 Pod(s) for Indexed Job pi
-                         - create Pod for index 2 with generateName pi-2-, hostname pi-2, batch.kubernetes.io/job-completion-index=2 and finalizer batch.kubernetes.io/job-tracking
-           8.006s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-2-qvkrg
-           8.006s decide  job-controller records the completed indexes of Job pi
-                         - Pod pi-0-4cclz succeeded: index 0 completed
-                         - Pod pi-1-kffsq succeeded: index 1 completed
-                         - PUT status: active=1 ready=0 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
-           8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-0-4cclz
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-1-kffsq
-           8.010s         (test scheduler) binds Pod default/pi-2-qvkrg to worker-1
-          10.010s         (test kubelet) Pod default/pi-2-qvkrg Running on worker-1, IP 10.244.1.3, Ready
-          11.010s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
-          15.010s         (test kubelet) Pod default/pi-2-qvkrg Succeeded (exit code 0)
-          16.010s decide  job-controller records the completed indexes of Job pi
-                         - Pod pi-2-qvkrg succeeded: index 2 completed
-                         - PUT status: active=0 ready=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
-                         - condition SuccessCriteriaMet=True (CompletionsReached)
-          16.010s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-2-qvkrg
-          16.010s decide  job-controller marks Job pi Complete
-                         - PUT status: active=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
-                         - condition Complete=True (CompletionsReached)
-                         - completionTime set
-          16.010s event   Normal Completed Job/default/pi: Job completed
-        == events
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-0-4cclz
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-1-kffsq
-          8.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-2-qvkrg
-         16.000s Normal Completed Job/pi from job-controller: Job completed
-        == objects (at 60.000s)
-        Job default/pi
-            status: active=0 ready=0 succeeded=3 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=16.000s
-            conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
-                        Complete=True/CompletionsReached "Reached expected number of succeeded pods"
-        Pod default/pi-0-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=0,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
-        Pod default/pi-1-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=1,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Succeeded ready=false
-        Pod default/pi-2-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-completion-index=2,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Succeeded ready=false
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  job-controller creates 2 Pod(s) for Indexed Job pi
+                             - create Pod for index 0 with generateName pi-0-, hostname pi-0, batch.kubernetes.io/job-completion-index=0 and finalizer batch.kubernetes.io/job-tracking
+                             - create Pod for index 1 with generateName pi-1-, hostname pi-1, batch.kubernetes.io/job-completion-index=1 and finalizer batch.kubernetes.io/job-tracking
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-0-pd876
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-1-78dn7
+               0.002s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               0.006s         (test scheduler) binds Pod default/pi-0-pd876 to worker-1
+               0.006s         (test scheduler) binds Pod default/pi-1-78dn7 to worker-2
+               2.006s         (test kubelet) Pod default/pi-0-pd876 Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/pi-1-78dn7 Running on worker-2, IP 10.244.2.2, Ready
+               3.006s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+               7.006s         (test kubelet) Pod default/pi-0-pd876 Succeeded (exit code 0)
+               7.006s         (test kubelet) Pod default/pi-1-78dn7 Succeeded (exit code 0)
+               8.006s decide  job-controller creates 1 Pod(s) for Indexed Job pi
+                             - create Pod for index 2 with generateName pi-2-, hostname pi-2, batch.kubernetes.io/job-completion-index=2 and finalizer batch.kubernetes.io/job-tracking
+               8.006s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-2-gw7nc
+               8.006s decide  job-controller records the completed indexes of Job pi
+                             - Pod pi-0-pd876 succeeded: index 0 completed
+                             - Pod pi-1-78dn7 succeeded: index 1 completed
+                             - PUT status: active=1 ready=0 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
+               8.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-0-pd876
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-1-78dn7
+               8.010s         (test scheduler) binds Pod default/pi-2-gw7nc to worker-1
+              10.010s         (test kubelet) Pod default/pi-2-gw7nc Running on worker-1, IP 10.244.1.3, Ready
+              11.010s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=2 failed=0 completedIndexes=0,1 uncountedTerminatedPods={}
+              15.010s         (test kubelet) Pod default/pi-2-gw7nc Succeeded (exit code 0)
+              16.010s decide  job-controller records the completed indexes of Job pi
+                             - Pod pi-2-gw7nc succeeded: index 2 completed
+                             - PUT status: active=0 ready=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
+                             - condition SuccessCriteriaMet=True (CompletionsReached)
+              16.010s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-2-gw7nc
+              16.010s decide  job-controller marks Job pi Complete
+                             - PUT status: active=0 succeeded=3 failed=0 completedIndexes=0-2 uncountedTerminatedPods={}
+                             - condition Complete=True (CompletionsReached)
+                             - completionTime set
+              16.010s event   Normal Completed Job/default/pi: Job completed
+            == events
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-0-pd876
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-1-78dn7
+              8.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-2-gw7nc
+             16.000s Normal Completed Job/pi from job-controller: Job completed
+            == objects (at 60.000s)
+            Job default/pi
+                status: active=0 ready=0 succeeded=3 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=16.000s
+                conditions: SuccessCriteriaMet=True/CompletionsReached "Reached expected number of succeeded pods"
+                            Complete=True/CompletionsReached "Reached expected number of succeeded pods"
+            Pod default/pi-0-pd876 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-completion-index=0,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Succeeded ready=false
+            Pod default/pi-1-78dn7 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-completion-index=1,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-2 phase=Succeeded ready=false
+            Pod default/pi-2-gw7nc owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-completion-index=2,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Succeeded ready=false
+        "#]],
     );
 }
 
@@ -1046,79 +1046,79 @@ fn job_fails_after_its_backoff_limit() {
                0.000s         kubectl apply
                0.002s decide  job-controller creates 1 Pod(s) for Job pi
                              - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-pd876
                0.002s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-               0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
-               2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               0.006s         (test scheduler) binds Pod default/pi-pd876 to worker-1
+               2.006s         (test kubelet) Pod default/pi-pd876 Running on worker-1, IP 10.244.1.2, Ready
                3.006s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-               5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 1)
+               5.006s         (test kubelet) Pod default/pi-pd876 Failed (exit code 1)
                6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
                              - requeue the Job in 8.994s
                6.006s decide  job-controller records finished Pods of Job pi as uncounted
-                             - Pod pi-4cclz failed
+                             - Pod pi-pd876 failed
                              - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 1 UID(s)}
                6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-pd876
                6.006s decide  job-controller counts the finished Pods of Job pi
                              - PUT status: active=0 succeeded=0 failed=1 uncountedTerminatedPods={}
                7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
                              - requeue the Job in 7.994s
               15.000s decide  job-controller creates 1 Pod(s) for Job pi
                              - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-              15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
+              15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-78dn7
               15.000s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={}
-              15.004s         (test scheduler) binds Pod default/pi-kffsq to worker-1
-              17.004s         (test kubelet) Pod default/pi-kffsq Running on worker-1, IP 10.244.1.3, Ready
+              15.004s         (test scheduler) binds Pod default/pi-78dn7 to worker-1
+              17.004s         (test kubelet) Pod default/pi-78dn7 Running on worker-1, IP 10.244.1.3, Ready
               18.004s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=1 succeeded=0 failed=1 uncountedTerminatedPods={}
-              20.004s         (test kubelet) Pod default/pi-kffsq Failed (exit code 1)
+              20.004s         (test kubelet) Pod default/pi-78dn7 Failed (exit code 1)
               21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
                              - requeue the Job in 18.996s
               21.004s decide  job-controller records finished Pods of Job pi as uncounted
-                             - Pod pi-kffsq failed
+                             - Pod pi-78dn7 failed
                              - PUT status: active=0 ready=0 succeeded=0 failed=1 uncountedTerminatedPods={failed: 1 UID(s)}
               21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-78dn7
               21.004s decide  job-controller counts the finished Pods of Job pi
                              - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
               22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
                              - requeue the Job in 17.996s
               40.000s decide  job-controller creates 1 Pod(s) for Job pi
                              - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-              40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-qvkrg
+              40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-gw7nc
               40.000s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={}
-              40.004s         (test scheduler) binds Pod default/pi-qvkrg to worker-1
-              42.004s         (test kubelet) Pod default/pi-qvkrg Running on worker-1, IP 10.244.1.4, Ready
+              40.004s         (test scheduler) binds Pod default/pi-gw7nc to worker-1
+              42.004s         (test kubelet) Pod default/pi-gw7nc Running on worker-1, IP 10.244.1.4, Ready
               43.004s decide  job-controller updates status of Job pi
                              - PUT status: active=1 ready=1 succeeded=0 failed=2 uncountedTerminatedPods={}
-              45.004s         (test kubelet) Pod default/pi-qvkrg Failed (exit code 1)
+              45.004s         (test kubelet) Pod default/pi-gw7nc Failed (exit code 1)
               46.004s decide  job-controller records finished Pods of Job pi as uncounted
-                             - Pod pi-qvkrg failed
+                             - Pod pi-gw7nc failed
                              - PUT status: active=0 ready=0 succeeded=0 failed=2 uncountedTerminatedPods={failed: 1 UID(s)}
                              - condition FailureTarget=True (BackoffLimitExceeded)
               46.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-qvkrg
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-gw7nc
               46.004s decide  job-controller marks Job pi Failed (BackoffLimitExceeded)
                              - PUT status: active=0 succeeded=0 failed=3 uncountedTerminatedPods={}
                              - condition Failed=True (BackoffLimitExceeded)
               46.004s event   Warning BackoffLimitExceeded Job/default/pi: Job has reached the specified backoff limit
             == events
-              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
-             15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
-             40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-qvkrg
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-pd876
+             15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-78dn7
+             40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-gw7nc
              46.000s Warning BackoffLimitExceeded Job/pi from job-controller: Job has reached the specified backoff limit
             == objects (at 120.000s)
             Job default/pi
                 status: active=0 ready=0 succeeded=0 failed=3 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
                 conditions: FailureTarget=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
                             Failed=True/BackoffLimitExceeded "Job has reached the specified backoff limit"
-            Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
-            Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
-            Pod default/pi-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-78dn7 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-gw7nc owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-pd876 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
         "#]],
     );
 }
@@ -1189,14 +1189,14 @@ spec:
                3.004s         (test kubelet) Pod default/web-2 Running on worker-2, IP 10.244.2.2, Ready
                3.004s         (test kubelet) Pod default/web-canary Running on worker-1, IP 10.244.1.3, not Ready
                3.006s decide  endpointslice-controller publishes 3 endpoint(s), 2 ready for Service web
-                             - update EndpointSlice web-clzxk: 3 endpoint(s), 2 ready
+                             - update EndpointSlice web-8766s: 3 endpoint(s), 2 ready
                3.006s decide  endpoint-controller updates Endpoints web: 2 ready, 1 not ready address(es)
                              - PUT Endpoints web
             == events
             == objects (at 30.000s)
-            EndpointSlice default/api-w9r9k owner=Service/api controller blockOwnerDeletion labels={endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=api}
+            EndpointSlice default/api-xdmp7 owner=Service/api controller blockOwnerDeletion labels={endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=api}
                 addressType=IPv4 ports=[] lastChangeTriggerTime=2026-01-01T00:00:00Z endpoints: <none>
-            EndpointSlice default/web-clzxk owner=Service/web controller blockOwnerDeletion labels={app=web,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=web}
+            EndpointSlice default/web-8766s owner=Service/web controller blockOwnerDeletion labels={app=web,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io,kubernetes.io/service-name=web}
                 addressType=IPv4 ports=[http:8080/TCP] lastChangeTriggerTime=2026-01-01T00:00:03Z endpoints:
                   10.244.1.2 ready=true serving=true terminating=false node=worker-1 zone=zone-a pod=web-1
                   10.244.2.2 ready=true serving=true terminating=false node=worker-2 zone=zone-b pod=web-2
@@ -1205,7 +1205,7 @@ spec:
             Pod default/web-2 labels={app=web} node=worker-2 phase=Running ready=true
             Pod default/web-canary labels={app=web} node=worker-1 phase=Running ready=false
             Endpoints default/api labels={endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=<none>
-            Endpoints default/web labels={app=web,endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=[{"addresses":[{"ip":"10.244.1.2","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-1","uid":"f05399ea-1815-4246-9f87-0927e07ae300"}},{"ip":"10.244.2.2","nodeName":"worker-2","targetRef":{"kind":"Pod","namespace":"default","name":"web-2","uid":"7ab28901-3814-4cff-9c8e-db5eb2bfb8b4"}}],"notReadyAddresses":[{"ip":"10.244.1.3","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-canary","uid":"e05eca98-4235-411c-8a89-dfec63ee344d"}}],"ports":[{"port":8080,"protocol":"TCP","name":"http"}]}]
+            Endpoints default/web labels={app=web,endpoints.kubernetes.io/managed-by=endpoint-controller} subsets=[{"addresses":[{"ip":"10.244.1.2","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-1","uid":"62184fda-effa-45c8-8857-c52e70ded4d2"}},{"ip":"10.244.2.2","nodeName":"worker-2","targetRef":{"kind":"Pod","namespace":"default","name":"web-2","uid":"2d0d723f-d185-4e5b-a4d4-f04889d20de1"}}],"notReadyAddresses":[{"ip":"10.244.1.3","nodeName":"worker-1","targetRef":{"kind":"Pod","namespace":"default","name":"web-canary","uid":"880e43ed-5da9-460f-93f1-83c986aec07e"}}],"ports":[{"port":8080,"protocol":"TCP","name":"http"}]}]
             Service default/api
             Service default/external
             Service default/web labels={app=web}
@@ -1234,20 +1234,20 @@ fn deleting_a_deployment_cascades_in_the_background() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -1257,15 +1257,15 @@ fn deleting_a_deployment_cascades_in_the_background() {
               10.000s         kubectl delete deployment/web
               10.003s decide  garbage collector deletes ReplicaSet default/web-7b5c7c887c: its owner Deployment web no longer exists
                              - DELETE ReplicaSet default/web-7b5c7c887c with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-qcz8f: its owner ReplicaSet web-7b5c7c887c no longer exists
-                             - DELETE Pod default/web-7b5c7c887c-qcz8f with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-xkwvm: its owner ReplicaSet web-7b5c7c887c no longer exists
-                             - DELETE Pod default/web-7b5c7c887c-xkwvm with propagationPolicy=Background
-              11.006s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
-              11.006s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-6s6lv: its owner ReplicaSet web-7b5c7c887c no longer exists
+                             - DELETE Pod default/web-7b5c7c887c-6s6lv with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-p9cnk: its owner ReplicaSet web-7b5c7c887c no longer exists
+                             - DELETE Pod default/web-7b5c7c887c-p9cnk with propagationPolicy=Background
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv stopped and removed
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk stopped and removed
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
             == objects (at 40.000s)
         "#]],
@@ -1296,20 +1296,20 @@ fn foreground_deletion_removes_the_owner_last() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 2 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-p9cnk
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-p9cnk to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk Running on worker-2, IP 10.244.2.2, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -1319,18 +1319,18 @@ fn foreground_deletion_removes_the_owner_last() {
               10.000s         kubectl delete deployment/web foreground
               10.003s decide  garbage collector deletes ReplicaSet default/web-7b5c7c887c: its owner Deployment web is being deleted in the foreground
                              - DELETE ReplicaSet default/web-7b5c7c887c with propagationPolicy=Foreground
-              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-qcz8f: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
-                             - DELETE Pod default/web-7b5c7c887c-qcz8f with propagationPolicy=Background
-              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-xkwvm: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
-                             - DELETE Pod default/web-7b5c7c887c-xkwvm with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-6s6lv: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
+                             - DELETE Pod default/web-7b5c7c887c-6s6lv with propagationPolicy=Background
+              10.006s decide  garbage collector deletes Pod default/web-7b5c7c887c-p9cnk: its owner ReplicaSet web-7b5c7c887c is being deleted in the foreground
+                             - DELETE Pod default/web-7b5c7c887c-p9cnk with propagationPolicy=Background
               10.008s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=2 observedGeneration=1
               10.011s decide  deployment-controller updates status of Deployment web: 0 updated, 0 available, 2 wanted
                              - PUT status: replicas=0 updatedReplicas=0 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=2 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-              11.006s         (test kubelet) Pod default/web-7b5c7c887c-qcz8f stopped and removed
-              11.006s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm stopped and removed
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv stopped and removed
+              11.006s         (test kubelet) Pod default/web-7b5c7c887c-p9cnk stopped and removed
               11.008s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
               11.009s decide  garbage collector removes the foregroundDeletion finalizer from ReplicaSet default/web-7b5c7c887c
@@ -1342,8 +1342,8 @@ fn foreground_deletion_removes_the_owner_last() {
               11.012s decide  garbage collector removes the foregroundDeletion finalizer from Deployment default/web
                              - remove finalizer foregroundDeletion
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-p9cnk
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 2
             == objects (at 40.000s)
         "#]],
@@ -1374,17 +1374,17 @@ fn orphan_deletion_keeps_the_replicaset() {
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-7b5c7c887c has 0 Pod(s) for 1 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-7b5c7c887c- (slow start: batches of 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-xkwvm
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-7b5c7c887c: Created pod: web-7b5c7c887c-6s6lv
                0.005s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-xkwvm to worker-1
+               0.009s         (test scheduler) binds Pod default/web-7b5c7c887c-6s6lv to worker-1
                0.010s decide  deployment-controller updates status of Deployment web: 1 updated, 0 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-7b5c7c887c-xkwvm Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-7b5c7c887c-6s6lv Running on worker-1, IP 10.244.1.2, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-7b5c7c887c: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 1 updated, 1 available, 1 wanted
@@ -1396,10 +1396,10 @@ fn orphan_deletion_keeps_the_replicaset() {
                              - remove the owner reference of ReplicaSet default/web-7b5c7c887c
                              - remove finalizer orphan
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-xkwvm
+              0.000s Normal SuccessfulCreate ReplicaSet/web-7b5c7c887c from replicaset-controller: Created pod: web-7b5c7c887c-6s6lv
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-7b5c7c887c from 0 to 1
             == objects (at 40.000s)
-            Pod default/web-7b5c7c887c-xkwvm owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
+            Pod default/web-7b5c7c887c-6s6lv owner=ReplicaSet/web-7b5c7c887c controller blockOwnerDeletion labels={app=web,pod-template-hash=7b5c7c887c} node=worker-1 phase=Running ready=true
             ReplicaSet default/web-7b5c7c887c labels={app=web,pod-template-hash=7b5c7c887c}
                 selector=app=web,pod-template-hash=7b5c7c887c annotations={desired-replicas=1,max-replicas=2,revision=1}
                 spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=1
@@ -1444,20 +1444,20 @@ nodes:
                              - Progressing=True (NewReplicaSetCreated)
                0.005s decide  replicaset-controller: ReplicaSet web-89ddf7844 has 0 Pod(s) for 2 replica(s): creating 2
                              - create 2 Pod(s) from the template with generateName web-89ddf7844- (slow start: batches of 1, 1)
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-xkwvm
-               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-qcz8f
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-6s6lv
+               0.005s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-p9cnk
                0.005s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.007s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 0, available 0
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.009s         (test scheduler) binds Pod default/web-89ddf7844-xkwvm to worker-1
-               0.009s         (test scheduler) binds Pod default/web-89ddf7844-qcz8f to worker-2
+               0.009s         (test scheduler) binds Pod default/web-89ddf7844-6s6lv to worker-1
+               0.009s         (test scheduler) binds Pod default/web-89ddf7844-p9cnk to worker-2
                0.010s decide  deployment-controller updates status of Deployment web: 2 updated, 0 available, 2 wanted
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=0 availableReplicas=0 unavailableReplicas=2 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               2.009s         (test kubelet) Pod default/web-89ddf7844-xkwvm Running on worker-1, IP 10.244.1.2, Ready
-               2.009s         (test kubelet) Pod default/web-89ddf7844-qcz8f Running on worker-2, IP 10.244.2.2, Ready
+               2.009s         (test kubelet) Pod default/web-89ddf7844-6s6lv Running on worker-1, IP 10.244.1.2, Ready
+               2.009s         (test kubelet) Pod default/web-89ddf7844-p9cnk Running on worker-2, IP 10.244.2.2, Ready
                2.011s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
                2.014s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -1469,7 +1469,7 @@ nodes:
                              - mark the Pods on worker-2 not ready
                              - queue worker-2 for the node.kubernetes.io/unreachable:NoExecute taint
              105.000s event   Normal NodeNotReady Node/worker-2: Node worker-2 status is now: NodeNotReady
-             105.000s event   Warning NodeNotReady Pod/default/web-89ddf7844-qcz8f: Node is not ready
+             105.000s event   Warning NodeNotReady Pod/default/web-89ddf7844-p9cnk: Node is not ready
              105.002s decide  node-lifecycle-controller updates the taints of worker-2: add taint node.kubernetes.io/unreachable:NoSchedule
                              - add taint node.kubernetes.io/unreachable:NoSchedule
              105.002s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 1, available 1
@@ -1480,15 +1480,15 @@ nodes:
                              - Progressing=True (NewReplicaSetAvailable)
              105.100s decide  node-lifecycle-controller updates the taints of worker-2: add taint node.kubernetes.io/unreachable:NoExecute
                              - add taint node.kubernetes.io/unreachable:NoExecute
-             105.102s decide  taint-eviction-controller: Pod default/web-89ddf7844-qcz8f tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
-                             - schedule the deletion of Pod default/web-89ddf7844-qcz8f in 5m0s
-             405.102s event   Normal TaintManagerEviction Pod/default/web-89ddf7844-qcz8f: Marking for deletion Pod default/web-89ddf7844-qcz8f
-             405.102s decide  taint-eviction-controller deletes Pod default/web-89ddf7844-qcz8f
+             105.102s decide  taint-eviction-controller: Pod default/web-89ddf7844-p9cnk tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
+                             - schedule the deletion of Pod default/web-89ddf7844-p9cnk in 5m0s
+             405.102s event   Normal TaintManagerEviction Pod/default/web-89ddf7844-p9cnk: Marking for deletion Pod default/web-89ddf7844-p9cnk
+             405.102s decide  taint-eviction-controller deletes Pod default/web-89ddf7844-p9cnk
                              - add condition DisruptionTarget=True (DeletionByTaintManager: Taint manager: deleting due to NoExecute taint)
-                             - DELETE Pod default/web-89ddf7844-qcz8f
+                             - DELETE Pod default/web-89ddf7844-p9cnk
              405.104s decide  replicaset-controller: ReplicaSet web-89ddf7844 has 1 Pod(s) for 2 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName web-89ddf7844- (slow start: batches of 1)
-             405.104s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-969nf
+             405.104s event   Normal SuccessfulCreate ReplicaSet/default/web-89ddf7844: Created pod: web-89ddf7844-jthrm
              405.104s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=1 observedGeneration=1
              405.106s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 1, available 1
@@ -1497,8 +1497,8 @@ nodes:
                              - PUT status: replicas=2 updatedReplicas=2 readyReplicas=1 availableReplicas=1 unavailableReplicas=1 terminatingReplicas=1 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (NewReplicaSetAvailable)
-             405.108s         (test scheduler) binds Pod default/web-89ddf7844-969nf to worker-1
-             407.108s         (test kubelet) Pod default/web-89ddf7844-969nf Running on worker-1, IP 10.244.1.3, Ready
+             405.108s         (test scheduler) binds Pod default/web-89ddf7844-jthrm to worker-1
+             407.108s         (test kubelet) Pod default/web-89ddf7844-jthrm Running on worker-1, IP 10.244.1.3, Ready
              407.110s decide  replicaset-controller updates status of ReplicaSet web-89ddf7844: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=1 observedGeneration=1
              407.113s decide  deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
@@ -1506,22 +1506,22 @@ nodes:
                              - Available=True (MinimumReplicasAvailable)
                              - Progressing=True (NewReplicaSetAvailable)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-xkwvm
-              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-qcz8f
+              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-6s6lv
+              0.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-p9cnk
               0.000s Normal ScalingReplicaSet Deployment/web from deployment-controller: Scaled up replica set web-89ddf7844 from 0 to 2
-            105.000s Warning NodeNotReady Pod/web-89ddf7844-qcz8f from node-controller: Node is not ready
+            105.000s Warning NodeNotReady Pod/web-89ddf7844-p9cnk from node-controller: Node is not ready
             105.000s Normal NodeNotReady Node/worker-2 from node-controller: Node worker-2 status is now: NodeNotReady
-            405.000s Normal TaintManagerEviction Pod/web-89ddf7844-qcz8f from taint-eviction-controller: Marking for deletion Pod default/web-89ddf7844-qcz8f
-            405.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-969nf
+            405.000s Normal TaintManagerEviction Pod/web-89ddf7844-p9cnk from taint-eviction-controller: Marking for deletion Pod default/web-89ddf7844-p9cnk
+            405.000s Normal SuccessfulCreate ReplicaSet/web-89ddf7844 from replicaset-controller: Created pod: web-89ddf7844-jthrm
             == objects (at 480.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=2 updated=2 ready=2 available=2 unavailable=0 terminating=1
                 conditions: Progressing=True/NewReplicaSetAvailable "ReplicaSet "web-89ddf7844" has successfully progressed."
                             Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
             Node worker-2 Ready=Unknown/NodeStatusUnknown "Kubelet stopped posting node status." taints=[node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute]
-            Pod default/web-89ddf7844-969nf owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
-            Pod default/web-89ddf7844-qcz8f owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} TERMINATING node=worker-2 phase=Running ready=false DisruptionTarget=DeletionByTaintManager
-            Pod default/web-89ddf7844-xkwvm owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
+            Pod default/web-89ddf7844-6s6lv owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
+            Pod default/web-89ddf7844-jthrm owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} node=worker-1 phase=Running ready=true
+            Pod default/web-89ddf7844-p9cnk owner=ReplicaSet/web-89ddf7844 controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844} TERMINATING node=worker-2 phase=Running ready=false DisruptionTarget=DeletionByTaintManager
             ReplicaSet default/web-89ddf7844 owner=Deployment/web controller blockOwnerDeletion labels={app=web,pod-template-hash=89ddf7844}
                 selector=app=web,pod-template-hash=89ddf7844 annotations={desired-replicas=2,max-replicas=3,revision=1}
                 spec.replicas=2 status: replicas=2 fullyLabeled=2 ready=2 available=2 terminating=1 observedGeneration=1
@@ -1579,17 +1579,17 @@ spec:
                              - Progressing=True (NewReplicaSetCreated)
                1.005s decide  replicaset-controller: ReplicaSet cart-65d589857f has 0 Pod(s) for 1 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName cart-65d589857f- (slow start: batches of 1)
-               1.005s event   Normal SuccessfulCreate ReplicaSet/shop/cart-65d589857f: Created pod: cart-65d589857f-w9r9k
+               1.005s event   Normal SuccessfulCreate ReplicaSet/shop/cart-65d589857f: Created pod: cart-65d589857f-xdmp7
                1.005s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                1.007s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               1.009s         (test scheduler) binds Pod shop/cart-65d589857f-w9r9k to worker-1
+               1.009s         (test scheduler) binds Pod shop/cart-65d589857f-xdmp7 to worker-1
                1.010s decide  deployment-controller updates status of Deployment cart: 1 updated, 0 available, 1 wanted
                              - PUT status: replicas=1 updatedReplicas=1 readyReplicas=0 availableReplicas=0 unavailableReplicas=1 terminatingReplicas=0 observedGeneration=1
                              - Available=False (MinimumReplicasUnavailable)
                              - Progressing=True (ReplicaSetUpdated)
-               3.009s         (test kubelet) Pod shop/cart-65d589857f-w9r9k Running on worker-1, IP 10.244.1.2, Ready
+               3.009s         (test kubelet) Pod shop/cart-65d589857f-xdmp7 Running on worker-1, IP 10.244.1.2, Ready
                3.011s decide  replicaset-controller updates status of ReplicaSet cart-65d589857f: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                3.014s decide  deployment-controller updates status of Deployment cart: 1 updated, 1 available, 1 wanted
@@ -1598,15 +1598,15 @@ spec:
                              - Progressing=True (NewReplicaSetAvailable)
               20.000s         kubectl delete namespace/shop
               25.000s decide  namespace-controller empties namespace shop: pods. has 1
-                             - DELETE Pod cart-65d589857f-w9r9k
+                             - DELETE Pod cart-65d589857f-xdmp7
                              - DELETE ConfigMap kube-root-ca.crt
                              - DELETE ServiceAccount default
-                             - DELETE Event cart-65d589857f.1886725229e11d9c
-                             - DELETE Event cart.1886725229c294ec
+                             - DELETE Event cart-65d589857f.1886725229e120d0
+                             - DELETE Event cart.1886725229c2950f
                              - DELETE Deployment cart
                              - DELETE ReplicaSet cart-65d589857f
                              - update status conditions
-              26.000s         (test kubelet) Pod shop/cart-65d589857f-w9r9k stopped and removed
+              26.000s         (test kubelet) Pod shop/cart-65d589857f-xdmp7 stopped and removed
               30.000s decide  namespace-controller empties namespace shop: nothing left
                              - update status conditions
               30.000s decide  namespace-controller finalizes namespace shop
@@ -1671,34 +1671,34 @@ spec:
                5.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
                              - adopt orphan Pod stray (its labels match the selector)
                              - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
-               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-wvmxw
+               5.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-6lv2x
                5.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                5.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
-               5.006s         (test scheduler) binds Pod default/api-wvmxw to worker-2
-               7.006s         (test kubelet) Pod default/api-wvmxw Running on worker-2, IP 10.244.2.2, Ready
+               5.006s         (test scheduler) binds Pod default/api-6lv2x to worker-2
+               7.006s         (test kubelet) Pod default/api-6lv2x Running on worker-2, IP 10.244.2.2, Ready
                7.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
               10.000s         kubectl apply
               10.002s decide  replicaset-controller: ReplicaSet api has 1 Pod(s) for 2 replica(s): creating 1
                              - release Pod stray (its labels no longer match)
                              - create 1 Pod(s) from the template with generateName api- (slow start: batches of 1)
-              10.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-z8fvf
+              10.002s event   Normal SuccessfulCreate ReplicaSet/default/api: Created pod: api-cnktv
               10.002s decide  replicaset-controller updates status of ReplicaSet api: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
               10.004s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 1, available 1
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
-              10.006s         (test scheduler) binds Pod default/api-z8fvf to worker-1
-              12.006s         (test kubelet) Pod default/api-z8fvf Running on worker-1, IP 10.244.1.3, Ready
+              10.006s         (test scheduler) binds Pod default/api-cnktv to worker-1
+              12.006s         (test kubelet) Pod default/api-cnktv Running on worker-1, IP 10.244.1.3, Ready
               12.008s decide  replicaset-controller updates status of ReplicaSet api: replicas 2, ready 2, available 2
                              - PUT status: replicas=2 fullyLabeledReplicas=2 readyReplicas=2 availableReplicas=2 terminatingReplicas=0 observedGeneration=1
             == events
-              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-wvmxw
-             10.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-z8fvf
+              5.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-6lv2x
+             10.000s Normal SuccessfulCreate ReplicaSet/api from replicaset-controller: Created pod: api-cnktv
             == objects (at 20.000s)
-            Pod default/api-wvmxw owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
-            Pod default/api-z8fvf owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
+            Pod default/api-6lv2x owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-2 phase=Running ready=true
+            Pod default/api-cnktv owner=ReplicaSet/api controller blockOwnerDeletion labels={app=api} node=worker-1 phase=Running ready=true
             Pod default/stray labels={app=other} node=worker-1 phase=Running ready=true
             ReplicaSet default/api
                 selector=app=api annotations={}
@@ -1724,46 +1724,46 @@ fn pod_failure_policy_fail_job_on_an_exit_code() {
         TWO_NODES,
         &format!("@@limit 30s\n@0 apply\n{job}"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.002s decide  job-controller creates 2 Pod(s) for Job pi
-                         - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
-           0.002s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
-           0.006s         (test scheduler) binds Pod default/pi-kffsq to worker-2
-           2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
-           2.006s         (test kubelet) Pod default/pi-kffsq Running on worker-2, IP 10.244.2.2, Ready
-           3.006s decide  job-controller updates status of Job pi
-                         - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
-           5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 42)
-           5.006s         (test kubelet) Pod default/pi-kffsq Failed (exit code 42)
-           6.006s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-4cclz failed (podFailurePolicy FailJob rule)
-                         - Pod pi-kffsq failed (podFailurePolicy FailJob rule)
-                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 2 UID(s)}
-                         - condition FailureTarget=True (PodFailurePolicy)
-           6.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
-           6.006s decide  job-controller marks Job pi Failed (PodFailurePolicy)
-                         - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
-                         - condition Failed=True (PodFailurePolicy)
-           6.006s event   Warning PodFailurePolicy Job/default/pi: Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1
-        == events
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
-          6.000s Warning PodFailurePolicy Job/pi from job-controller: Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1
-        == objects (at 30.000s)
-        Job default/pi
-            status: active=0 ready=0 succeeded=0 failed=2 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
-            conditions: FailureTarget=True/PodFailurePolicy "Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1"
-                        Failed=True/PodFailurePolicy "Container pi for pod default/pi-4cclz failed with exit code 42 matching FailJob rule at index 1"
-        Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
-        Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-2 phase=Failed ready=false
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  job-controller creates 2 Pod(s) for Job pi
+                             - create 2 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-pd876
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-78dn7
+               0.002s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               0.006s         (test scheduler) binds Pod default/pi-pd876 to worker-1
+               0.006s         (test scheduler) binds Pod default/pi-78dn7 to worker-2
+               2.006s         (test kubelet) Pod default/pi-pd876 Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/pi-78dn7 Running on worker-2, IP 10.244.2.2, Ready
+               3.006s decide  job-controller updates status of Job pi
+                             - PUT status: active=2 ready=2 succeeded=0 failed=0 uncountedTerminatedPods={}
+               5.006s         (test kubelet) Pod default/pi-pd876 Failed (exit code 42)
+               5.006s         (test kubelet) Pod default/pi-78dn7 Failed (exit code 42)
+               6.006s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-78dn7 failed (podFailurePolicy FailJob rule)
+                             - Pod pi-pd876 failed (podFailurePolicy FailJob rule)
+                             - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={failed: 2 UID(s)}
+                             - condition FailureTarget=True (PodFailurePolicy)
+               6.006s decide  job-controller removes the tracking finalizer of 2 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-78dn7
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-pd876
+               6.006s decide  job-controller marks Job pi Failed (PodFailurePolicy)
+                             - PUT status: active=0 succeeded=0 failed=2 uncountedTerminatedPods={}
+                             - condition Failed=True (PodFailurePolicy)
+               6.006s event   Warning PodFailurePolicy Job/default/pi: Container pi for pod default/pi-78dn7 failed with exit code 42 matching FailJob rule at index 1
+            == events
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-pd876
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-78dn7
+              6.000s Warning PodFailurePolicy Job/pi from job-controller: Container pi for pod default/pi-78dn7 failed with exit code 42 matching FailJob rule at index 1
+            == objects (at 30.000s)
+            Job default/pi
+                status: active=0 ready=0 succeeded=0 failed=2 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
+                conditions: FailureTarget=True/PodFailurePolicy "Container pi for pod default/pi-78dn7 failed with exit code 42 matching FailJob rule at index 1"
+                            Failed=True/PodFailurePolicy "Container pi for pod default/pi-78dn7 failed with exit code 42 matching FailJob rule at index 1"
+            Pod default/pi-78dn7 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-2 phase=Failed ready=false
+            Pod default/pi-pd876 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
+        "#]],
     );
 }
 
@@ -1778,66 +1778,66 @@ fn pod_failure_policy_ignore_leaves_failures_uncounted() {
         TWO_NODES,
         &format!("@@limit 45s\n@0 apply\n{job}"),
         expect![[r#"
-        == trace
-           0.000s         kubectl apply
-           0.002s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-           0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-4cclz
-           0.002s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           0.006s         (test scheduler) binds Pod default/pi-4cclz to worker-1
-           2.006s         (test kubelet) Pod default/pi-4cclz Running on worker-1, IP 10.244.1.2, Ready
-           3.006s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-           5.006s         (test kubelet) Pod default/pi-4cclz Failed (exit code 3)
-           6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 8.994s
-           6.006s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-4cclz failed: not counted (podFailurePolicy Ignore rule)
-                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-           6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-4cclz
-           7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 7.994s
-          15.000s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-          15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-kffsq
-          15.000s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-          15.004s         (test scheduler) binds Pod default/pi-kffsq to worker-1
-          17.004s         (test kubelet) Pod default/pi-kffsq Running on worker-1, IP 10.244.1.3, Ready
-          18.004s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-          20.004s         (test kubelet) Pod default/pi-kffsq Failed (exit code 3)
-          21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 18.996s
-          21.004s decide  job-controller records finished Pods of Job pi as uncounted
-                         - Pod pi-kffsq failed: not counted (podFailurePolicy Ignore rule)
-                         - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-          21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
-                         - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-kffsq
-          22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
-                         - requeue the Job in 17.996s
-          40.000s decide  job-controller creates 1 Pod(s) for Job pi
-                         - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
-          40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-qvkrg
-          40.000s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
-          40.004s         (test scheduler) binds Pod default/pi-qvkrg to worker-1
-          42.004s         (test kubelet) Pod default/pi-qvkrg Running on worker-1, IP 10.244.1.4, Ready
-          43.004s decide  job-controller updates status of Job pi
-                         - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
-        == events
-          0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-4cclz
-         15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-kffsq
-         40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-qvkrg
-        == objects (at 45.000s)
-        Job default/pi
-            status: active=1 ready=1 succeeded=0 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
-        Pod default/pi-4cclz owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
-        Pod default/pi-kffsq owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} node=worker-1 phase=Failed ready=false
-        Pod default/pi-qvkrg owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=d7235335-68bc-4929-90df-0ff34639f705,batch.kubernetes.io/job-name=pi,controller-uid=d7235335-68bc-4929-90df-0ff34639f705,job-name=pi} finalizers=[batch.kubernetes.io/job-tracking] node=worker-1 phase=Running ready=true
-    "#]],
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+               0.002s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-pd876
+               0.002s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               0.006s         (test scheduler) binds Pod default/pi-pd876 to worker-1
+               2.006s         (test kubelet) Pod default/pi-pd876 Running on worker-1, IP 10.244.1.2, Ready
+               3.006s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+               5.006s         (test kubelet) Pod default/pi-pd876 Failed (exit code 3)
+               6.006s decide  job-controller waits 8.994s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 8.994s
+               6.006s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-pd876 failed: not counted (podFailurePolicy Ignore rule)
+                             - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+               6.006s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-pd876
+               7.006s decide  job-controller waits 7.994s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 7.994s
+              15.000s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+              15.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-78dn7
+              15.000s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+              15.004s         (test scheduler) binds Pod default/pi-78dn7 to worker-1
+              17.004s         (test kubelet) Pod default/pi-78dn7 Running on worker-1, IP 10.244.1.3, Ready
+              18.004s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+              20.004s         (test kubelet) Pod default/pi-78dn7 Failed (exit code 3)
+              21.004s decide  job-controller waits 18.996s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 18.996s
+              21.004s decide  job-controller records finished Pods of Job pi as uncounted
+                             - Pod pi-78dn7 failed: not counted (podFailurePolicy Ignore rule)
+                             - PUT status: active=0 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+              21.004s decide  job-controller removes the tracking finalizer of 1 finished Pod(s)
+                             - remove finalizer batch.kubernetes.io/job-tracking from Pod pi-78dn7
+              22.004s decide  job-controller waits 17.996s before re-creating a Pod of Job pi (back-off)
+                             - requeue the Job in 17.996s
+              40.000s decide  job-controller creates 1 Pod(s) for Job pi
+                             - create 1 Pod(s) with generateName pi- and finalizer batch.kubernetes.io/job-tracking
+              40.000s event   Normal SuccessfulCreate Job/default/pi: Created pod: pi-gw7nc
+              40.000s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=0 succeeded=0 failed=0 uncountedTerminatedPods={}
+              40.004s         (test scheduler) binds Pod default/pi-gw7nc to worker-1
+              42.004s         (test kubelet) Pod default/pi-gw7nc Running on worker-1, IP 10.244.1.4, Ready
+              43.004s decide  job-controller updates status of Job pi
+                             - PUT status: active=1 ready=1 succeeded=0 failed=0 uncountedTerminatedPods={}
+            == events
+              0.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-pd876
+             15.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-78dn7
+             40.000s Normal SuccessfulCreate Job/pi from job-controller: Created pod: pi-gw7nc
+            == objects (at 45.000s)
+            Job default/pi
+                status: active=1 ready=1 succeeded=0 failed=0 terminating=0 uncountedTerminatedPods={} startTime=0.000s completionTime=-
+            Pod default/pi-78dn7 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
+            Pod default/pi-gw7nc owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} finalizers=[batch.kubernetes.io/job-tracking] node=worker-1 phase=Running ready=true
+            Pod default/pi-pd876 owner=Job/pi controller blockOwnerDeletion labels={batch.kubernetes.io/controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,batch.kubernetes.io/job-name=pi,controller-uid=63cbe1e4-5932-4dd7-844c-3cd7f43c661c,job-name=pi} node=worker-1 phase=Failed ready=false
+        "#]],
     );
 }
 
@@ -1886,13 +1886,13 @@ spec:
                0.000s         kubectl apply
                0.002s decide  replicaset-controller: ReplicaSet orphan has 0 Pod(s) for 1 replica(s): creating 1
                              - create 1 Pod(s) from the template with generateName orphan- (slow start: batches of 1)
-               0.002s event   Normal SuccessfulCreate ReplicaSet/default/orphan: Created pod: orphan-4cclz
+               0.002s event   Normal SuccessfulCreate ReplicaSet/default/orphan: Created pod: orphan-pd876
                0.002s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 0, ready 0, available 0
                              - PUT status: replicas=0 fullyLabeledReplicas=0 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
                0.004s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 1, ready 0, available 0
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=0 availableReplicas=0 terminatingReplicas=0 observedGeneration=1
-               0.006s         (test scheduler) binds Pod default/orphan-4cclz to worker-1
-               2.006s         (test kubelet) Pod default/orphan-4cclz Running on worker-1, IP 10.244.1.2, Ready
+               0.006s         (test scheduler) binds Pod default/orphan-pd876 to worker-1
+               2.006s         (test kubelet) Pod default/orphan-pd876 Running on worker-1, IP 10.244.1.2, Ready
                2.008s decide  replicaset-controller updates status of ReplicaSet orphan: replicas 1, ready 1, available 1
                              - PUT status: replicas=1 fullyLabeledReplicas=1 readyReplicas=1 availableReplicas=1 terminatingReplicas=0 observedGeneration=1
                3.000s         kubectl apply
@@ -1909,13 +1909,13 @@ spec:
                3.006s decide  deployment-controller records revision 1 on Deployment web
                              - update status (annotation deployment.kubernetes.io/revision=1)
             == events
-              0.000s Normal SuccessfulCreate ReplicaSet/orphan from replicaset-controller: Created pod: orphan-4cclz
+              0.000s Normal SuccessfulCreate ReplicaSet/orphan from replicaset-controller: Created pod: orphan-pd876
             == objects (at 10.000s)
             Deployment default/web gen=1 revision=1
                 status: observedGeneration=1 replicas=1 updated=1 ready=1 available=1 unavailable=0 terminating=0
                 conditions: Available=True/MinimumReplicasAvailable "Deployment has minimum availability."
                             Progressing=True/NewReplicaSetAvailable "ReplicaSet "orphan" has successfully progressed."
-            Pod default/orphan-4cclz owner=ReplicaSet/orphan controller blockOwnerDeletion labels={app=web} node=worker-1 phase=Running ready=true
+            Pod default/orphan-pd876 owner=ReplicaSet/orphan controller blockOwnerDeletion labels={app=web} node=worker-1 phase=Running ready=true
             ReplicaSet default/orphan owner=Deployment/web controller blockOwnerDeletion labels={app=web}
                 selector=app=web annotations={revision=1}
                 spec.replicas=1 status: replicas=1 fullyLabeled=1 ready=1 available=1 terminating=0 observedGeneration=1

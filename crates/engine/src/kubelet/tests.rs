@@ -278,7 +278,7 @@ fn nginx_pod_runs_and_becomes_ready() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s kubelet    kubelet mounts volume "kube-api-access-x7k2p" (projected)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
@@ -318,7 +318,7 @@ fn image_tag_typo_goes_into_image_pull_back_off() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -382,7 +382,7 @@ fn busybox_without_command_crash_loops() {
                0.002s kubelet    kubelet on worker-1 sees pod default/box bound to its node
                0.002s kubelet    kubelet admits pod default/box
                0.002s kubelet    QoS class of default/box: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/box: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/box
                0.272s cni        CNI ADD (ptp): default/box gets 10.244.1.2
@@ -398,39 +398,39 @@ fn busybox_without_command_crash_loops() {
                1.150s containers kubelet records Normal Started (x2): Container started
                1.150s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
                1.165s containers container "box" exited with code 0 (Completed) after 15ms
-               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container box in pod box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                2.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
               11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               11.225s containers kubelet records Normal Created (x3): Container created
               11.315s containers kubelet records Normal Started (x3): Container started
               11.315s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               11.330s containers container "box" exited with code 0 (Completed) after 15ms
-              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container box in pod box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               12.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
               31.330s runtime    kubelet records Normal Pulled (x4): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               31.390s containers kubelet records Normal Created (x4): Container created
               31.480s containers kubelet records Normal Started (x4): Container started
               31.480s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               31.495s containers container "box" exited with code 0 (Completed) after 15ms
-              32.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              32.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container box in pod box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               32.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
               71.495s runtime    kubelet records Normal Pulled (x5): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               71.555s containers kubelet records Normal Created (x5): Container created
               71.645s containers kubelet records Normal Started (x5): Container started
               71.645s containers container "box" is running: sh (an interactive shell) reads commands from stdin; a container has no stdin or TTY unless `stdin`/`tty` is set, so it reads end-of-file and exits 0 at once
               71.660s containers container "box" exited with code 0 (Completed) after 15ms
-              72.000s containers kubelet records Warning BackOff (x4): Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              72.000s containers kubelet records Warning BackOff (x4): Back-off restarting failed container box in pod box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               72.000s status     kubelet updates status of default/box: Running (0/1 ready, CrashLoopBackOff, 4 restarts)
             -- settled at 140.000s
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 4
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container box: waiting CrashLoopBackOff "back-off 1m20s restarting failed container=box pod=box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated Completed exit=0 | ready=false started=false restarts=4 image=docker.io/library/busybox:1.36
+            container box: waiting CrashLoopBackOff "back-off 1m20s restarting failed container=box pod=box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated Completed exit=0 | ready=false started=false restarts=4 image=docker.io/library/busybox:1.36
             events:
               Normal Pulled (x5) spec.containers{box}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Normal Created (x5) spec.containers{box}: Container created
               Normal Started (x5) spec.containers{box}: Container started
-              Warning BackOff (x4) spec.containers{box}: Back-off restarting failed container box in pod box_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Warning BackOff (x4) spec.containers{box}: Back-off restarting failed container box in pod box_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
         "#]],
     );
 }
@@ -448,7 +448,7 @@ fn job_like_pod_completes() {
                0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
                0.002s kubelet    kubelet admits pod default/once
                0.002s kubelet    QoS class of default/once: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
                0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
@@ -552,7 +552,7 @@ fn memory_hog_is_oom_killed() {
                0.002s kubelet    kubelet on worker-1 sees pod default/hog bound to its node
                0.002s kubelet    kubelet admits pod default/hog
                0.002s kubelet    QoS class of default/hog: Burstable
-               0.002s kubelet    kubelet creates cgroup kubepods-burstable-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/hog: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/hog
                0.272s cni        CNI ADD (ptp): default/hog gets 10.244.1.2
@@ -566,48 +566,48 @@ fn memory_hog_is_oom_killed() {
                0.864s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
                1.000s status     kubelet updates status of default/hog: Running (1/1 ready, Running)
                1.664s containers container "hog" exited with code 137 (OOMKilled) after 800ms
-               1.664s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 38686
+               1.664s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 9401
                2.000s runtime    kubelet records Normal Pulled: Container image "polinux/stress" already present on machine and can be accessed by the pod
                2.000s status     kubelet updates status of default/hog: Running (0/1 ready, OOMKilled)
                2.060s containers kubelet records Normal Created (x2): Container created
                2.150s containers kubelet records Normal Started (x2): Container started
                2.150s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
                2.950s containers container "hog" exited with code 137 (OOMKilled) after 800ms
-               2.950s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 11104
-               3.000s containers kubelet records Warning BackOff: Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               2.950s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 61268
+               3.000s containers kubelet records Warning BackOff: Back-off restarting failed container hog in pod hog_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                3.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
               12.950s runtime    kubelet records Normal Pulled (x2): Container image "polinux/stress" already present on machine and can be accessed by the pod
               13.010s containers kubelet records Normal Created (x3): Container created
               13.100s containers kubelet records Normal Started (x3): Container started
               13.100s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
               13.900s containers container "hog" exited with code 137 (OOMKilled) after 800ms
-              13.900s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 37827
-              14.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              13.900s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 58189
+              14.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container hog in pod hog_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               14.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
               33.900s runtime    kubelet records Normal Pulled (x3): Container image "polinux/stress" already present on machine and can be accessed by the pod
               33.960s containers kubelet records Normal Created (x4): Container created
               34.050s containers kubelet records Normal Started (x4): Container started
               34.050s containers container "hog" is running: stress with 1 memory worker(s) of 250 MiB each; it needs about 251 MiB but the memory limit is 100 MiB, so the kernel OOM-kills it
               34.850s containers container "hog" exited with code 137 (OOMKilled) after 800ms
-              34.850s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 44194
-              35.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              34.850s kubelet    kubelet records Warning SystemOOM: System OOM encountered, victim process: stress, pid: 53720
+              35.000s containers kubelet records Warning BackOff (x3): Back-off restarting failed container hog in pod hog_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               35.000s status     kubelet updates status of default/hog: Running (0/1 ready, CrashLoopBackOff, 3 restarts)
             -- settled at 60.000s
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 3
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=Burstable
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container hog: waiting CrashLoopBackOff "back-off 40s restarting failed container=hog pod=hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated OOMKilled exit=137 | ready=false started=false restarts=3 image=docker.io/polinux/stress:latest
+            container hog: waiting CrashLoopBackOff "back-off 40s restarting failed container=hog pod=hog_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated OOMKilled exit=137 | ready=false started=false restarts=3 image=docker.io/polinux/stress:latest
             events:
               Normal Pulling spec.containers{hog}: Pulling image "polinux/stress"
               Normal Pulled spec.containers{hog}: Successfully pulled image "polinux/stress" in 312ms (312ms including waiting). Image size: 4126345 bytes.
               Normal Created (x4) spec.containers{hog}: Container created
               Normal Started (x4) spec.containers{hog}: Container started
               Normal Pulled (x3) spec.containers{hog}: Container image "polinux/stress" already present on machine and can be accessed by the pod
-              Warning BackOff (x3) spec.containers{hog}: Back-off restarting failed container hog in pod hog_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
-              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 38686
-              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 11104
-              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 37827
-              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 44194
+              Warning BackOff (x3) spec.containers{hog}: Back-off restarting failed container hog in pod hog_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 9401
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 61268
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 58189
+              Warning SystemOOM Node: System OOM encountered, victim process: stress, pid: 53720
         "#]],
     );
 }
@@ -633,7 +633,7 @@ fn missing_config_map_volume_keeps_the_pod_creating() {
                0.002s kubelet    kubelet on worker-1 sees pod default/app bound to its node
                0.002s kubelet    kubelet admits pod default/app
                0.002s kubelet    QoS class of default/app: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/app: Pending (0/1 ready, ContainerCreating)
                0.122s kubelet    kubelet records Warning FailedMount: MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
                0.622s kubelet    kubelet records Warning FailedMount (x2): MountVolume.SetUp failed for volume "config" : configmap "app-config" not found
@@ -678,7 +678,7 @@ fn missing_env_config_map_is_a_config_error() {
                0.002s kubelet    kubelet on worker-1 sees pod default/app bound to its node
                0.002s kubelet    kubelet admits pod default/app
                0.002s kubelet    QoS class of default/app: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/app: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/app
                0.272s cni        CNI ADD (ptp): default/app gets 10.244.1.2
@@ -725,7 +725,7 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -783,7 +783,7 @@ fn failing_liveness_probe_restarts_the_container() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -862,7 +862,7 @@ fn init_containers_run_in_order() {
                0.002s kubelet    kubelet on worker-1 sees pod default/myapp bound to its node
                0.002s kubelet    kubelet admits pod default/myapp
                0.002s kubelet    QoS class of default/myapp: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/myapp: Pending (0/1 ready, Init:0/2)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/myapp
                0.272s cni        CNI ADD (ptp): default/myapp gets 10.244.1.2
@@ -923,60 +923,60 @@ fn cni_failure_fails_the_sandbox_and_retries() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp) fails for default/web
-               0.272s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "183d4eb6df98abfda26704211a727b4c6c7614bb4b30a98cfcbb4fbacf215bc6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+               0.272s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "63cbe1e459320dd7044c3cd7f43c661ce6984080bab12a02953aeb70673e29cb": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               10.272s runtime    kubelet → containerd: RunPodSandbox for default/web
               10.422s cni        CNI ADD (ptp) fails for default/web
-              10.422s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "ff09dd457736936ffa27ce00c274482622708be2852b4870cb8258fa3f0ea1ca": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              10.422s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "1a82e79b05b5faebf5ba4eb728dd632ceb0354df4a45b34edf0f9924a3016430": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               20.422s runtime    kubelet → containerd: RunPodSandbox for default/web
               20.572s cni        CNI ADD (ptp) fails for default/web
-              20.572s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "af0e80f94fbf1b9342d24604d3345e25a7aaa122e671d0e398439941c3e4d8f9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              20.572s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9e7eb00e4c9c9e35c1dfda7a5eb236f8acb06798004bbc2f1b5051c62d0332cd": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               30.572s runtime    kubelet → containerd: RunPodSandbox for default/web
               30.722s cni        CNI ADD (ptp) fails for default/web
-              30.722s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "8412fe09668856cdf75b9c0d15f5c17a46aa9edbfb9c2e2923f52e5595942c17": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              30.722s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "13a16201310d9aba683409b1f2fb545fe6df52ffdf834b476a3f7fb9fcd4241d": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               40.722s runtime    kubelet → containerd: RunPodSandbox for default/web
               40.872s cni        CNI ADD (ptp) fails for default/web
-              40.872s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0c7ceb9c4025ebffb6d11949681d7b46f05399ea181512461f870927e07ae300": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              40.872s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "8eb67bb2bf528e019b5554bef5ebf42b1363f25caeb7c570ef6841424a61a275": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               50.872s runtime    kubelet → containerd: RunPodSandbox for default/web
               51.022s cni        CNI ADD (ptp) fails for default/web
-              51.022s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "b3e68cf01334e99e7ab2890138143cff9c8edb5eb2bfb8b4481f5159022d8987": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              51.022s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "61cc42d4094b9c400ef74aa7dd7f4aec0a45f286b9e7d38251ce3318362240f6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               61.022s runtime    kubelet → containerd: RunPodSandbox for default/web
               61.172s cni        CNI ADD (ptp) fails for default/web
-              61.172s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "e05eca984235e11c8a89dfec63ee344d6e44a42d1754ad1a6251fa9b6072d207": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              61.172s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "abaab8919ec9278a5c90961b7f936d2210987a47c025a15240a76d853561f4e6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               71.172s runtime    kubelet → containerd: RunPodSandbox for default/web
               71.322s cni        CNI ADD (ptp) fails for default/web
-              71.322s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "e34b3706aae0c01efa61124eac80ac535fd32ae6d30542ce219e887ccedbe7ff": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              71.322s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9211e20229fc1eaa9dc443bfb29af5425aee8a91c100fde65edecf33512736da": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               81.322s runtime    kubelet → containerd: RunPodSandbox for default/web
               81.472s cni        CNI ADD (ptp) fails for default/web
-              81.472s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5c7bb0ffe455160eccff05f4b3f90c4e29f173aecb47dd42c49c0587fa59b25d": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              81.472s cni        kubelet records Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "cbf3f4c210aaec11c722d16d8c3f0f43fc26f9e9c7dc23bff43ef5f607528fb6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
               91.472s runtime    kubelet → containerd: RunPodSandbox for default/web
               91.622s cni        CNI ADD (ptp) fails for default/web
-              91.622s cni        kubelet records Warning FailedCreatePodSandBox: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "2fb6f1f05340ad383f358f6a499d9c2694b7c8ea8b74774242d6bb913c999c54": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              91.622s cni        kubelet records Warning FailedCreatePodSandBox: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "a7c92cf10f4bb044f0b4b1b94408ab713884f50d388dc2425b96d654f1c64b88": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
              101.622s runtime    kubelet → containerd: RunPodSandbox for default/web
              101.772s cni        CNI ADD (ptp) fails for default/web
-             101.772s cni        kubelet records Warning FailedCreatePodSandBox (x2): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "d23a1c3fda58e00064f743483549acb32f8ba880267523565f856398c429634e": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+             101.772s cni        kubelet records Warning FailedCreatePodSandBox (x2): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "c4e6f9a7b057682f53867f8a1972b8d603b061f66135183628dcfc58bb70252f": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
              111.772s runtime    kubelet → containerd: RunPodSandbox for default/web
              111.922s cni        CNI ADD (ptp) fails for default/web
-             111.922s cni        kubelet records Warning FailedCreatePodSandBox (x3): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "754fd32149cb6ae814e7606c1e42a3b53dd6e8dd0c1a51772647452d2921739e": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+             111.922s cni        kubelet records Warning FailedCreatePodSandBox (x3): (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "d511148311f199c640e9726ccf2a820df46025fd97f61d68112250ec2d7add89": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
             -- settled at 111.922s
             kubectl get pod: READY 0/1 STATUS ContainerCreating RESTARTS 0
             phase=Pending podIP=- hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=False Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
             container web: waiting ContainerCreating | last: {} | ready=false started=false restarts=0 image=nginx:1.29
             events:
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "183d4eb6df98abfda26704211a727b4c6c7614bb4b30a98cfcbb4fbacf215bc6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "ff09dd457736936ffa27ce00c274482622708be2852b4870cb8258fa3f0ea1ca": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "af0e80f94fbf1b9342d24604d3345e25a7aaa122e671d0e398439941c3e4d8f9": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "8412fe09668856cdf75b9c0d15f5c17a46aa9edbfb9c2e2923f52e5595942c17": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0c7ceb9c4025ebffb6d11949681d7b46f05399ea181512461f870927e07ae300": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "b3e68cf01334e99e7ab2890138143cff9c8edb5eb2bfb8b4481f5159022d8987": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "e05eca984235e11c8a89dfec63ee344d6e44a42d1754ad1a6251fa9b6072d207": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "e34b3706aae0c01efa61124eac80ac535fd32ae6d30542ce219e887ccedbe7ff": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5c7bb0ffe455160eccff05f4b3f90c4e29f173aecb47dd42c49c0587fa59b25d": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
-              Warning FailedCreatePodSandBox (x3) Pod: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "754fd32149cb6ae814e7606c1e42a3b53dd6e8dd0c1a51772647452d2921739e": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "63cbe1e459320dd7044c3cd7f43c661ce6984080bab12a02953aeb70673e29cb": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "1a82e79b05b5faebf5ba4eb728dd632ceb0354df4a45b34edf0f9924a3016430": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9e7eb00e4c9c9e35c1dfda7a5eb236f8acb06798004bbc2f1b5051c62d0332cd": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "13a16201310d9aba683409b1f2fb545fe6df52ffdf834b476a3f7fb9fcd4241d": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "8eb67bb2bf528e019b5554bef5ebf42b1363f25caeb7c570ef6841424a61a275": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "61cc42d4094b9c400ef74aa7dd7f4aec0a45f286b9e7d38251ce3318362240f6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "abaab8919ec9278a5c90961b7f936d2210987a47c025a15240a76d853561f4e6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9211e20229fc1eaa9dc443bfb29af5425aee8a91c100fde65edecf33512736da": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox Pod: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "cbf3f4c210aaec11c722d16d8c3f0f43fc26f9e9c7dc23bff43ef5f607528fb6": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
+              Warning FailedCreatePodSandBox (x3) Pod: (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "d511148311f199c640e9726ccf2a820df46025fd97f61d68112250ec2d7add89": plugin type="ptp" failed (add): failed to find plugin "ptp" in path [/opt/cni/bin]
         "#]],
     );
 }
@@ -1005,12 +1005,12 @@ fn qos_classes_and_cgroup_values() {
                              why: every container limits cpu and memory, and requests equal limits
                              [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
                                app | 500m | 500m | 256Mi | 256Mi
-           0.002s kubelet    kubelet creates cgroup kubepods-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              driver: systemd, cgroup v2
-                             path: /sys/fs/cgroup/kubepods.slice/kubepods-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              cpu requests (pod): 500m
                              [Pod cgroup] file | value
-                               path | /sys/fs/cgroup/kubepods.slice/kubepods-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                                cpu.weight | 20 (shares 512)
                                cpu.max | 50000 100000
                                memory.max | 268435456
@@ -1025,12 +1025,12 @@ fn qos_classes_and_cgroup_values() {
                              [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
                                app | 250m | - | 64Mi | 128Mi
                                side | 100m | - | - | -
-           0.002s kubelet    kubelet creates cgroup kubepods-burstable-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              driver: systemd, cgroup v2
-                             path: /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              cpu requests (pod): 350m
                              [Pod cgroup] file | value
-                               path | /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                                cpu.weight | 14 (shares 358)
                                cpu.max | max 100000
                                memory.max | max
@@ -1045,12 +1045,12 @@ fn qos_classes_and_cgroup_values() {
                              why: no container requests or limits cpu or memory
                              [Requests and limits] container | cpu request | cpu limit | memory request | memory limit
                                app | - | - | - | -
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              driver: systemd, cgroup v2
-                             path: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                             path: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                              cpu requests (pod): 0m
                              [Pod cgroup] file | value
-                               path | /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+                               path | /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                                cpu.weight | 1 (shares 2)
                                cpu.max | max 100000
                                memory.max | max
@@ -1117,12 +1117,12 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
                0.002s kubelet    kubelet on worker-1 sees pod default/a bound to its node
                0.002s kubelet    kubelet admits pod default/a
                0.002s kubelet    QoS class of default/a: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
                0.002s kubelet    kubelet on worker-1 sees pod default/b bound to its node
                0.002s kubelet    kubelet admits pod default/b
                0.002s kubelet    QoS class of default/b: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/b: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/a
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/b
@@ -1182,7 +1182,7 @@ fn postgres_without_password_exits_one() {
                0.002s kubelet    kubelet on worker-1 sees pod default/db bound to its node
                0.002s kubelet    kubelet admits pod default/db
                0.002s kubelet    QoS class of default/db: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/db
                0.272s cni        CNI ADD (ptp): default/db gets 10.244.1.2
@@ -1194,10 +1194,10 @@ fn postgres_without_password_exits_one() {
                5.506s containers kubelet records Normal Created: Container created
                5.596s containers kubelet records Normal Started: Container started
                5.596s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
-                                 container ID: containerd://cb8258fa3f0ea1ca11826c617b633d540ee9641778436a894c7f1d441eaf80ab
+                                 container ID: containerd://df0f9924a3016430dd2f9b2d0b5f15e68c5c906b1aeb85f8e12e5d006cd3d6af
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
                                  command line: ["docker-entrypoint.sh", "postgres"]
-                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice/cri-containerd-cb8258fa3f0ea1ca11826c617b633d540ee9641778436a894c7f1d441eaf80ab.scope
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice/cri-containerd-df0f9924a3016430dd2f9b2d0b5f15e68c5c906b1aeb85f8e12e5d006cd3d6af.scope
                                  what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  output: Error: Database is uninitialized and superuser password is not specified.
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
@@ -1211,10 +1211,10 @@ fn postgres_without_password_exits_one() {
                6.060s containers kubelet records Normal Created (x2): Container created
                6.150s containers kubelet records Normal Started (x2): Container started
                6.150s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
-                                 container ID: containerd://b1e335f7e72abcdba59924aa868e3ec0fe13a84c4a25b16d8412fe09668856cd
+                                 container ID: containerd://6c7c5b1c60b890ffe70cd6df5d49ce30f5d81f333a1fb9e913a16201310d9aba
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
                                  command line: ["docker-entrypoint.sh", "postgres"]
-                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice/cri-containerd-b1e335f7e72abcdba59924aa868e3ec0fe13a84c4a25b16d8412fe09668856cd.scope
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice/cri-containerd-6c7c5b1c60b890ffe70cd6df5d49ce30f5d81f333a1fb9e913a16201310d9aba.scope
                                  what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  output: Error: Database is uninitialized and superuser password is not specified.
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
@@ -1224,16 +1224,16 @@ fn postgres_without_password_exits_one() {
                                  exit code: 1
                                  reason: Error
                                  why: its main process ended with a non-zero exit code
-               7.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod db_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               7.000s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod db_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                7.000s status     kubelet updates status of default/db: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
               16.270s runtime    kubelet records Normal Pulled (x2): Container image "postgres:17" already present on machine and can be accessed by the pod
               16.330s containers kubelet records Normal Created (x3): Container created
               16.420s containers kubelet records Normal Started (x3): Container started
               16.420s containers container "db" is running: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
-                                 container ID: containerd://857b6e085b47db53769b7a990ef820327577f72d3e586f5d0c7ceb9c4025ebff
+                                 container ID: containerd://0de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d28eb67bb2bf528e01
                                  image: docker.io/library/postgres:17 (docker.io/library/postgres@sha256:1933e5fa6a00a1546a16f947fed6151b42868e5ef1dedaa7f3c9f714af0bf734)
                                  command line: ["docker-entrypoint.sh", "postgres"]
-                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice/cri-containerd-857b6e085b47db53769b7a990ef820327577f72d3e586f5d0c7ceb9c4025ebff.scope
+                                 cgroup: /sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice/cri-containerd-0de2b0ab6b89f8ac62184fdaeffa95c84857c52e70ded4d28eb67bb2bf528e01.scope
                                  what it does: the postgres entrypoint refuses to initialise a database without POSTGRES_PASSWORD and exits 1
                                  output: Error: Database is uninitialized and superuser password is not specified.
                    You must specify POSTGRES_PASSWORD to a non-empty value for the
@@ -1243,20 +1243,20 @@ fn postgres_without_password_exits_one() {
                                  exit code: 1
                                  reason: Error
                                  why: its main process ended with a non-zero exit code
-              17.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container db in pod db_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              17.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container db in pod db_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               17.000s status     kubelet updates status of default/db: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
             -- settled at 30.000s
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container db: waiting CrashLoopBackOff "back-off 20s restarting failed container=db pod=db_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/postgres:17
+            container db: waiting CrashLoopBackOff "back-off 20s restarting failed container=db pod=db_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/postgres:17
             events:
               Normal Pulling spec.containers{db}: Pulling image "postgres:17"
               Normal Pulled spec.containers{db}: Successfully pulled image "postgres:17" in 5.044s (5.044s including waiting). Image size: 162881905 bytes.
               Normal Created (x3) spec.containers{db}: Container created
               Normal Started (x3) spec.containers{db}: Container started
               Normal Pulled (x2) spec.containers{db}: Container image "postgres:17" already present on machine and can be accessed by the pod
-              Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod db_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Warning BackOff (x2) spec.containers{db}: Back-off restarting failed container db in pod db_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
         "#]],
     );
 }
@@ -1276,7 +1276,7 @@ fn command_typo_cannot_start() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -1291,25 +1291,25 @@ fn command_typo_cannot_start() {
                1.150s containers kubelet records Warning Failed (x2): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
                1.150s containers container "web" cannot start
                1.150s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 1 restarts)
-               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod web_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                2.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
               11.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               11.210s containers kubelet records Normal Created (x3): Container created
               11.300s containers kubelet records Warning Failed (x3): Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
               11.300s containers container "web" cannot start
               11.300s status     kubelet updates status of default/web: Running (0/1 ready, RunContainerError, 2 restarts)
-              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container web in pod web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container web in pod web_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               12.000s status     kubelet updates status of default/web: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
             -- settled at 30.000s
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container web: waiting CrashLoopBackOff "back-off 20s restarting failed container=web pod=web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated StartError exit=128 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            container web: waiting CrashLoopBackOff "back-off 20s restarting failed container=web pod=web_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated StartError exit=128 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
             events:
               Normal Pulled (x3) spec.containers{web}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Normal Created (x3) spec.containers{web}: Container created
               Warning Failed (x3) spec.containers{web}: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown
-              Warning BackOff (x2) spec.containers{web}: Back-off restarting failed container web in pod web_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Warning BackOff (x2) spec.containers{web}: Back-off restarting failed container web in pod web_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
         "#]],
     );
 }
@@ -1326,7 +1326,7 @@ fn never_pull_policy_without_the_image() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -1370,7 +1370,7 @@ fn exec_liveness_probe_from_the_docs() {
                0.002s kubelet    kubelet on worker-1 sees pod default/liveness-exec bound to its node
                0.002s kubelet    kubelet admits pod default/liveness-exec
                0.002s kubelet    QoS class of default/liveness-exec: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/liveness-exec: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/liveness-exec
                0.272s cni        CNI ADD (ptp): default/liveness-exec gets 10.244.1.2
@@ -1436,7 +1436,7 @@ fn http_liveness_probe_from_the_docs() {
                0.002s kubelet    kubelet on worker-1 sees pod default/liveness-http bound to its node
                0.002s kubelet    kubelet admits pod default/liveness-http
                0.002s kubelet    QoS class of default/liveness-http: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/liveness-http: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/liveness-http
                0.272s cni        CNI ADD (ptp): default/liveness-http gets 10.244.1.2
@@ -1502,7 +1502,7 @@ fn failed_liveness_probe_under_restart_policy_never_ends_the_pod() {
                0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
                0.002s kubelet    kubelet admits pod default/once
                0.002s kubelet    QoS class of default/once: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/once: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
                0.272s cni        CNI ADD (ptp): default/once gets 10.244.1.2
@@ -1562,7 +1562,7 @@ fn failing_post_start_hook_kills_the_container() {
                0.002s kubelet    kubelet on worker-1 sees pod default/hooked bound to its node
                0.002s kubelet    kubelet admits pod default/hooked
                0.002s kubelet    QoS class of default/hooked: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/hooked: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/hooked
                0.272s cni        CNI ADD (ptp): default/hooked gets 10.244.1.2
@@ -1574,7 +1574,7 @@ fn failing_post_start_hook_kills_the_container() {
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
                2.898s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               2.898s containers kubelet records Warning FailedPostStartHook: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+               2.898s containers kubelet records Warning FailedPostStartHook: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                2.898s containers kubelet records Normal Killing: FailedPostStartHook
                3.018s containers container "web" exited with code 0 (Completed) after 120ms
                4.000s runtime    kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
@@ -1582,25 +1582,25 @@ fn failing_post_start_hook_kills_the_container() {
                4.060s containers kubelet records Normal Created (x2): Container created
                4.150s containers kubelet records Normal Started (x2): Container started
                4.150s containers container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-               4.150s containers kubelet records Warning FailedPostStartHook (x2): Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+               4.150s containers kubelet records Warning FailedPostStartHook (x2): Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
                4.150s containers kubelet records Normal Killing (x2): FailedPostStartHook
                4.270s containers container "web" exited with code 0 (Completed) after 120ms
-               5.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               5.000s containers kubelet records Warning BackOff: Back-off restarting failed container web in pod hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                5.000s status     kubelet updates status of default/hooked: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
             -- settled at 5.000s
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 1
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container web: waiting CrashLoopBackOff "back-off 10s restarting failed container=web pod=hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated Completed exit=0 | ready=false started=false restarts=1 image=docker.io/library/nginx:1.29
+            container web: waiting CrashLoopBackOff "back-off 10s restarting failed container=web pod=hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated Completed exit=0 | ready=false started=false restarts=1 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
               Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
               Normal Created (x2) spec.containers{web}: Container created
               Normal Started (x2) spec.containers{web}: Container started
-              Warning FailedPostStartHook (x2) spec.containers{web}: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
+              Warning FailedPostStartHook (x2) spec.containers{web}: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
               Normal Killing (x2) spec.containers{web}: FailedPostStartHook
               Normal Pulled spec.containers{web}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
-              Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod hooked_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Warning BackOff spec.containers{web}: Back-off restarting failed container web in pod hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
         "#]],
     );
 }
@@ -1623,7 +1623,7 @@ fn sidecar_starts_before_the_app_and_keeps_running() {
                0.002s kubelet    kubelet on worker-1 sees pod default/with-sidecar bound to its node
                0.002s kubelet    kubelet admits pod default/with-sidecar
                0.002s kubelet    QoS class of default/with-sidecar: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/with-sidecar: Pending (0/2 ready, Init:0/1)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/with-sidecar
                0.272s cni        CNI ADD (ptp): default/with-sidecar gets 10.244.1.2
@@ -1669,7 +1669,7 @@ fn registry_down_fails_pulls_with_a_dial_error() {
                0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
                0.002s kubelet    kubelet admits pod default/web
                0.002s kubelet    QoS class of default/web: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -1724,12 +1724,12 @@ fn disk_pressure_evicts_best_effort_pods() {
                0.002s kubelet    kubelet on worker-1 sees pod default/besteffort bound to its node
                0.002s kubelet    kubelet admits pod default/besteffort
                0.002s kubelet    QoS class of default/besteffort: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/besteffort: Pending (0/1 ready, ContainerCreating)
                0.002s kubelet    kubelet on worker-1 sees pod default/guaranteed bound to its node
                0.002s kubelet    kubelet admits pod default/guaranteed
                0.002s kubelet    QoS class of default/guaranteed: Guaranteed
-               0.002s kubelet    kubelet creates cgroup kubepods-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/guaranteed: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/besteffort
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/guaranteed
@@ -1797,7 +1797,7 @@ fn kubelet_stopping_freezes_the_node() {
            0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
            0.002s kubelet    kubelet admits pod default/web
            0.002s kubelet    QoS class of default/web: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
            0.002s status     kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
            0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
            0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -1830,7 +1830,7 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
            0.002s kubelet    kubelet on worker-1 sees pod default/web bound to its node
            0.002s kubelet    kubelet admits pod default/web
            0.002s kubelet    QoS class of default/web: BestEffort
-           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+           0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
            0.002s status     kubelet updates status of default/web: Pending (0/2 ready, ContainerCreating)
            0.122s runtime    kubelet → containerd: RunPodSandbox for default/web
            0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
@@ -1900,11 +1900,11 @@ fn claims_and_memory_backed_volumes() {
                0.002s kubelet    kubelet on worker-1 sees pod default/db bound to its node
                0.002s kubelet    kubelet admits pod default/db
                0.002s kubelet    QoS class of default/db: Burstable
-               0.002s kubelet    kubelet creates cgroup kubepods-burstable-podd7235335_68bc_4929_90df_0ff34639f705.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-burstable-pod8d29213c_1e3a_4a88_9c4b_57ecb1415bc8.slice
                0.002s status     kubelet updates status of default/db: Pending (0/1 ready, ContainerCreating)
                0.122s kubelet    kubelet mounts volume "scratch" (emptyDir)
                                  type: emptyDir
-                                 on the node: /var/lib/kubelet/pods/d7235335-68bc-4929-90df-0ff34639f705/volumes/kubernetes.io~empty-dir/scratch
+                                 on the node: /var/lib/kubelet/pods/8d29213c-1e3a-4a88-9c4b-57ecb1415bc8/volumes/kubernetes.io~empty-dir/scratch
                                  backed by: tmpfs (size 256Mi, counts against the container's memory)
                                  [Mounted into] container | path | mode
                                    db | /scratch | rw
@@ -1945,12 +1945,12 @@ fn failing_init_container_blocks_the_pod() {
                0.002s kubelet    kubelet on worker-1 sees pod default/once bound to its node
                0.002s kubelet    kubelet admits pod default/once
                0.002s kubelet    QoS class of default/once: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/once: Pending (0/1 ready, Init:0/1)
                0.002s kubelet    kubelet on worker-1 sees pod default/retrying bound to its node
                0.002s kubelet    kubelet admits pod default/retrying
                0.002s kubelet    QoS class of default/retrying: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:0/1)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/once
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/retrying
@@ -1977,21 +1977,21 @@ fn failing_init_container_blocks_the_pod() {
                1.150s containers kubelet records Normal Started (x2): Container started
                1.150s containers container "migrate" is running: the script runs for 0s and exits 1
                1.165s containers container "migrate" exited with code 1 (Error) after 15ms
-               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+               2.000s containers kubelet records Warning BackOff: Back-off restarting failed container migrate in pod retrying_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
                2.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 1 restarts)
               11.165s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               11.225s containers kubelet records Normal Created (x3): Container created
               11.315s containers kubelet records Normal Started (x3): Container started
               11.315s containers container "migrate" is running: the script runs for 0s and exits 1
               11.330s containers container "migrate" exited with code 1 (Error) after 15ms
-              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              12.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container migrate in pod retrying_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
               12.000s status     kubelet updates status of default/retrying: Pending (0/1 ready, Init:CrashLoopBackOff, 2 restarts)
             -- settled at 30.000s
             == default/retrying
             kubectl get pod: READY 0/1 STATUS Init:CrashLoopBackOff RESTARTS 2
             phase=Pending podIP=10.244.1.3 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=False(ContainersNotInitialized) Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            init migrate: waiting CrashLoopBackOff "back-off 20s restarting failed container=migrate pod=retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            init migrate: waiting CrashLoopBackOff "back-off 20s restarting failed container=migrate pod=retrying_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated Error exit=1 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
             container app: waiting PodInitializing | last: {} | ready=false started=false restarts=0 image=nginx:1.29
             == default/once
             kubectl get pod: READY 0/1 STATUS Init:Error RESTARTS 0
@@ -2006,7 +2006,7 @@ fn failing_init_container_blocks_the_pod() {
               Normal Pulled (x3) spec.initContainers{migrate}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Normal Created (x3) spec.initContainers{migrate}: Container created
               Normal Started (x3) spec.initContainers{migrate}: Container started
-              Warning BackOff (x2) spec.initContainers{migrate}: Back-off restarting failed container migrate in pod retrying_default(d660569e-0a61-4df6-bf87-63eae5b56bb1)
+              Warning BackOff (x2) spec.initContainers{migrate}: Back-off restarting failed container migrate in pod retrying_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)
         "#]],
     );
 }
@@ -2030,12 +2030,12 @@ fn on_failure_restarts_only_failed_containers() {
                0.002s kubelet    kubelet on worker-1 sees pod default/flaky bound to its node
                0.002s kubelet    kubelet admits pod default/flaky
                0.002s kubelet    QoS class of default/flaky: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/flaky: Pending (0/1 ready, ContainerCreating)
                0.002s kubelet    kubelet on worker-1 sees pod default/ok bound to its node
                0.002s kubelet    kubelet admits pod default/ok
                0.002s kubelet    QoS class of default/ok: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/ok: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/flaky
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/ok
@@ -2065,7 +2065,7 @@ fn on_failure_restarts_only_failed_containers() {
                3.150s containers container "task" is running: the script runs for 2s and exits 3
                4.000s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 1 restarts)
                5.150s containers container "task" exited with code 3 (Error) after 2s
-               6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+               6.000s containers kubelet records Warning BackOff: Back-off restarting failed container task in pod flaky_default(3f364394-aea2-43d9-a497-2069afb04795)
                6.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 1 restarts)
               15.150s runtime    kubelet records Normal Pulled (x3): Container image "busybox:1.36" already present on machine and can be accessed by the pod
               15.210s containers kubelet records Normal Created (x3): Container created
@@ -2073,7 +2073,7 @@ fn on_failure_restarts_only_failed_containers() {
               15.300s containers container "task" is running: the script runs for 2s and exits 3
               16.000s status     kubelet updates status of default/flaky: Running (1/1 ready, Running, 2 restarts)
               17.300s containers container "task" exited with code 3 (Error) after 2s
-              18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              18.000s containers kubelet records Warning BackOff (x2): Back-off restarting failed container task in pod flaky_default(3f364394-aea2-43d9-a497-2069afb04795)
               18.000s status     kubelet updates status of default/flaky: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
             -- settled at 20.000s
             == default/ok
@@ -2085,12 +2085,12 @@ fn on_failure_restarts_only_failed_containers() {
             kubectl get pod: READY 0/1 STATUS CrashLoopBackOff RESTARTS 2
             phase=Running podIP=10.244.1.2 hostIP=172.18.0.3 qosClass=BestEffort
             conditions: PodReadyToStartContainers=True Initialized=True Ready=False(ContainersNotReady) ContainersReady=False(ContainersNotReady) PodScheduled=True
-            container task: waiting CrashLoopBackOff "back-off 20s restarting failed container=task pod=flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)" | last: terminated Error exit=3 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
+            container task: waiting CrashLoopBackOff "back-off 20s restarting failed container=task pod=flaky_default(3f364394-aea2-43d9-a497-2069afb04795)" | last: terminated Error exit=3 | ready=false started=false restarts=2 image=docker.io/library/busybox:1.36
             events:
               Normal Pulled (x3) spec.containers{task}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Normal Created (x3) spec.containers{task}: Container created
               Normal Started (x3) spec.containers{task}: Container started
-              Warning BackOff (x2) spec.containers{task}: Back-off restarting failed container task in pod flaky_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              Warning BackOff (x2) spec.containers{task}: Back-off restarting failed container task in pod flaky_default(3f364394-aea2-43d9-a497-2069afb04795)
               Normal Pulled spec.containers{task}: Container image "busybox:1.36" already present on machine and can be accessed by the pod
               Normal Created spec.containers{task}: Container created
               Normal Started spec.containers{task}: Container started
@@ -2133,12 +2133,12 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                0.002s kubelet    kubelet on worker-1 sees pod default/impatient bound to its node
                0.002s kubelet    kubelet admits pod default/impatient
                0.002s kubelet    QoS class of default/impatient: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/impatient: Pending (0/1 ready, ContainerCreating)
                0.002s kubelet    kubelet on worker-1 sees pod default/patient bound to its node
                0.002s kubelet    kubelet admits pod default/patient
                0.002s kubelet    QoS class of default/patient: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/patient: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/impatient
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/patient
@@ -2209,7 +2209,7 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
                                  consecutive: 3 (threshold 3)
               24.002s containers kubelet records Normal Killing (x3): Container db failed startup probe, will be restarted
               24.122s containers container "db" exited with code 0 (Completed) after 5.85s
-              24.122s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              24.122s containers kubelet records Warning BackOff: Back-off restarting failed container db in pod impatient_default(3f364394-aea2-43d9-a497-2069afb04795)
               25.000s status     kubelet updates status of default/impatient: Running (0/1 ready, CrashLoopBackOff, 2 restarts)
               34.122s runtime    kubelet records Normal Pulled (x3): Container image "mysql:8.4" already present on machine and can be accessed by the pod
               34.182s containers kubelet records Normal Created (x4): Container created
@@ -2234,7 +2234,7 @@ fn startup_probe_gives_a_slow_database_time_or_kills_it() {
               Warning Unhealthy (x9) spec.containers{db}: Startup probe failed: dial tcp 10.244.1.2:3306: connect: connection refused
               Normal Killing (x3) spec.containers{db}: Container db failed startup probe, will be restarted
               Normal Pulled (x3) spec.containers{db}: Container image "mysql:8.4" already present on machine and can be accessed by the pod
-              Warning BackOff spec.containers{db}: Back-off restarting failed container db in pod impatient_default(183d4eb6-df98-4bfd-a267-04211a727b4c)
+              Warning BackOff spec.containers{db}: Back-off restarting failed container db in pod impatient_default(3f364394-aea2-43d9-a497-2069afb04795)
               Normal Pulling spec.containers{db}: Pulling image "mysql:8.4"
               Normal Pulled spec.containers{db}: Successfully pulled image "mysql:8.4" in 490ms (6.039s including waiting). Image size: 179822445 bytes.
               Normal Created spec.containers{db}: Container created
@@ -2274,12 +2274,12 @@ fn grpc_liveness_probe_from_the_docs() {
                0.002s kubelet    kubelet on worker-1 sees pod default/etcd-localhost bound to its node
                0.002s kubelet    kubelet admits pod default/etcd-localhost
                0.002s kubelet    QoS class of default/etcd-localhost: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod183d4eb6_df98_4bfd_a267_04211a727b4c.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod3f364394_aea2_43d9_a497_2069afb04795.slice
                0.002s status     kubelet updates status of default/etcd-localhost: Pending (0/1 ready, ContainerCreating)
                0.002s kubelet    kubelet on worker-1 sees pod default/etcd-with-grpc bound to its node
                0.002s kubelet    kubelet admits pod default/etcd-with-grpc
                0.002s kubelet    QoS class of default/etcd-with-grpc: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/etcd-with-grpc: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/etcd-localhost
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/etcd-with-grpc
@@ -2363,7 +2363,7 @@ fn kubelet_start_picks_up_pods_already_bound() {
         0.002s kubelet on worker-1 sees pod default/web bound to its node
         0.002s kubelet admits pod default/web
         0.002s QoS class of default/web: BestEffort
-        0.002s kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+        0.002s kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
         0.002s kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
         0.122s kubelet → containerd: RunPodSandbox for default/web
         0.272s CNI ADD (ptp): default/web gets 10.244.1.2
@@ -2393,7 +2393,7 @@ fn custom_registry_image_serves_its_declared_port() {
                0.002s kubelet    kubelet on worker-1 sees pod default/api bound to its node
                0.002s kubelet    kubelet admits pod default/api
                0.002s kubelet    QoS class of default/api: BestEffort
-               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-podd660569e_0a61_4df6_bf87_63eae5b56bb1.slice
+               0.002s kubelet    kubelet creates cgroup kubepods-besteffort-pod6b4d9145_b1c3_4e63_ab4a_3b1a59fb67a6.slice
                0.002s status     kubelet updates status of default/api: Pending (0/1 ready, ContainerCreating)
                0.122s runtime    kubelet → containerd: RunPodSandbox for default/api
                0.272s cni        CNI ADD (ptp): default/api gets 10.244.1.2

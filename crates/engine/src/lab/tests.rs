@@ -88,27 +88,27 @@ fn accepted_pod() {
                         etcd Create /registry/pods/default/web rev 149
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
-               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod default/web
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/web
                6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
                6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
-               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker2
-               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod default/web bound to its node
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod default/web bound to its node
                8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/web
                8ms #- kubelet              kubelet -> kubelet: QoS class of default/web: BestEffort
-               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                8ms #5 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
-             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-qvlp9" (projected)
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-t29pp" (projected)
              128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/web
-             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.2.2
-             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.2.2)
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.1.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
             2754ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
             2814ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
@@ -279,10 +279,10 @@ fn group_binding_to_aggregated_cluster_role_allows() {
                8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod dev/web bound to its node
                8ms #- kubelet              kubelet -> kubelet: kubelet admits pod dev/web
                8ms #- kubelet              kubelet -> kubelet: QoS class of dev/web: BestEffort
-               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podc9c340fc_41c1_4efa_afff_2161fa3c1d7b.slice
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                8ms #- status               kubelet -> kube-apiserver: kubelet updates status of dev/web: Pending (0/1 ready, ContainerCreating)
                8ms #5 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/dev/pods/web/status → 200 OK
-             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-rvndz" (projected)
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-t29pp" (projected)
              128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for dev/web
              278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): dev/web gets 10.244.1.2
              408ms #- runtime              container runtime -> kubelet: sandbox of dev/web is ready (10.244.1.2)
@@ -417,33 +417,33 @@ fn multi_document_file_continues_after_errors() {
               15ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED ReplicaSet team-a/api-6b9c74c9df
               17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller: ReplicaSet api-6b9c74c9df has 0 Pod(s) for 1 replica(s): creating 1
               17ms #11 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/pods → 201 Created
-              17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller records Normal SuccessfulCreate: Created pod: api-6b9c74c9df-dzpm5
+              17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller records Normal SuccessfulCreate: Created pod: api-6b9c74c9df-cdrfk
               17ms #12 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager POST /api/v1/namespaces/team-a/events → 201 Created
               17ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 0, ready 0, available 0
               17ms #13 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
-              17ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED Pod team-a/api-6b9c74c9df-dzpm5
-              17ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod team-a/api-6b9c74c9df-dzpm5 with no node
+              17ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees ADDED Pod team-a/api-6b9c74c9df-cdrfk
+              17ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod team-a/api-6b9c74c9df-cdrfk with no node
               19ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 0, available 0
               19ms #14 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
               19ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
-              19ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod team-a/api-6b9c74c9df-dzpm5
-              19ms #15 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/binding → 201 Created
+              19ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod team-a/api-6b9c74c9df-cdrfk
+              19ms #15 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/pods/api-6b9c74c9df-cdrfk/binding → 201 Created
               19ms #16 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/team-a/events → 201 Created
-              19ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned team-a/api-6b9c74c9df-dzpm5 to kind-worker2
-              19ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
-              21ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod team-a/api-6b9c74c9df-dzpm5 bound to its node
-              21ms #- kubelet              kubelet -> kubelet: kubelet admits pod team-a/api-6b9c74c9df-dzpm5
-              21ms #- kubelet              kubelet -> kubelet: QoS class of team-a/api-6b9c74c9df-dzpm5: BestEffort
-              21ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podafff2161_fa3c_4d7b_a931_6fe9c2c04c2d.slice
-              21ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Pending (0/1 ready, ContainerCreating)
-              21ms #17 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
-              21ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+              19ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned team-a/api-6b9c74c9df-cdrfk to kind-worker2
+              19ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-cdrfk
+              21ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod team-a/api-6b9c74c9df-cdrfk bound to its node
+              21ms #- kubelet              kubelet -> kubelet: kubelet admits pod team-a/api-6b9c74c9df-cdrfk
+              21ms #- kubelet              kubelet -> kubelet: QoS class of team-a/api-6b9c74c9df-cdrfk: BestEffort
+              21ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podae843796_30af_49ee_a263_183773ef6508.slice
+              21ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-cdrfk: Pending (0/1 ready, ContainerCreating)
+              21ms #17 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-cdrfk/status → 200 OK
+              21ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-cdrfk
               22ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller updates status of Deployment api: 1 updated, 0 available, 1 wanted
               22ms #18 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/deployments/api/status → 200 OK
-             141ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-vndz4" (projected)
-             141ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for team-a/api-6b9c74c9df-dzpm5
-             291ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): team-a/api-6b9c74c9df-dzpm5 gets 10.244.2.2
-             421ms #- runtime              container runtime -> kubelet: sandbox of team-a/api-6b9c74c9df-dzpm5 is ready (10.244.2.2)
+             141ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-spgw5" (projected)
+             141ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for team-a/api-6b9c74c9df-cdrfk
+             291ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): team-a/api-6b9c74c9df-cdrfk gets 10.244.2.2
+             421ms #- runtime              container runtime -> kubelet: sandbox of team-a/api-6b9c74c9df-cdrfk is ready (10.244.2.2)
              421ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              421ms #19 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
              421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
@@ -456,9 +456,9 @@ fn multi_document_file_continues_after_errors() {
             2917ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
             2917ms #23 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2917ms #- containers           container runtime -> kubelet: container "api" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-dzpm5: Running (1/1 ready, Running)
-            3000ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-dzpm5/status → 200 OK
-            3000ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-dzpm5
+            3000ms #- status               kubelet -> kube-apiserver: kubelet updates status of team-a/api-6b9c74c9df-cdrfk: Running (1/1 ready, Running)
+            3000ms #24 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/team-a/pods/api-6b9c74c9df-cdrfk/status → 200 OK
+            3000ms #- controllers          kube-apiserver -> kube-controller-manager: replicaset-controller sees MODIFIED Pod team-a/api-6b9c74c9df-cdrfk
             3002ms #- controllers          kube-controller-manager -> kube-apiserver: replicaset-controller updates status of ReplicaSet api-6b9c74c9df: replicas 1, ready 1, available 1
             3002ms #25 etcd                 kube-controller-manager -> kube-apiserver: kube-controller-manager PUT /apis/apps/v1/namespaces/team-a/replicasets/api-6b9c74c9df/status → 200 OK
             3002ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees MODIFIED ReplicaSet team-a/api-6b9c74c9df
@@ -508,32 +508,32 @@ fn second_apply_of_the_same_object_is_unchanged() {
                         etcd Create /registry/pods/default/web rev 149
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
-               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker2 for pod default/web
+               6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/web
                6ms #3 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
                6ms #4 etcd                 kube-scheduler -> kube-apiserver: kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
-               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker2
+               6ms #- scheduling           kube-scheduler -> kube-apiserver: event Normal Scheduled: Successfully assigned default/web to kind-worker
                8ms #5 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
                8ms #5 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
                8ms #5 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
                8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 150)
                8ms #5 etcd                 kube-apiserver -> kubectl: 200 OK
-               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker2 sees pod default/web bound to its node
+               8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod default/web bound to its node
                8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/web
                8ms #- kubelet              kubelet -> kubelet: QoS class of default/web: BestEffort
-               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-pode77e5d52_771e_4641_a0ed_e0f3746ecd1f.slice
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-besteffort-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/web: Pending (0/1 ready, ContainerCreating)
                8ms #6 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
-             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-qvlp9" (projected)
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-t29pp" (projected)
              128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/web
-             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.2.2
-             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.2.2)
+             278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/web gets 10.244.1.2
+             408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
              408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
             2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
             2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
-            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
+            2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
             2814ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Created: Container created
             2814ms #10 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2904ms #- containers           kubelet -> kube-apiserver: kubelet records Normal Started: Container started
@@ -748,7 +748,7 @@ fn limit_range_and_quota_apply_to_the_pod() {
                8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod default/a bound to its node
                8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/a
                8ms #- kubelet              kubelet -> kubelet: QoS class of default/a: Burstable
-               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-burstable-pod7c49d7b8_4109_4605_847d_b87eda7f8d74.slice
+               8ms #- kubelet              kubelet -> kubelet: kubelet creates cgroup kubepods-burstable-podc34d0bff_9015_4280_a099_ec6cd7363ca5.slice
                8ms #- status               kubelet -> kube-apiserver: kubelet updates status of default/a: Pending (0/1 ready, ContainerCreating)
                8ms #6 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/namespaces/default/pods/a/status → 200 OK
               12ms #7 request              kubectl -> kube-apiserver: kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
@@ -764,7 +764,7 @@ fn limit_range_and_quota_apply_to_the_pod() {
               12ms #7 validation           kube-apiserver -> kube-apiserver: Pod "big" is valid
               12ms #7 validating-admission kube-apiserver -> kube-apiserver [FAILED]: LimitRanger: denied
               12ms #7 etcd                 kube-apiserver -> kubectl [FAILED]: 403 Forbidden: pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2
-             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-97nqz" (projected)
+             128ms #- kubelet              kubelet -> kubelet: kubelet mounts volume "kube-api-access-t29pp" (projected)
              128ms #- runtime              kubelet -> container runtime: kubelet → containerd: RunPodSandbox for default/a
              278ms #- cni                  container runtime -> CNI plugin: CNI ADD (ptp): default/a gets 10.244.1.2
              408ms #- runtime              container runtime -> kubelet: sandbox of default/a is ready (10.244.1.2)
@@ -870,36 +870,36 @@ fn a_node_whose_kubelet_stops_goes_unknown_and_its_pods_are_evicted() {
            65.0s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 1, available 1
            65.0s deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
            65.1s node-lifecycle-controller updates the taints of kind-worker: add taint node.kubernetes.io/unreachable:NoExecute
-           65.1s taint-eviction-controller: Pod default/web-766c57-ndz4x tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
-          365.1s taint-eviction-controller records Normal TaintManagerEviction: Marking for deletion Pod default/web-766c57-ndz4x
-          365.1s taint-eviction-controller deletes Pod default/web-766c57-ndz4x
+           65.1s taint-eviction-controller: Pod default/web-766c57-pgw5x tolerates node.kubernetes.io/unreachable:NoExecute for 5m0s: delete it then
+          365.1s taint-eviction-controller records Normal TaintManagerEviction: Marking for deletion Pod default/web-766c57-pgw5x
+          365.1s taint-eviction-controller deletes Pod default/web-766c57-pgw5x
           365.1s replicaset-controller: ReplicaSet web-766c57 has 1 Pod(s) for 2 replica(s): creating 1
-          365.1s replicaset-controller records Normal SuccessfulCreate: Created pod: web-766c57-gt6kf
+          365.1s replicaset-controller records Normal SuccessfulCreate: Created pod: web-766c57-wb57n
           365.1s replicaset-controller updates status of ReplicaSet web-766c57: replicas 1, ready 1, available 1
           365.1s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 1, available 1
-          365.1s kube-scheduler picks kind-worker2 for pod default/web-766c57-gt6kf
-          365.1s event Normal Scheduled: Successfully assigned default/web-766c57-gt6kf to kind-worker2
+          365.1s kube-scheduler picks kind-worker2 for pod default/web-766c57-wb57n
+          365.1s event Normal Scheduled: Successfully assigned default/web-766c57-wb57n to kind-worker2
           365.1s deployment-controller updates status of Deployment web: 2 updated, 1 available, 2 wanted
-          365.1s kubelet admits pod default/web-766c57-gt6kf
-          365.1s QoS class of default/web-766c57-gt6kf: BestEffort
-          365.1s kubelet creates cgroup kubepods-besteffort-podf7fb5560_7c05_4b23_ab67_6e3901274fdc.slice
-          365.1s kubelet updates status of default/web-766c57-gt6kf: Pending (0/1 ready, ContainerCreating)
-          365.2s kubelet mounts volume "kube-api-access-xddq7" (projected)
-          365.2s kubelet → containerd: RunPodSandbox for default/web-766c57-gt6kf
-          365.4s CNI ADD (ptp): default/web-766c57-gt6kf gets 10.244.2.3
-          365.5s sandbox of default/web-766c57-gt6kf is ready (10.244.2.3)
+          365.1s kubelet admits pod default/web-766c57-wb57n
+          365.1s QoS class of default/web-766c57-wb57n: BestEffort
+          365.1s kubelet creates cgroup kubepods-besteffort-pod764176e3_c9cf_4b25_bd84_5ef300ce2d0b.slice
+          365.1s kubelet updates status of default/web-766c57-wb57n: Pending (0/1 ready, ContainerCreating)
+          365.2s kubelet mounts volume "kube-api-access-lztwr" (projected)
+          365.2s kubelet → containerd: RunPodSandbox for default/web-766c57-wb57n
+          365.4s CNI ADD (ptp): default/web-766c57-wb57n gets 10.244.2.3
+          365.5s sandbox of default/web-766c57-wb57n is ready (10.244.2.3)
           365.5s kubelet records Normal Pulled: Container image "nginx:1.29" already present on machine and can be accessed by the pod
           365.6s kubelet records Normal Created: Container created
           365.7s kubelet records Normal Started: Container started
           365.7s container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
-          366.0s kubelet updates status of default/web-766c57-gt6kf: Running (1/1 ready, Running)
+          366.0s kubelet updates status of default/web-766c57-wb57n: Running (1/1 ready, Running)
           366.0s replicaset-controller updates status of ReplicaSet web-766c57: replicas 2, ready 2, available 2
           366.0s deployment-controller updates status of Deployment web: 2 updated, 2 available, 2 wanted
         -- ended at 430.0s (limit 900s)
         NAME               READY   STATUS        RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
-        web-766c57-gt6kf   1/1     Running       0          65s     10.244.2.3   kind-worker2   <none>           <none>
-        web-766c57-ndz4x   1/1     Terminating   0          7m10s   10.244.1.2   kind-worker    <none>           <none>
-        web-766c57-p594x   1/1     Running       0          7m10s   10.244.2.2   kind-worker2   <none>           <none>
+        web-766c57-9vtnp   1/1     Running       0          7m10s   10.244.2.2   kind-worker2   <none>           <none>
+        web-766c57-pgw5x   1/1     Terminating   0          7m10s   10.244.1.2   kind-worker    <none>           <none>
+        web-766c57-wb57n   1/1     Running       0          65s     10.244.2.3   kind-worker2   <none>           <none>
         NAME                 STATUS     ROLES           AGE     VERSION
         kind-control-plane   Ready      control-plane   7m10s   v1.37.0
         kind-worker          NotReady   <none>          7m10s   v1.37.0
@@ -959,8 +959,9 @@ fn watch_rows_of_whole_runs() {
     ));
 }
 
-/// A run on a kept [`Loaded`] cluster is the run a fresh load gives, byte for byte, however
-/// many runs used it before; another seed or cluster loads anew.
+/// A run on a kept [`Loaded`] cluster (and [`run`]'s, on the default cluster loaded once per
+/// process) is the run a fresh load gives, byte for byte, however many runs of whatever seed
+/// used it before; another cluster loads anew.
 #[test]
 fn runs_on_a_kept_cluster_equal_fresh_runs() {
     let deployment = crate::workloads::DEPLOYMENT;
@@ -975,9 +976,11 @@ fn runs_on_a_kept_cluster_equal_fresh_runs() {
         (POD, 1, None),
     ] {
         let input = LabInput { seed, cluster: cluster.clone(), ..LabInput::new(manifest, "x.yaml") };
-        let fresh = run(&input).expect("runs");
+        let fresh = run_on(&Loaded::load(input.cluster.as_deref()).expect("loads"), &input).expect("runs");
         let reused = run_reusing(&mut kept, &input).expect("runs");
-        assert_eq!(serde_json::to_string(&reused).unwrap(), serde_json::to_string(&fresh).unwrap());
+        let json = serde_json::to_string(&fresh).unwrap();
+        assert_eq!(serde_json::to_string(&reused).unwrap(), json);
+        assert_eq!(serde_json::to_string(&run(&input).expect("runs")).unwrap(), json);
         let listing = |r: &Run| {
             r.store()
                 .list("/")
