@@ -491,7 +491,7 @@ pub struct NodeScoreRow {
     pub total: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScheduleDetail {
     pub profile: String,
     /// PreFilter messages, if a PreFilter plugin rejected the pod or narrowed the nodes.

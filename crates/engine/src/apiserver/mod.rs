@@ -679,13 +679,17 @@ impl<'a> Req<'a> {
                 status,
             );
         } else if (self.req.verb.is_write() && !core.is_routine()) || failed {
-            let summary = format!(
-                "{} {} {} → {} {status_text}",
-                self.caller().title(),
-                self.req.verb.method(),
-                self.path,
-                resp.code
-            );
+            // `<caller> <METHOD> <path> → <code> <status text>`, built without the formatting
+            // machinery (every component write records one).
+            let (title, method) = (self.caller().title(), self.req.verb.method());
+            let mut summary =
+                String::with_capacity(title.len() + method.len() + self.path.len() + status_text.len() + 12);
+            for part in [title, " ", method, " ", &self.path, " → "] {
+                summary.push_str(part);
+            }
+            push_decimal(&mut summary, u64::from(resp.code));
+            summary.push(' ');
+            summary.push_str(status_text);
             if self.allowed && self.authorization.is_empty() {
                 // Allowed without its wording (see `handle`): nothing the request did changed
                 // what the authorizers read (it failed, so it wrote nothing but quota usage).
@@ -719,6 +723,21 @@ impl<'a> Req<'a> {
         }
         resp
     }
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn push_decimal(s: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 fn request_object_ref(req: &ApiRequest, body: Option<&Body>) -> Option<ObjectRef> {

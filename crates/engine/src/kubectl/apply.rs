@@ -125,19 +125,20 @@ pub struct KubectlApply {
     current_body: Option<Value>,
 }
 
-fn sort_keys(v: &Value) -> Value {
+/// Sorts the keys of every object in `v`, at every level, in place (the order in which Go's
+/// encoding/json writes a map).
+fn sort_keys(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            crate::sort::sort(&mut keys);
-            let mut out = Map::new();
-            for k in keys {
-                out.insert(k.clone(), sort_keys(&m[k]));
+            let mut entries: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
+            crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+            for (k, mut value) in entries {
+                sort_keys(&mut value);
+                m.insert(k, value);
             }
-            Value::Object(out)
         }
-        Value::Array(a) => Value::Array(a.iter().map(sort_keys).collect()),
-        other => other.clone(),
+        Value::Array(a) => a.iter_mut().for_each(sort_keys),
+        _ => {}
     }
 }
 
@@ -157,12 +158,15 @@ pub fn modified_configuration(obj: &ClientObject, namespace: Option<&str>) -> Va
             *ann = Value::Object(Map::new());
         }
     }
-    let sorted = sort_keys(&v);
-    let text = format!("{}\n", crate::errors::go_json(&sorted));
-    if let Some(a) = v.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut) {
-        a.insert(LAST_APPLIED.into(), Value::String(text));
+    sort_keys(&mut v);
+    let text = format!("{}\n", crate::errors::go_json(&v));
+    if let Some(a) = v.pointer_mut("/metadata/annotations") {
+        if let Some(m) = a.as_object_mut() {
+            m.insert(LAST_APPLIED.into(), Value::String(text));
+        }
+        sort_keys(a);
     }
-    sort_keys(&v)
+    v
 }
 
 impl KubectlApply {
@@ -478,7 +482,9 @@ impl KubectlApply {
             return;
         }
         Self::annotate_response(core, rid, "");
-        let _ = self.current_body.replace(sort_keys(&patch));
+        let mut patch = patch;
+        sort_keys(&mut patch);
+        let _ = self.current_body.replace(patch);
         core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", rid)));
     }
 

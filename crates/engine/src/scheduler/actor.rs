@@ -5,6 +5,7 @@
 //! (retried with back-off when the cluster changes).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference, Pod};
 
@@ -100,7 +101,8 @@ impl SchedulerActor {
     }
 
     /// Records an event about `pod`, as the scheduler's event recorder writes it.
-    fn event(&mut self, core: &mut Core, pod: &Pod, detail: EventDetail, action: &str) {
+    fn event(&mut self, core: &mut Core, pod: &Arc<Pod>, detail: EventDetail, action: &str) {
+        let pod_ref = object_ref(&Object::Pod(pod.clone()));
         let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let pod_name = pod.metadata.name.clone().unwrap_or_default();
         self.event_seq += 1;
@@ -144,7 +146,7 @@ impl SchedulerActor {
                 format!("event {} {}: {}", detail.event_type, detail.reason, detail.message),
                 Detail::Event(detail),
             )
-            .object(Some(object_ref(&Object::from(pod.clone()))))
+            .object(Some(pod_ref))
             .status(status),
         );
     }
@@ -152,7 +154,7 @@ impl SchedulerActor {
     fn schedule(&mut self, core: &mut Core, key: &str) {
         let Some((ns, name)) = key.split_once('/') else { return };
         let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
-            Some((Object::Pod(p), _)) => (**p).clone(),
+            Some((Object::Pod(p), _)) => p.clone(),
             _ => return,
         };
         if !needs_scheduling(&pod) || !self.scheduler.responsible_for(&pod) {
@@ -163,9 +165,10 @@ impl SchedulerActor {
             objects.extend(core.store.live(prefix).map(|(_, o)| o));
         }
         let snapshot = ClusterSnapshot::from_objects(objects.iter().copied());
-        let outcome = self.scheduler.schedule(&pod, &snapshot, &mut core.rng);
+        let mut outcome = self.scheduler.schedule(&pod, &snapshot, &mut core.rng);
         *self.attempts.entry(key.to_string()).or_insert(0) += 1;
-        let pod_obj = Object::from(pod.clone());
+        let event = outcome.event(ns, name);
+        let profile = outcome.detail.profile.clone();
         let (summary, status) = match &outcome.result {
             ScheduleResult::Scheduled { node, .. } => {
                 (format!("kube-scheduler picks {node} for pod {key}"), StepStatus::Ok)
@@ -183,9 +186,9 @@ impl SchedulerActor {
                 Component::Scheduler,
                 Component::Scheduler,
                 summary,
-                Detail::Schedule(Box::new(outcome.detail.clone())),
+                Detail::Schedule(Box::new(std::mem::take(&mut outcome.detail))),
             )
-            .object(Some(object_ref(&pod_obj)))
+            .object(Some(object_ref(&Object::Pod(pod.clone()))))
             .status(status),
         );
         match &outcome.result {
@@ -198,7 +201,7 @@ impl SchedulerActor {
                 if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), Body::Json(body)) {
                     self.attempts.remove(key);
                     self.unschedulable.remove(key);
-                    if let Some(event) = outcome.event(ns, name) {
+                    if let Some(event) = event {
                         self.event(core, &pod, event, "Binding");
                     }
                 } else {
@@ -206,7 +209,7 @@ impl SchedulerActor {
                 }
             }
             ScheduleResult::Unschedulable { victims, nominated_node, .. } => {
-                let mut updated = pod.clone();
+                let mut updated = (*pod).clone();
                 let status = updated.status.get_or_insert_with(Default::default);
                 if let Some(mut cond) = outcome.k8s_pod_condition() {
                     cond.last_transition_time = Some(apiserver::timestamp(core.now));
@@ -222,18 +225,14 @@ impl SchedulerActor {
                 for victim in victims.clone() {
                     let (vns, vname) = (victim.namespace.clone(), victim.name.clone());
                     if let Some((Object::Pod(vp), _)) = core.store.get(&format!("/registry/pods/{vns}/{vname}")) {
-                        let vp = (**vp).clone();
+                        let vp = vp.clone();
                         let node = nominated_node.clone().unwrap_or_default();
-                        let ev = super::preempted_event(
-                            &outcome.detail.profile,
-                            pod.metadata.uid.as_deref().unwrap_or(""),
-                            &node,
-                        );
+                        let ev = super::preempted_event(&profile, pod.metadata.uid.as_deref().unwrap_or(""), &node);
                         self.event(core, &vp, ev, "Preempting");
                         Self::write(core, Verb::Delete, "Pod", &vns, &vname, None, Body::Json(serde_json::Value::Null));
                     }
                 }
-                if let Some(event) = outcome.event(ns, name) {
+                if let Some(event) = event {
                     self.event(core, &pod, event, "Scheduling");
                 }
                 self.unschedulable.insert(key.to_string());

@@ -52,14 +52,14 @@ impl MutatingPlugin for RuntimeClass {
     }
 
     fn admit(&self, ctx: &Context, attrs: &Attributes, obj: &mut Object) -> Decision {
-        let snapshot = obj.clone();
-        let Some(pod) = pod_mut(obj) else {
+        let Object::Pod(pod) = &*obj else {
             return Decision::deny(
                 Rejection::bad_request("Resource was marked with kind Pod but was unable to be converted"),
                 "The body is not a Pod.",
             );
         };
-        let rc = match class_of(ctx, attrs, &snapshot, pod) {
+        // The class is looked up on the pod as it came: a pod that names none is not copied.
+        let rc = match class_of(ctx, attrs, obj, pod) {
             Ok(Some(rc)) => rc,
             Ok(None) => {
                 return Decision::not_applicable(
@@ -70,6 +70,8 @@ impl MutatingPlugin for RuntimeClass {
                 return Decision::deny(r, "The RuntimeClass the pod names does not exist (kubectl get runtimeclasses).")
             }
         };
+        let snapshot = obj.clone();
+        let Some(pod) = pod_mut(obj) else { return Decision::silent() };
         let name = rc.metadata.name.clone().unwrap_or_default();
         let mut notes = vec![format!("RuntimeClass {name} runs the pod with handler {:?}.", rc.handler)];
         let spec = pod.spec.get_or_insert_with(Default::default);
