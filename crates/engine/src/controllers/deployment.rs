@@ -409,10 +409,10 @@ fn is_active(rs: &ReplicaSet) -> bool {
 fn find_new(d: &Deployment, rss: &[Arc<ReplicaSet>]) -> Option<Arc<ReplicaSet>> {
     let mut sorted = rss.to_vec();
     crate::sort::sort_by(&mut sorted, by_creation);
-    let t = template(d);
+    let t = &d.spec.template;
     sorted
         .into_iter()
-        .find(|rs| Some(&rs.spec).and_then(|s| s.template.as_ref()).is_some_and(|rt| equal_ignore_hash(rt, &t)))
+        .find(|rs| Some(&rs.spec).and_then(|s| s.template.as_ref()).is_some_and(|rt| equal_ignore_hash(rt, t)))
 }
 
 fn sum(rss: &[Arc<ReplicaSet>], f: impl Fn(&ReplicaSet) -> i32) -> i32 {

@@ -2777,30 +2777,25 @@ impl Kubelet {
     }
 }
 
-/// What the kubelet last acted on for a pod: UID, deletion and spec (compared as values: no
-/// JSON text of the spec is built, so `PodSpec`'s `Serialize` has no instance for a writer).
+/// What the kubelet last acted on for a pod: the pod as the watch delivered it, a handle on
+/// the store's value (its UID, deletion and spec are compared as values: no JSON text of the
+/// spec is built, so `PodSpec`'s `Serialize` has no instance for a writer).
 #[derive(Clone, Debug, PartialEq)]
-struct Fingerprint {
-    uid: String,
-    deletion: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
-    spec: Option<k8s_openapi::api::core::v1::PodSpec>,
-}
+struct Fingerprint(std::sync::Arc<Pod>);
 
 impl Fingerprint {
-    /// Whether `p` is what this fingerprint was taken of (compared in place, without a copy).
+    /// Whether `p` has the UID, deletion and spec this fingerprint was taken of.
     fn matches(&self, p: &Pod) -> bool {
-        p.metadata.uid.as_deref().unwrap_or_default() == self.uid
-            && p.metadata.deletion_timestamp == self.deletion
-            && p.spec == self.spec
+        let seen = &self.0;
+        std::ptr::eq(&**seen, p)
+            || (p.metadata.uid.as_deref().unwrap_or_default() == seen.metadata.uid.as_deref().unwrap_or_default()
+                && p.metadata.deletion_timestamp == seen.metadata.deletion_timestamp
+                && p.spec == seen.spec)
     }
 }
 
-fn fingerprint(p: &Pod) -> Fingerprint {
-    Fingerprint {
-        uid: p.metadata.uid.clone().unwrap_or_default(),
-        deletion: p.metadata.deletion_timestamp.clone(),
-        spec: p.spec.clone(),
-    }
+fn fingerprint(p: &std::sync::Arc<Pod>) -> Fingerprint {
+    Fingerprint(std::sync::Arc::clone(p))
 }
 
 impl Actor for Kubelet {

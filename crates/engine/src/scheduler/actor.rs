@@ -165,7 +165,7 @@ impl SchedulerActor {
             objects.extend(core.store.live(prefix).map(|(_, o)| o));
         }
         let snapshot = ClusterSnapshot::from_objects(objects.iter().copied());
-        let mut outcome = self.scheduler.schedule(&pod, &snapshot, &mut core.rng);
+        let mut outcome = self.scheduler.schedule_shared(Arc::clone(&pod), &snapshot, &mut core.rng);
         *self.attempts.entry(key.to_string()).or_insert(0) += 1;
         let event = outcome.event(ns, name);
         let profile = outcome.detail.profile.clone();

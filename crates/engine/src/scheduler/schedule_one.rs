@@ -3,6 +3,7 @@
 //! of a node, PostFilter (preemption) when none fits, then Reserve and Bind.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::Pod;
 
@@ -173,8 +174,14 @@ impl Scheduler {
     /// Runs one scheduling cycle for `pod` against `snapshot`. Pure: the only state it
     /// changes is the next search start; random choices come from `rng`.
     pub fn schedule(&mut self, pod: &Pod, snapshot: &ClusterSnapshot, rng: &mut Rng) -> ScheduleOutcome {
+        self.schedule_shared(Arc::new(pod.clone()), snapshot, rng)
+    }
+
+    /// [`Scheduler::schedule`] of a pod held in an `Arc` (the store's own value): the cycle
+    /// reads it without a copy.
+    pub fn schedule_shared(&mut self, pod: Arc<Pod>, snapshot: &ClusterSnapshot, rng: &mut Rng) -> ScheduleOutcome {
         let fw = &self.framework;
-        let info = snapshot.pod_info(pod);
+        let info = PodInfo::new(pod, snapshot.priority_classes());
         let full = self.options.detail == DetailLevel::Full;
         let mut detail = ScheduleDetail {
             profile: fw.profile_name.clone(),

@@ -596,4 +596,9 @@ impl ClusterSnapshot {
     pub fn pod_info(&self, pod: &Pod) -> PodInfo {
         PodInfo::new(pod.clone(), &self.priority_classes)
     }
+
+    /// The PriorityClasses by name (how a pod's `priorityClassName` resolves).
+    pub fn priority_classes(&self) -> &BTreeMap<String, PriorityClass> {
+        &self.priority_classes
+    }
 }
