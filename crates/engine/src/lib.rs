@@ -25,6 +25,7 @@ pub mod scheduler;
 pub mod sim;
 pub mod sort;
 pub mod store;
+mod text;
 pub mod trace;
 pub mod validation;
 pub mod views;

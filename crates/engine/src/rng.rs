@@ -44,14 +44,12 @@ impl Rng {
         bytes[8..].copy_from_slice(&b.to_be_bytes());
         bytes[6] = (bytes[6] & 0x0f) | 0x40;
         bytes[8] = (bytes[8] & 0x3f) | 0x80;
-        const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut out = String::with_capacity(36);
         for (i, b) in bytes.iter().enumerate() {
             if matches!(i, 4 | 6 | 8 | 10) {
                 out.push('-');
             }
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 0x0f)] as char);
+            crate::text::push_hex_byte(&mut out, *b);
         }
         out
     }

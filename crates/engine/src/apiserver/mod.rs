@@ -687,7 +687,7 @@ impl<'a> Req<'a> {
             for part in [title, " ", method, " ", &self.path, " → "] {
                 summary.push_str(part);
             }
-            push_decimal(&mut summary, u64::from(resp.code));
+            crate::text::push_decimal(&mut summary, u64::from(resp.code));
             summary.push(' ');
             summary.push_str(status_text);
             if self.allowed && self.authorization.is_empty() {
@@ -723,21 +723,6 @@ impl<'a> Req<'a> {
         }
         resp
     }
-}
-
-/// Appends `n` in decimal.
-pub(crate) fn push_decimal(s: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 fn request_object_ref(req: &ApiRequest, body: Option<&Body>) -> Option<ObjectRef> {

@@ -330,7 +330,6 @@ fn canonical_json(v: &serde_json::Value, out: &mut String) {
 
 /// `s` as serde_json writes a string: quoted, with `"`, `\\` and control characters escaped.
 fn push_json_string(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {
         match c {
@@ -343,8 +342,7 @@ fn push_json_string(out: &mut String, s: &str) {
             '\u{c}' => out.push_str("\\f"),
             c if (c as u32) < 0x20 => {
                 out.push_str("\\u00");
-                out.push(HEX[(c as usize) >> 4] as char);
-                out.push(HEX[(c as usize) & 0xf] as char);
+                crate::text::push_hex_byte(out, c as u8);
             }
             c => out.push(c),
         }

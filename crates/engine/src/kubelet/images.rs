@@ -248,12 +248,12 @@ pub fn stable_hash(seed: u64, s: &str) -> u64 {
 
 /// 64 hex characters derived from `s` (a stand-in for a sha256).
 pub fn stable_hex64(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(64);
     for i in 0..4 {
         // `{:016x}`, without the formatter.
-        let h = stable_hash(i, s);
-        out.extend((0..16).rev().map(|nibble| HEX[((h >> (nibble * 4)) & 0xf) as usize] as char));
+        for b in stable_hash(i, s).to_be_bytes() {
+            crate::text::push_hex_byte(&mut out, b);
+        }
     }
     out
 }
