@@ -39,7 +39,7 @@ level_clippy-wasm() {
   # library, linted here for wasm32 together with every target of the web app and the
   # wasm32 module scripts/bench-ratio.sh times.
   cargo clippy --target wasm32-unknown-unknown --locked -p podlab --all-targets -- -D warnings \
-    && cargo clippy --target wasm32-unknown-unknown --locked -p podlab-engine -p podlab-bench --lib -- -D warnings
+    && cargo clippy --target wasm32-unknown-unknown --locked -p podlab-engine -p podlab-bench -p podlab-alloc --lib -- -D warnings
 }
 
 level_unit() { cargo test --workspace --locked; }

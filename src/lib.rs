@@ -22,6 +22,12 @@ pub mod storage;
 pub mod ui;
 
 pub use storage::MANIFEST_KEY as STORAGE_KEY;
+
+/// Small blocks come from per-size free lists in front of Rust's default wasm allocator
+/// (`podlab-alloc`): an engine run allocates and frees tens of thousands of them.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: podlab_alloc::SizeClasses<std::alloc::System> = podlab_alloc::SizeClasses::new(std::alloc::System);
 pub use ui::App;
 
 /// Shows a recovery message when the app panics: the learner's text is already saved (on

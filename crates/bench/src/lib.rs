@@ -11,6 +11,11 @@ use std::cell::RefCell;
 
 use podlab_engine::workloads::{self, LargeSchedule};
 
+/// The lab page's allocator (`src/lib.rs`), so the module runs the engine as the page does.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: podlab_alloc::SizeClasses<std::alloc::System> = podlab_alloc::SizeClasses::new(std::alloc::System);
+
 thread_local! {
     static LARGE: RefCell<Option<LargeSchedule>> = const { RefCell::new(None) };
 }
