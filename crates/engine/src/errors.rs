@@ -704,7 +704,9 @@ fn go_float(f: f64) -> String {
 }
 
 /// Go's `json.Marshal` of a JSON value: compact, with `<`, `>`, `&`, U+2028 and U+2029
-/// escaped as `\u003c` and so on. Object keys keep their order.
+/// escaped as `\u003c` and so on, and backspace and form feed as `\b` and `\f` (Go 1.22
+/// and later; the Kubernetes releases modelled are built with Go 1.25). Object keys keep
+/// their order.
 pub fn go_json(v: &Value) -> String {
     let mut out = String::new();
     write_go_json(v, &mut out);
@@ -751,6 +753,8 @@ fn write_go_json_string(s: &str, out: &mut String) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
             '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
@@ -776,6 +780,17 @@ mod tests {
 
     fn lines(errors: &[FieldError]) -> String {
         errors.iter().map(|e| format!("{e}\n")).collect()
+    }
+
+    #[test]
+    fn go_json_escapes_as_go_1_22_and_later() {
+        let v = json!({
+            "k<&>": ["\u{8}\u{c}\u{1}\u{1f}\n\r\t\"\\", "\u{2028}\u{2029}é", 1, true, null]
+        });
+        check(
+            &go_json(&v),
+            expect![[r#"{"k\u003c\u0026\u003e":["\b\f\u0001\u001f\n\r\t\"\\","\u2028\u2029é",1,true,null]}"#]],
+        );
     }
 
     #[test]
