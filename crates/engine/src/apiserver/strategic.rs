@@ -13,9 +13,17 @@
 //! `patchStrategy:"merge"` says: a patch adds the values it lists, and the
 //! `$deleteFromPrimitiveList/finalizers` directive removes values (the job controller's
 //! finalizer patch; kubectl apply's patch when a manifest drops a finalizer). Every other list
-//! is replaced whole. Not supported: `$patch` on maps and on whole lists, `$retainKeys` and
-//! `$setElementOrder` (so an element removed from a keyed list in the manifest is not removed
-//! from the live object).
+//! is replaced whole. A `$setElementOrder/<list>` directive next to a keyed list orders the
+//! elements it names as it lists them, in the places those elements take in the merged list
+//! (elements only the server has keep theirs). Not supported: `$patch` on maps and on whole
+//! lists, and `$retainKeys`.
+//!
+//! [`three_way`] builds kubectl apply's patch as upstream's `CreateThreeWayMergePatch` does:
+//! what changed from the live object to the manifest, plus what the last applied
+//! configuration had and the manifest no longer has (`null` for a key,
+//! `{"$patch": "delete", <key>: ...}` after the other elements of a keyed list,
+//! `$deleteFromPrimitiveList/finalizers`), with `$setElementOrder/<list>` naming the
+//! manifest's elements in order wherever a keyed list changed.
 
 use serde_json::{Map, Value};
 
@@ -63,6 +71,10 @@ fn merge_field(field: &str, target: &mut Value, patch: &Value) {
             }
             if let Value::Object(t) = target {
                 for (k, v) in p {
+                    if k.starts_with("$setElementOrder/") {
+                        // Applied after the list merged, below.
+                        continue;
+                    }
                     if let Some(list) = k.strip_prefix("$deleteFromPrimitiveList/") {
                         // Removes the listed values from a primitive list (a finalizer, say).
                         let gone = v.as_array().cloned().unwrap_or_default();
@@ -81,6 +93,13 @@ fn merge_field(field: &str, target: &mut Value, patch: &Value) {
                         // list decodes to an omitted field.
                         if v.as_array().is_some_and(|p| !p.is_empty()) && merged.as_array().is_some_and(Vec::is_empty) {
                             t.remove(k);
+                        }
+                    }
+                }
+                for (k, order) in p {
+                    if let (Some(list), Value::Array(order)) = (k.strip_prefix("$setElementOrder/"), order) {
+                        if let Some(Value::Array(items)) = t.get_mut(list) {
+                            set_element_order(list, items, order);
                         }
                     }
                 }
@@ -122,11 +141,34 @@ fn merge_field(field: &str, target: &mut Value, patch: &Value) {
     }
 }
 
+/// Orders the elements of a merged keyed list that `order` names (`[{<key>: value}, ...]`)
+/// as `order` lists them, in the positions those elements hold; the others stay where they
+/// are.
+fn set_element_order(field: &str, items: &mut [Value], order: &[Value]) {
+    let Some(key) = merge_key(field, items).filter(|k| keyed(items, k)) else {
+        return;
+    };
+    let rank = |item: &Value| order.iter().position(|o| o.get(key) == item.get(key));
+    let slots: Vec<usize> = (0..items.len()).filter(|&i| rank(&items[i]).is_some()).collect();
+    let mut named: Vec<Value> = slots.iter().map(|&i| items[i].clone()).collect();
+    crate::sort::sort_by_key(&mut named, |item| rank(item));
+    for (slot, item) in slots.into_iter().zip(named) {
+        items[slot] = item;
+    }
+}
+
 /// The patch that takes `current` to `modified`, deleting what `original` (the last applied
-/// configuration) had and `modified` no longer has (kubectl's three-way merge, simplified as
-/// described in the module docs). An empty object means "nothing to do".
+/// configuration) had and `modified` no longer has (kubectl's three-way merge, as described
+/// in the module docs). An empty object means "nothing to do".
 pub fn three_way(original: Option<&Value>, modified: &Value, current: &Value) -> Value {
     diff_field("", original, modified, current).unwrap_or(Value::Object(Map::new()))
+}
+
+/// The keyed list's merge key when `modified` and `current` are both lists of elements that
+/// carry it (then the list is diffed element by element).
+fn keyed_lists(field: &str, modified: &Value, current: &Value) -> Option<&'static str> {
+    let (m, c) = (modified.as_array()?, current.as_array()?);
+    merge_key(field, m).filter(|k| keyed(m, k) && keyed(c, k))
 }
 
 fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: &Value) -> Option<Value> {
@@ -153,6 +195,12 @@ fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: 
                     Some(cv) => {
                         let ov = original.and_then(|o| o.get(k));
                         if let Some(d) = diff_field(k, ov, mv, cv) {
+                            if let Some(key) = keyed_lists(k, mv, cv) {
+                                let order = mv.as_array().into_iter().flatten().filter_map(|e| {
+                                    e.get(key).map(|v| Value::Object(Map::from_iter([(key.to_string(), v.clone())])))
+                                });
+                                out.insert(format!("$setElementOrder/{k}"), Value::Array(order.collect()));
+                            }
                             out.insert(k.clone(), d);
                         }
                     }
@@ -163,7 +211,7 @@ fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: 
             }
             if let Some(Value::Object(o)) = original {
                 for k in o.keys() {
-                    if !m.contains_key(k) && c.contains_key(k) {
+                    if !m.contains_key(k) {
                         out.insert(k.clone(), Value::Null);
                     }
                 }
@@ -194,6 +242,15 @@ fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: 
                             }
                         }
                         None => out.push(me.clone()),
+                    }
+                }
+                // What the last applied configuration listed and the manifest no longer does.
+                for oe in original.and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(kv) = oe.get(key).filter(|kv| !m.iter().any(|me| me.get(key) == Some(*kv))) {
+                        out.push(Value::Object(Map::from_iter([
+                            ("$patch".to_string(), Value::String("delete".into())),
+                            (key.to_string(), kv.clone()),
+                        ])));
                     }
                 }
                 if out.is_empty() {
@@ -229,7 +286,11 @@ mod tests {
         let modified = json!({"metadata": {"name": "web", "labels": {"a": "1"}},
             "spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}});
         let patch = three_way(None, &modified, &current);
-        assert_eq!(patch, json!({"spec": {"containers": [{"name": "web", "image": "nginx:1.29"}]}}));
+        assert_eq!(
+            patch,
+            json!({"spec": {"$setElementOrder/containers": [{"name": "web"}],
+                "containers": [{"name": "web", "image": "nginx:1.29"}]}})
+        );
         let mut merged = current.clone();
         merge(&mut merged, &patch);
         assert_eq!(merged["spec"]["containers"][0]["imagePullPolicy"], "IfNotPresent");
@@ -240,6 +301,33 @@ mod tests {
         let current = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
         let modified = json!({"metadata": {"labels": {"a": "1"}}});
         assert_eq!(three_way(Some(&original), &modified, &current), json!({"metadata": {"labels": {"b": null}}}));
+    }
+
+    #[test]
+    fn an_element_the_manifest_dropped_is_deleted_and_order_follows_the_manifest() {
+        // The last applied configuration exposed port 80; the manifest now exposes 8080.
+        let original = json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": 80}]}]}});
+        let current = json!({"spec": {"containers": [{"name": "web", "image": "nginx",
+            "ports": [{"containerPort": 80, "protocol": "TCP"}]}]}});
+        let modified = json!({"spec": {"containers": [{"name": "web", "ports": [{"containerPort": 8080}]}]}});
+        let patch = three_way(Some(&original), &modified, &current);
+        assert_eq!(
+            patch,
+            json!({"spec": {"$setElementOrder/containers": [{"name": "web"}], "containers": [{"name": "web",
+                "$setElementOrder/ports": [{"containerPort": 8080}],
+                "ports": [{"containerPort": 8080}, {"$patch": "delete", "containerPort": 80}]}]}})
+        );
+        let mut merged = current.clone();
+        merge(&mut merged, &patch);
+        assert_eq!(merged["spec"]["containers"][0]["ports"], json!([{"containerPort": 8080}]));
+        assert!(merged["spec"]["containers"][0].get("$setElementOrder/ports").is_none());
+
+        // A new element goes where the manifest puts it; one only the server has keeps its place.
+        let mut live = json!({"env": [{"name": "INJECTED"}, {"name": "A"}, {"name": "C"}]});
+        let patch =
+            json!({"$setElementOrder/env": [{"name": "A"}, {"name": "B"}, {"name": "C"}], "env": [{"name": "B"}]});
+        merge(&mut live, &patch);
+        assert_eq!(live, json!({"env": [{"name": "INJECTED"}, {"name": "A"}, {"name": "B"}, {"name": "C"}]}));
     }
 
     #[test]
