@@ -78,11 +78,14 @@ pub fn default_object(obj: &mut Object, listed: bool) -> Vec<Change> {
     }
 }
 
-/// Object validation ([`crate::validation::validate_create`]) on create (`old == None`) and on
-/// writes to the main resource. Update-specific rules (immutable fields, `ValidatePodUpdate`)
-/// are not modelled: an update is validated as the object it produces.
-pub fn validate(obj: &Object, _old: Option<&Object>) -> Vec<FieldError> {
-    crate::validation::validate_create(obj)
+/// Object validation on create (`old == None`, [`crate::validation::validate_create`]) and on
+/// updates of the main resource ([`crate::validation::validate_update`]: a Pod's spec, a
+/// Deployment's or ReplicaSet's selector).
+pub fn validate(obj: &Object, old: Option<&Object>) -> Vec<FieldError> {
+    match old {
+        None => crate::validation::validate_create(obj),
+        Some(old) => crate::validation::validate_update(obj, old),
+    }
 }
 
 /// The group-qualified kind for Invalid errors.

@@ -40,9 +40,12 @@
 //!
 //! Patches (Verb::Patch) are strategic merge patches, simplified as [`strategic`] documents.
 //!
+//! Updates are validated by the kind's update rules where the lab has them (a Pod's spec, a
+//! Deployment's or ReplicaSet's selector) and otherwise as the object they produce
+//! ([`hooks::validate`]).
+//!
 //! Not modelled: `metadata.managedFields` (field managers are not tracked), dry-run, watch
-//! and list pagination, and update-specific validation (immutable fields such as most of a
-//! Pod's spec): an update is validated as the object it produces ([`hooks::validate`]).
+//! and list pagination.
 //! Requests of kinds the lab has no type for are stored as given after the generic steps.
 //! Deletion is graceful for Pods bound to a node (deletionTimestamp + grace period, the kubelet
 //! deletes with grace 0), waits for `metadata.finalizers` (and a Namespace's

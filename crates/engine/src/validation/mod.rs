@@ -17,10 +17,15 @@
 //! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
 //! for the other kinds.
 //!
+//! Updates ([`validate_update`]): a Pod's spec may change only where `ValidatePodUpdate`
+//! allows (images, `activeDeadlineSeconds`, added tolerations, removed scheduling gates); a
+//! Deployment's or ReplicaSet's selector not at all.
+//!
 //! Go iterates maps in random order; where upstream loops over a map (labels, resource
 //! lists), this module uses key order, so the output is stable.
 
 mod core;
+mod godiff;
 mod meta;
 pub mod names;
 mod pod;
@@ -63,6 +68,41 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
         }
     }
     errs
+}
+
+/// Upstream's validation of an update to the main resource (`ValidateUpdate` of the kind's
+/// registry strategy), `new` being the object the update produces. A Pod: `ValidatePodUpdate`
+/// (most of the spec cannot change). A Deployment or ReplicaSet: the new object as on create,
+/// then `spec.selector`, which apps/v1 does not let an update change. Other kinds: the new
+/// object as on create (their update-only rules are not modelled).
+pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    match (new, old) {
+        (Object::Pod(n), Object::Pod(o)) => pod::validate_pod_update(n, o, &mut errs),
+        (Object::Deployment(n), Object::Deployment(o)) => {
+            workloads::deployment(n, &mut errs);
+            immutable_selector(&n.spec.selector, &o.spec.selector, &mut errs);
+        }
+        (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+            workloads::replica_set(n, &mut errs);
+            immutable_selector(&n.spec.selector, &o.spec.selector, &mut errs);
+        }
+        _ => return validate_create(new),
+    }
+    errs
+}
+
+/// `ValidateImmutableField` of `spec.selector`: `Invalid value: <the new selector>: field is
+/// immutable`.
+fn immutable_selector(
+    new: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    old: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    errs: &mut Vec<FieldError>,
+) {
+    if new != old {
+        let value = serde_json::to_value(new).unwrap_or_default();
+        errs.push(FieldError::invalid("spec.selector", value, "field is immutable"));
+    }
 }
 
 #[cfg(test)]

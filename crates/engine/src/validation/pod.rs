@@ -27,23 +27,9 @@ pub struct Opts {
 
 /// `ValidatePodCreate`.
 pub fn validate_pod_create(pod: &Pod, errs: &mut Errs) {
-    meta::object_meta(&pod.metadata, true, names::name_is_dns_subdomain, errs);
+    pod_metadata_and_spec(pod, errs);
     let empty = PodSpec::default();
     let spec = pod.spec.as_ref().unwrap_or(&empty);
-    let opts = Opts { resource_is_pod: true };
-    validate_pod_spec(spec, Some(pod.metadata.name.as_deref().unwrap_or_default()), "spec", opts, errs);
-    if spec.service_account_name.as_deref().unwrap_or_default().is_empty() {
-        for (vi, v) in spec.volumes.iter().flatten().enumerate() {
-            for (si, s) in v.projected.iter().flat_map(|p| p.sources.iter().flatten()).enumerate() {
-                if s.service_account_token.is_some() {
-                    errs.push(FieldError::forbidden(
-                        format!("spec.volumes[{vi}].projected.sources[{si}].serviceAccountToken"),
-                        "must not be specified when serviceAccountName is not set",
-                    ));
-                }
-            }
-        }
-    }
     for (field, list) in [("containers", Some(&spec.containers)), ("initContainers", spec.init_containers.as_ref())] {
         for (i, c) in list.into_iter().flatten().enumerate() {
             let image = c.image.as_deref().unwrap_or_default();
@@ -63,6 +49,176 @@ pub fn validate_pod_create(pod: &Pod, errs: &mut Errs) {
         && spec.scheduling_gates.as_ref().is_some_and(|g| !g.is_empty())
     {
         errs.push(FieldError::forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+    }
+}
+
+/// `validatePodMetadataAndSpec`: what a create and an update of a Pod both check.
+fn pod_metadata_and_spec(pod: &Pod, errs: &mut Errs) {
+    meta::object_meta(&pod.metadata, true, names::name_is_dns_subdomain, errs);
+    let empty = PodSpec::default();
+    let spec = pod.spec.as_ref().unwrap_or(&empty);
+    let opts = Opts { resource_is_pod: true };
+    validate_pod_spec(spec, Some(pod.metadata.name.as_deref().unwrap_or_default()), "spec", opts, errs);
+    if spec.service_account_name.as_deref().unwrap_or_default().is_empty() {
+        for (vi, v) in spec.volumes.iter().flatten().enumerate() {
+            for (si, s) in v.projected.iter().flat_map(|p| p.sources.iter().flatten()).enumerate() {
+                if s.service_account_token.is_some() {
+                    errs.push(FieldError::forbidden(
+                        format!("spec.volumes[{vi}].projected.sources[{si}].serviceAccountToken"),
+                        "must not be specified when serviceAccountName is not set",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The fields of a Pod's spec an update may change, as `ValidatePodUpdate`'s message lists them.
+const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
+    "`spec.containers[*].image`",
+    "`spec.initContainers[*].image`",
+    "`spec.activeDeadlineSeconds`",
+    "`spec.tolerations` (only additions to existing tolerations)",
+    "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+];
+
+/// `ValidatePodUpdate`: the new Pod's metadata and spec, then the update rules in upstream's
+/// order: the containers and init containers (no additions or removals; images set and
+/// without surrounding whitespace), `activeDeadlineSeconds` (set, or lowered), tolerations
+/// (only additions; `tolerationSeconds` may change), scheduling gates (only removals), and
+/// last every other field of the spec, which may not change (the error carries a diff of the
+/// two specs, see [`super::godiff`]). Not modelled: the relaxations for Pods that still have
+/// scheduling gates (additions to `nodeSelector` and node affinity), and the metadata rules
+/// of `ValidateObjectMetaUpdate` (kubectl's requests cannot change a name or namespace).
+pub fn validate_pod_update(new: &Pod, old: &Pod, errs: &mut Errs) {
+    pod_metadata_and_spec(new, errs);
+    let empty = PodSpec::default();
+    let ns = new.spec.as_ref().unwrap_or(&empty);
+    let os = old.spec.as_ref().unwrap_or(&empty);
+    let none: &[Container] = &[];
+    for (field, n, o) in [
+        ("containers", ns.containers.as_slice(), os.containers.as_slice()),
+        (
+            "initContainers",
+            ns.init_containers.as_deref().unwrap_or(none),
+            os.init_containers.as_deref().unwrap_or(none),
+        ),
+    ] {
+        if n.len() != o.len() {
+            errs.push(FieldError::forbidden(format!("spec.{field}"), "pod updates may not add or remove containers"));
+            return;
+        }
+        for (i, c) in n.iter().enumerate() {
+            let image = c.image.as_deref().unwrap_or_default();
+            if image.is_empty() {
+                errs.push(FieldError::required(format!("spec.{field}[{i}].image"), ""));
+            }
+            if image.len() != image.trim().len() {
+                errs.push(FieldError::invalid(
+                    format!("spec.{field}[{i}].image"),
+                    image,
+                    "must not have leading or trailing whitespace",
+                ));
+            }
+        }
+    }
+    match (ns.active_deadline_seconds, os.active_deadline_seconds) {
+        (Some(n), o) => {
+            if !(0..=i64::from(i32::MAX)).contains(&n) {
+                errs.push(FieldError::invalid(
+                    "spec.activeDeadlineSeconds",
+                    n,
+                    "must be between 0 and 2147483647, inclusive",
+                ));
+                return;
+            }
+            if o.is_some_and(|o| o < n) {
+                errs.push(FieldError::invalid(
+                    "spec.activeDeadlineSeconds",
+                    n,
+                    "must be less than or equal to previous value",
+                ));
+                return;
+            }
+        }
+        (None, Some(_)) => errs.push(FieldError::invalid(
+            "spec.activeDeadlineSeconds",
+            serde_json::Value::Null,
+            "must not update from a positive integer to nil value",
+        )),
+        (None, None) => {}
+    }
+    only_added_tolerations(
+        ns.tolerations.as_deref().unwrap_or_default(),
+        os.tolerations.as_deref().unwrap_or_default(),
+        errs,
+    );
+    only_deleted_scheduling_gates(ns, os, errs);
+    if ns == os {
+        return;
+    }
+    // The fields an update may change are set back to their old values; what still differs
+    // may not change.
+    let mut munged = ns.clone();
+    for (c, o) in munged.containers.iter_mut().zip(&os.containers) {
+        c.image.clone_from(&o.image);
+    }
+    for (c, o) in munged.init_containers.iter_mut().flatten().zip(os.init_containers.iter().flatten()) {
+        c.image.clone_from(&o.image);
+    }
+    munged.active_deadline_seconds = os.active_deadline_seconds;
+    munged.scheduling_gates.clone_from(&os.scheduling_gates);
+    munged.tolerations.clone_from(&os.tolerations);
+    if os.termination_grace_period_seconds.is_some_and(|g| g < 0) && munged.termination_grace_period_seconds == Some(1)
+    {
+        munged.termination_grace_period_seconds = os.termination_grace_period_seconds;
+    }
+    if munged != *os {
+        let diff = super::godiff::pod_spec_diff(os, &munged);
+        errs.push(FieldError::forbidden(
+            "spec",
+            format!("pod updates may not change fields other than {}\n{diff}", UPDATABLE_POD_SPEC_FIELDS.join(",")),
+        ));
+    }
+}
+
+/// `validateOnlyAddedTolerations`: every old toleration is still there (its
+/// `tolerationSeconds` aside); then the new list is validated (again: upstream validates it
+/// with the spec too).
+fn only_added_tolerations(new: &[Toleration], old: &[Toleration], errs: &mut Errs) {
+    let without_seconds = |t: &Toleration| Toleration { toleration_seconds: None, ..t.clone() };
+    for o in old {
+        let o = without_seconds(o);
+        if !new.iter().any(|n| without_seconds(n) == o) {
+            errs.push(FieldError::forbidden(
+                "spec.tolerations",
+                "existing toleration can not be modified except its tolerationSeconds",
+            ));
+            return;
+        }
+    }
+    tolerations(new, "spec.tolerations", errs);
+}
+
+/// `validateOnlyDeletedSchedulingGates`: one error per gate the old spec did not have (upstream
+/// reports them in map order, which is random; here in the order of the new list).
+fn only_deleted_scheduling_gates(new: &PodSpec, old: &PodSpec, errs: &mut Errs) {
+    let new_gates = new.scheduling_gates.as_deref().unwrap_or_default();
+    let old_names: BTreeSet<&str> = old.scheduling_gates.iter().flatten().map(|g| g.name.as_str()).collect();
+    // A name listed twice is reported at its last index, as upstream's map of names keeps it.
+    let mut added: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, g) in new_gates.iter().enumerate() {
+        if !old_names.contains(g.name.as_str()) {
+            added.insert(g.name.as_str(), i);
+        }
+    }
+    let mut added: Vec<(usize, &str)> = added.into_iter().map(|(name, i)| (i, name)).collect();
+    crate::sort::sort(&mut added);
+    for (i, name) in added {
+        errs.push(FieldError::forbidden(
+            format!("spec.schedulingGates[{i}].name"),
+            format!("only deletion is allowed, but found new scheduling gate '{name}'"),
+        ));
     }
 }
 

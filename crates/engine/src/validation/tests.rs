@@ -430,3 +430,139 @@ subjects:
         "#]],
     );
 }
+
+/// Validates an update: each case is the stored object and the object the update produces,
+/// both decoded and defaulted; shows what `kubectl apply` would print.
+fn check_update(cases: &[(&str, &str)], expect: Expect) {
+    let object = |yaml: &str| {
+        let parsed = parse_manifest(yaml);
+        let mut obj = decode(&parsed.documents[0]).expect("decodes");
+        obj.meta_mut().namespace = Some("default".into());
+        apply_defaults(&mut obj);
+        obj
+    };
+    let mut out = String::new();
+    for (old, new) in cases {
+        let (old, new) = (object(old), object(new));
+        let errs = super::validate_update(&new, &old);
+        if errs.is_empty() {
+            out += &format!("{} {:?}: valid\n", new.kind(), new.name());
+            continue;
+        }
+        let gk = new.resource().map(GroupKind::from).unwrap_or_else(|| GroupKind::new("", new.kind()));
+        out += &kubectl_stderr(&[CommandError::Server(Status::invalid(gk, new.name(), &errs))]);
+    }
+    expect.assert_eq(&out);
+}
+
+const POD: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  activeDeadlineSeconds: 10
+  tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+  schedulingGates: [{name: example.com/wait}]
+  containers:
+  - name: web
+    image: nginx:1.28
+    ports: [{containerPort: 80}]
+";
+
+#[test]
+fn pod_updates() {
+    let with = |from: &str, to: &str| POD.replace(from, to);
+    check_update(
+        &[
+            // What an update may change: images, a lower deadline, added tolerations, a
+            // toleration's seconds, removed scheduling gates, metadata.
+            (POD, &with("nginx:1.28", "nginx:1.29")),
+            (POD, &with("activeDeadlineSeconds: 10", "activeDeadlineSeconds: 5")),
+            (POD, &with("tolerations: [", "tolerations: [{key: b, operator: Exists}, ")),
+            (POD, &with("schedulingGates: [{name: example.com/wait}]", "schedulingGates: []")),
+            (POD, &with("metadata: {name: web}", "metadata: {name: web, labels: {tier: front}}")),
+            // What it may not.
+            (POD, &with("containerPort: 80", "containerPort: 8080")),
+            (
+                POD,
+                &with(
+                    "    ports: [{containerPort: 80}]\n",
+                    "    ports: [{containerPort: 80}]\n  - {name: log, image: busybox}\n",
+                ),
+            ),
+            (POD, &with("nginx:1.28", "' nginx:1.28'")),
+            (POD, &with("activeDeadlineSeconds: 10", "activeDeadlineSeconds: 20")),
+            (POD, &with("  activeDeadlineSeconds: 10\n", "")),
+            (POD, &with("value: web", "value: api")),
+            (
+                POD,
+                &with(
+                    "schedulingGates: [{name: example.com/wait}]",
+                    "schedulingGates: [{name: example.com/wait}, {name: b}]",
+                ),
+            ),
+        ],
+        expect![[r#"
+            Pod "web": valid
+            Pod "web": valid
+            Pod "web": valid
+            Pod "web": valid
+            Pod "web": valid
+            The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)
+              core.PodSpec{
+              	Containers: []core.Container{
+              		{
+              			Ports: []core.ContainerPort{
+              				{
+            - 					ContainerPort: 80,
+            + 					ContainerPort: 8080,
+              				},
+              			},
+              		},
+              	},
+              }
+
+            The Pod "web" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers
+            The Pod "web" is invalid: spec.containers[0].image: Invalid value: " nginx:1.28": must not have leading or trailing whitespace
+            The Pod "web" is invalid: spec.activeDeadlineSeconds: Invalid value: 20: must be less than or equal to previous value
+            The Pod "web" is invalid: spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value
+            The Pod "web" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds
+            The Pod "web" is invalid: spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'b'
+        "#]],
+    );
+}
+
+#[test]
+fn workload_selectors_are_immutable() {
+    let deployment = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+";
+    let replica_set = deployment.replace("kind: Deployment", "kind: ReplicaSet");
+    check_update(
+        &[
+            (deployment, &deployment.replace("replicas: 1", "replicas: 3")),
+            (deployment, &deployment.replace("app: web", "app: api")),
+            (
+                deployment,
+                &deployment.replace("selector: {matchLabels: {app: web}}", "selector: {matchLabels: {app: api}}"),
+            ),
+            (&replica_set, &replica_set.replace("app: web", "app: api")),
+        ],
+        expect![[r#"
+            Deployment "web": valid
+            The Deployment "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"api"}}: field is immutable
+            The Deployment "web" is invalid: 
+            * spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`
+            * spec.selector: Invalid value: {"matchLabels":{"app":"api"}}: field is immutable
+            The ReplicaSet "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"api"}}: field is immutable
+        "#]],
+    );
+}
