@@ -32,14 +32,7 @@ pub fn validate_pod_create(pod: &Pod, errs: &mut Errs) {
     let spec = pod.spec.as_ref().unwrap_or(&empty);
     for (field, list) in [("containers", Some(&spec.containers)), ("initContainers", spec.init_containers.as_ref())] {
         for (i, c) in list.into_iter().flatten().enumerate() {
-            let image = c.image.as_deref().unwrap_or_default();
-            if image.len() != image.trim().len() {
-                errs.push(FieldError::invalid(
-                    format!("spec.{field}[{i}].image"),
-                    image,
-                    "must not have leading or trailing whitespace",
-                ));
-            }
+            image_without_whitespace(c.image.as_deref().unwrap_or_default(), field, i, errs);
         }
     }
     if spec.ephemeral_containers.as_ref().is_some_and(|e| !e.is_empty()) {
@@ -49,6 +42,18 @@ pub fn validate_pod_create(pod: &Pod, errs: &mut Errs) {
         && spec.scheduling_gates.as_ref().is_some_and(|g| !g.is_empty())
     {
         errs.push(FieldError::forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+    }
+}
+
+/// A Pod's container image may not start or end with whitespace (checked on create and on
+/// update, not in templates).
+fn image_without_whitespace(image: &str, field: &str, i: usize, errs: &mut Errs) {
+    if image.len() != image.trim().len() {
+        errs.push(FieldError::invalid(
+            format!("spec.{field}[{i}].image"),
+            image,
+            "must not have leading or trailing whitespace",
+        ));
     }
 }
 
@@ -113,13 +118,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod, errs: &mut Errs) {
             if image.is_empty() {
                 errs.push(FieldError::required(format!("spec.{field}[{i}].image"), ""));
             }
-            if image.len() != image.trim().len() {
-                errs.push(FieldError::invalid(
-                    format!("spec.{field}[{i}].image"),
-                    image,
-                    "must not have leading or trailing whitespace",
-                ));
-            }
+            image_without_whitespace(image, field, i, errs);
         }
     }
     match (ns.active_deadline_seconds, os.active_deadline_seconds) {
