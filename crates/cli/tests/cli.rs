@@ -264,15 +264,15 @@ fn accepted_pod() {
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
                            etcd: /registry/events/default/web.18867252064b9601 revision 153
                  0.408s  Container runtime    kubelet → container runtime [kind-worker]
-                         containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+                         containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
                            image: nginx:1.29
                            reference: docker.io/library/nginx:1.29
                            imagePullPolicy: IfNotPresent
-                           size: 72345678 bytes
+                           size: 72361947 bytes
                            time: 2.346s at 32 MiB/s plus 190 ms to resolve
                  2.754s  Container runtime    kubelet → kube-apiserver [kind-worker]
-                         kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
-                           event: Normal Pulled (kubelet): Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+                         kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+                           event: Normal Pulled (kubelet): Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                  2.754s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker
@@ -375,7 +375,7 @@ fn accepted_pod() {
               ----    ------     ----  ----               -------
               Normal  Scheduled  65s   default-scheduler  Successfully assigned default/web to kind-worker
               Normal  Pulling    65s   kubelet            spec.containers{web}: Pulling image "nginx:1.29"
-              Normal  Pulled     63s   kubelet            spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal  Pulled     63s   kubelet            spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal  Created    63s   kubelet            spec.containers{web}: Container created
               Normal  Started    63s   kubelet            spec.containers{web}: Container started
             [exit 0]

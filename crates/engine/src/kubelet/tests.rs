@@ -285,8 +285,8 @@ fn nginx_pod_runs_and_becomes_ready() {
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
@@ -299,7 +299,7 @@ fn nginx_pod_runs_and_becomes_ready() {
             container web: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal Created spec.containers{web}: Container created
               Normal Started spec.containers{web}: Container started
         "#]],
@@ -731,8 +731,8 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
@@ -753,7 +753,7 @@ fn failing_readiness_probe_keeps_the_pod_unready() {
             container web: running | last: {} | ready=false started=true restarts=0 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal Created spec.containers{web}: Container created
               Normal Started spec.containers{web}: Container started
               Warning Unhealthy (x8) spec.containers{web}: Readiness probe failed: Get "http://10.244.1.2:8080/healthz": dial tcp 10.244.1.2:8080: connect: connection refused
@@ -789,8 +789,8 @@ fn failing_liveness_probe_restarts_the_container() {
                0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
                0.402s runtime    sandbox of default/web is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
@@ -836,7 +836,7 @@ fn failing_liveness_probe_restarts_the_container() {
             container web: running | last: terminated Completed exit=0 | ready=true started=true restarts=3 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal Created (x4) spec.containers{web}: Container created
               Normal Started (x4) spec.containers{web}: Container started
               Warning Unhealthy (x9) spec.containers{web}: Liveness probe failed: HTTP probe failed with statuscode: 404
@@ -1130,11 +1130,11 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
                0.272s cni        CNI ADD (ptp): default/b gets 10.244.1.3
                0.402s runtime    sandbox of default/a is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+               0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
                0.402s runtime    sandbox of default/b is ready (10.244.1.3)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "redis:8"
                0.402s runtime    containerd pulls "redis:8" (51.2 MB, 1.716s)
-               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
@@ -1159,7 +1159,7 @@ fn two_pods_share_the_puller_and_get_consecutive_ips() {
             container cache: running | last: {} | ready=true started=true restarts=0 image=docker.io/library/redis:8
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal Created spec.containers{web}: Container created
               Normal Started spec.containers{web}: Container started
               Normal Pulling spec.containers{cache}: Pulling image "redis:8"
@@ -1568,8 +1568,8 @@ fn failing_post_start_hook_kills_the_container() {
                0.272s cni        CNI ADD (ptp): default/hooked gets 10.244.1.2
                0.402s runtime    sandbox of default/hooked is ready (10.244.1.2)
                0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-               0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+               0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+               2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
                2.748s status     kubelet reports the node's images (node.status.images)
                2.808s containers kubelet records Normal Created: Container created
                2.898s containers kubelet records Normal Started: Container started
@@ -1594,7 +1594,7 @@ fn failing_post_start_hook_kills_the_container() {
             container web: waiting CrashLoopBackOff "back-off 10s restarting failed container=web pod=hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" | last: terminated Completed exit=0 | ready=false started=false restarts=1 image=docker.io/library/nginx:1.29
             events:
               Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+              Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
               Normal Created (x2) spec.containers{web}: Container created
               Normal Started (x2) spec.containers{web}: Container started
               Warning FailedPostStartHook (x2) spec.containers{web}: Exec lifecycle hook ([/bin/sh -c exit 1]) for Container "web" in Pod "hooked_default(6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6)" failed - error: command '/bin/sh -c exit 1' exited with 1: , message: ""
@@ -1803,7 +1803,7 @@ fn kubelet_stopping_freezes_the_node() {
            0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
            0.402s runtime    sandbox of default/web is ready (10.244.1.2)
            0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
+           0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
            1.000s kubelet    kubelet on worker-1 stops: no more node status, Lease renewals, pod syncs or probes
                              node: worker-1
                              last heartbeat: 2026-01-01T00:00:01Z
@@ -1836,8 +1836,8 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
            0.272s cni        CNI ADD (ptp): default/web gets 10.244.1.2
            0.402s runtime    sandbox of default/web is ready (10.244.1.2)
            0.402s runtime    kubelet records Normal Pulling: Pulling image "nginx:1.29"
-           0.402s runtime    containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-           2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+           0.402s runtime    containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+           2.748s runtime    kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
            2.748s status     kubelet reports the node's images (node.status.images)
            2.808s containers kubelet records Normal Created: Container created
            2.898s containers kubelet records Normal Started: Container started
@@ -1859,7 +1859,7 @@ fn graceful_deletion_stops_containers_then_deletes_the_pod() {
         pod is gone
         events:
           Normal Pulling spec.containers{web}: Pulling image "nginx:1.29"
-          Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+          Normal Pulled spec.containers{web}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
           Normal Created spec.containers{web}: Container created
           Normal Started spec.containers{web}: Container started
           Normal Pulled spec.containers{sleeper}: Container image "busybox:1.36" already present on machine and can be accessed by the pod

@@ -104,8 +104,8 @@ fn accepted_pod() {
              408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
-             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
             2754ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
             2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
@@ -288,8 +288,8 @@ fn group_binding_to_aggregated_cluster_role_allows() {
              408ms #- runtime              container runtime -> kubelet: sandbox of dev/web is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #6 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
-             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
             2754ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/dev/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
             2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
@@ -446,8 +446,8 @@ fn multi_document_file_continues_after_errors() {
              421ms #- runtime              container runtime -> kubelet: sandbox of team-a/api-6b9c74c9df-cdrfk is ready (10.244.2.2)
              421ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              421ms #19 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
-             421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-            2767ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+             421ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+            2767ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
             2767ms #20 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/team-a/events → 201 Created
             2767ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
             2767ms #21 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker2/status → 200 OK
@@ -529,8 +529,8 @@ fn second_apply_of_the_same_object_is_unchanged() {
              408ms #- runtime              container runtime -> kubelet: sandbox of default/web is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #7 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
-             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
             2754ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
             2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
@@ -770,8 +770,8 @@ fn limit_range_and_quota_apply_to_the_pod() {
              408ms #- runtime              container runtime -> kubelet: sandbox of default/a is ready (10.244.1.2)
              408ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulling: Pulling image "nginx:1.29"
              408ms #8 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
-             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.3 MB, 2.346s)
-            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72345678 bytes.
+             408ms #- runtime              kubelet -> container runtime: containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
+            2754ms #- runtime              kubelet -> kube-apiserver: kubelet records Normal Pulled: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
             2754ms #9 etcd                 kubelet -> kube-apiserver: kubelet POST /api/v1/namespaces/default/events → 201 Created
             2754ms #- status               kubelet -> kube-apiserver: kubelet reports the node's images (node.status.images)
             2754ms #10 etcd                 kubelet -> kube-apiserver: kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK

@@ -514,7 +514,7 @@ kind: Event
 metadata: {name: nginx.188a1c2b5e6f7081, namespace: default, creationTimestamp: "2026-01-01T00:00:03Z"}
 involvedObject: {kind: Pod, namespace: default, name: nginx, uid: 6f1c2a4e-0d1b-4c55-9a0e-2f4b8c7d9e10, apiVersion: v1, fieldPath: "spec.containers{nginx}"}
 reason: Pulled
-message: "Successfully pulled image \"nginx:1.29\" in 2.345s (2.345s including waiting). Image size: 72345678 bytes."
+message: "Successfully pulled image \"nginx:1.29\" in 2.345s (2.345s including waiting). Image size: 72361947 bytes."
 source: {component: kubelet, host: kind-worker}
 firstTimestamp: "2026-01-01T00:00:03Z"
 lastTimestamp: "2026-01-01T00:00:03Z"
@@ -616,7 +616,7 @@ fn describe_running_nginx() {
           ----    ------     ----  ----               -------
           Normal  Scheduled  61s   default-scheduler  Successfully assigned default/nginx to kind-worker
           Normal  Pulling    61s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
-          Normal  Pulled     59s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72345678 bytes.
+          Normal  Pulled     59s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72361947 bytes.
           Normal  Created    59s   kubelet            spec.containers{nginx}: Created container: nginx
           Normal  Started    58s   kubelet            spec.containers{nginx}: Started container nginx
     "#]],
@@ -634,7 +634,7 @@ fn get_events_lists_every_event_of_the_namespace() {
         LAST SEEN   TYPE     REASON      OBJECT      MESSAGE
         61s         Normal   Scheduled   pod/nginx   Successfully assigned default/nginx to kind-worker
         61s         Normal   Pulling     pod/nginx   Pulling image "nginx:1.29"
-        59s         Normal   Pulled      pod/nginx   Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72345678 bytes.
+        59s         Normal   Pulled      pod/nginx   Successfully pulled image "nginx:1.29" in 2.345s (2.345s including waiting). Image size: 72361947 bytes.
         59s         Normal   Created     pod/nginx   Created container: nginx
         58s         Normal   Started     pod/nginx   Started container nginx
         58s         Normal   Scheduled   pod/other   Successfully assigned default/other to kind-worker
