@@ -71,9 +71,13 @@ pub fn phase_text(phase: Phase) -> PhaseText {
                    terminationMessagePath, ...), and the object is validated field by field.",
             wrong: "A misspelt field name, a value of the wrong type (a number where a string is \
                     expected, a malformed quantity), a name that is not a valid DNS label, or a \
-                    required field left out: 400 Bad Request or 422 Invalid.",
+                    required field left out: 400 Bad Request or 422 Invalid. When the object already \
+                    exists, a change to a field that cannot change after creation (most of a Pod's \
+                    spec, a Deployment's selector) is 422 Invalid too.",
             fix: "Each error names a field path; the editor marks its line. Correct the spelling or the \
-                  value there.",
+                  value there. If the object exists and the field cannot change, delete the object \
+                  and apply again, or let a Deployment own the Pods and change its template: it \
+                  replaces them for you.",
         },
         Phase::ValidatingAdmission => PhaseText {
             who: "kube-apiserver (validating admission plugins and webhooks)",
