@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 7] = [
+const EXAMPLES: [&str; 8] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -16,6 +16,7 @@ const EXAMPLES: [&str; 7] = [
     "stuck-containercreating",
     "no-traffic",
     "node-failure",
+    "pod-update-refused",
 ];
 
 fn root() -> PathBuf {
