@@ -75,6 +75,14 @@ pub const STARTERS: &[Starter] = &[
         expect: "The Service gets a cluster IP, but no Pod matches its selector.",
         yaml: include_str!("starters/service.yaml"),
     },
+    Starter {
+        id: "pod-update",
+        title: "Editing a running Pod",
+        file: "web.yaml",
+        preset: "kind",
+        expect: "The Pod is created; applying it again with another port is refused as an update.",
+        yaml: include_str!("starters/pod-update.yaml"),
+    },
 ];
 
 /// The manifest a first visit starts with.
@@ -113,6 +121,21 @@ mod tests {
             privileged (exit 1): Error from server (Forbidden): error when creating "node-debugger.yaml": pods "node-debugger" is forbidden: violates PodSecurity "restricted:latest": host namespaces (hostNetwork=true), privileged (container "debugger" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "debugger" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "debugger" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "debugger" must set securityContext.runAsNonRoot=true), runAsUser=0 (container "debugger" must not set runAsUser=0), seccompProfile (pod or container "debugger" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")
             image-typo (exit 0): pod/web-typo created
             service (exit 0): service/checkout created
+            pod-update (exit 1): pod/web created
+            The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)
+              core.PodSpec{
+              	Containers: []core.Container{
+              		{
+              			Ports: []core.ContainerPort{
+              				{
+            - 					ContainerPort: 80,
+            + 					ContainerPort: 8080,
+              				},
+              			},
+              		},
+              	},
+              }
+
         "#]]
         .assert_eq(&out);
     }

@@ -219,11 +219,9 @@ test('a typo in the image: accepted by the API server', async () => {
   await page.context().close();
 });
 
-test('re-applying a Pod with another port: refused as a real cluster refuses it', async () => {
+test('the pod-update starter: re-applying a Pod with another port is refused as a real cluster refuses it', async () => {
   const page = await openApp(env);
-  const pod = (image, port) =>
-    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: ${image}\n    ports:\n    - containerPort: ${port}\n`;
-  await typeManifest(page, `${pod('nginx:1.28', 80)}---\n${pod('nginx:1.29', 8080)}`);
+  await pickStarter(page, 'pod-update');
   await stepToEnd(page);
   const apply = await pane(page, 'apply');
   assert.match(apply, /pod\/web created\nThe Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`,/);
