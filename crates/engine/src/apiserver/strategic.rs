@@ -223,7 +223,7 @@ fn diff_field(field: &str, original: Option<&Value>, modified: &Value, current: 
             }
         }
         (Value::Array(m), Value::Array(c)) => {
-            if let Some(key) = merge_key(field, m).filter(|k| keyed(m, k) && keyed(c, k)) {
+            if let Some(key) = keyed_lists(field, modified, current) {
                 let mut out = Vec::new();
                 for me in m {
                     let ce = c.iter().find(|ce| ce.get(key) == me.get(key));

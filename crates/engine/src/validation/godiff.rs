@@ -25,10 +25,7 @@ pub fn pod_spec_diff(old: &PodSpec, new: &PodSpec) -> String {
 
 /// The fields of two structs that differ, in the JSON's key order.
 fn fields(old: &Map<String, Value>, new: &Map<String, Value>, parent: &str, depth: usize, out: &mut String) {
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-    crate::sort::sort(&mut keys);
-    keys.dedup();
-    for key in keys {
+    for key in union_keys(old, new) {
         let (o, n) = (old.get(key).unwrap_or(&Value::Null), new.get(key).unwrap_or(&Value::Null));
         if o == n {
             continue;
@@ -60,6 +57,14 @@ fn fields(old: &Map<String, Value>, new: &Map<String, Value>, parent: &str, dept
     }
 }
 
+/// The keys of two JSON objects, sorted, each once.
+fn union_keys<'a>(old: &'a Map<String, Value>, new: &'a Map<String, Value>) -> Vec<&'a String> {
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    crate::sort::sort(&mut keys);
+    keys.dedup();
+    keys
+}
+
 /// The elements of two lists that differ, by index; extra elements on either side.
 fn elements(old: &[Value], new: &[Value], field: &str, depth: usize, out: &mut String) {
     for i in 0..old.len().max(new.len()) {
@@ -86,10 +91,7 @@ fn elements(old: &[Value], new: &[Value], field: &str, depth: usize, out: &mut S
 fn map_entries(old: &Map<String, Value>, new: &Map<String, Value>, field: &str, depth: usize, out: &mut String) {
     let resource_list = matches!(field, "requests" | "limits");
     let key_text = |k: &str| if resource_list { format!("s{}", go_string(k)) } else { go_string(k) };
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-    crate::sort::sort(&mut keys);
-    keys.dedup();
-    for k in keys {
+    for k in union_keys(old, new) {
         match (old.get(k), new.get(k)) {
             (Some(o), Some(n)) if o == n => {}
             (o, n) => {

@@ -204,20 +204,15 @@ fn only_added_tolerations(new: &[Toleration], old: &[Toleration], errs: &mut Err
 fn only_deleted_scheduling_gates(new: &PodSpec, old: &PodSpec, errs: &mut Errs) {
     let new_gates = new.scheduling_gates.as_deref().unwrap_or_default();
     let old_names: BTreeSet<&str> = old.scheduling_gates.iter().flatten().map(|g| g.name.as_str()).collect();
-    // A name listed twice is reported at its last index, as upstream's map of names keeps it.
-    let mut added: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, g) in new_gates.iter().enumerate() {
-        if !old_names.contains(g.name.as_str()) {
-            added.insert(g.name.as_str(), i);
+        // A name listed twice is reported at its last index, as upstream's map of names keeps it.
+        let listed_again = new_gates[i + 1..].iter().any(|later| later.name == g.name);
+        if !old_names.contains(g.name.as_str()) && !listed_again {
+            errs.push(FieldError::forbidden(
+                format!("spec.schedulingGates[{i}].name"),
+                format!("only deletion is allowed, but found new scheduling gate '{}'", g.name),
+            ));
         }
-    }
-    let mut added: Vec<(usize, &str)> = added.into_iter().map(|(name, i)| (i, name)).collect();
-    crate::sort::sort(&mut added);
-    for (i, name) in added {
-        errs.push(FieldError::forbidden(
-            format!("spec.schedulingGates[{i}].name"),
-            format!("only deletion is allowed, but found new scheduling gate '{name}'"),
-        ));
     }
 }
 
