@@ -11,7 +11,7 @@ use std::time::Instant;
 use podlab_bench::{large_prepare, large_run, lifecycle};
 
 /// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
-/// lifecycle's instructions (see the README's Benchmarks).
+/// lifecycle's instructions (see docs/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,7 +1,7 @@
 //! `podlab`: the native command line of the podlab engine.
 
 /// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
-/// lifecycle's instructions (see the README's Benchmarks).
+/// lifecycle's instructions (see docs/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

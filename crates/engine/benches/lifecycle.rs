@@ -12,7 +12,7 @@ use podlab_engine::workloads;
 use std::time::Instant;
 
 /// mimalloc rather than the system allocator: glibc's malloc and free took about half of a
-/// lifecycle's instructions (see the README's Benchmarks).
+/// lifecycle's instructions (see docs/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
