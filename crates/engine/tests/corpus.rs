@@ -4,6 +4,7 @@
 //! Print the full report with `cargo run -p podlab-engine --example corpus`.
 
 mod corpus_support;
+mod require_shared;
 
 use std::path::Path;
 
@@ -21,10 +22,10 @@ const GENUINELY_REJECTED: &[(&str, &str)] = &[
 
 #[test]
 fn website_examples_are_accepted() {
-    let Some(root) = corpus_support::examples_dir() else {
-        eprintln!("skipped: ../shared/conformance/website-examples is not present next to the project");
+    let root = corpus_support::examples_path();
+    if !require_shared::present(&root) {
         return;
-    };
+    }
     let main = corpus_support::run_tree(&root, Path::new("."), Some("_newer-unverified"));
     println!("{}", main.text);
     println!("snapshot: {} files, {} documents, {} accepted", main.files, main.documents, main.accepted);

@@ -2,6 +2,8 @@
 //! every `pass/` pod must be allowed and every `fail/` pod denied at that level and
 //! version, and a failing pod must fail the check its file is named after.
 
+mod require_shared;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -55,8 +57,7 @@ fn names_check(id: &str, prefix: &str, version: Version) -> bool {
 #[test]
 fn pod_security_fixtures_v1_37() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/pod-security");
-    if !root.is_dir() {
-        println!("SKIP: Pod Security fixtures not found at {} (shared/ is not checked out here)", root.display());
+    if !require_shared::present(&root) {
         return;
     }
     let version = Version::parse(VERSION).expect("fixture version parses");

@@ -1,5 +1,7 @@
 //! `podlab_engine::yaml::to_string` writes every manifest of the examples and (when they are
-//! next to the project) of `../shared/conformance` exactly as `serde_yaml::to_string` does.
+//! next to the project, as CI requires) of `../shared/conformance` exactly as `serde_yaml::to_string` does.
+
+mod require_shared;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -8,8 +10,10 @@ use std::path::{Path, PathBuf};
 fn yaml_of_every_manifest_matches_serde_yaml() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files = Vec::new();
-    for dir in ["examples", "../shared/conformance"] {
-        collect(&root.join(dir), &mut files);
+    collect(&root.join("examples"), &mut files);
+    let shared = root.join("../shared/conformance");
+    if require_shared::present(&shared) {
+        collect(&shared, &mut files);
     }
     let mut docs = 0;
     for f in &files {
