@@ -5,13 +5,17 @@
 // probes, resources and security context charts write. Deterministic: the same arguments give
 // the same bytes. About 100 bytes a line, so 2,000 lines are about 200 KB.
 //
-//   node scripts/big-manifest.mjs [--lines N | --bytes B] [--error]  > big.yaml
+//   node scripts/big-manifest.mjs [--lines N | --bytes B] [--dashboards B] [--error]  > big.yaml
 //
-// --lines N   exactly N lines (default 2000)
-// --bytes B   at least B bytes (whole lines; accepts 200k, 5m)
-// --error     the last Deployment gets an unknown field (a strict-decoding error near the end)
+// --lines N        exactly N lines (default 2000)
+// --bytes B        at least B bytes (whole lines; accepts 200k, 5m)
+// --dashboards B   with --bytes: the last B bytes are one ConfigMap of Grafana dashboards
+//                  (as monitoring charts render them); above 256 KiB kubectl's
+//                  last-applied annotation is too long and the API server refuses it,
+//                  above 1 MiB the ConfigMap itself is too
+// --error          the last Deployment gets an unknown field (a strict-decoding error near the end)
 //
-// Imported: `bigManifest({ lines, bytes, error })` returns the text.
+// Imported: `bigManifest({ lines, bytes, dashboards, error })` returns the text.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,9 +67,13 @@ function release(k, next) {
     ...meta(),
     'rules:',
     '- apiGroups: [""]',
-    '  resources: ["configmaps", "secrets"]',
-    `  resourceNames: ["${name}", "${name}-config", "${name}-tls", "${name}-credentials"]`,
+    '  resources: ["configmaps"]',
+    `  resourceNames: ["${name}", "${name}-config", "${name}-feature-flags", "${name}-dashboards"]`,
     '  verbs: ["get", "list", "watch"]',
+    '- apiGroups: [""]',
+    '  resources: ["secrets"]',
+    `  resourceNames: ["${name}-tls", "${name}-credentials", "${name}-database", "${name}-oauth-client"]`,
+    '  verbs: ["get"]',
     '- apiGroups: ["coordination.k8s.io"]',
     '  resources: ["leases"]',
     '  verbs: ["get", "create", "update"]',
@@ -208,11 +216,34 @@ function filler(n, next) {
   return [...head, ...body].slice(0, Math.max(n, head.length));
 }
 
+/** A ConfigMap of Grafana dashboards of about `bytes` bytes (whole lines). */
+function dashboards(bytes, next) {
+  const out = ['# Source: monitoring/templates/grafana/dashboards.yaml', 'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: grafana-dashboards', '  labels:', '    grafana_dashboard: "1"', 'data:'];
+  let size = out.reduce((a, l) => a + l.length + 1, 0);
+  for (let d = 0; size < bytes; d++) {
+    const head = [`  dashboard-${d}.json: |`, '    {', `      "title": "service ${d}", "uid": "${hex(next, 9)}", "panels": [`];
+    for (const l of head) {
+      out.push(l);
+      size += l.length + 1;
+    }
+    for (let i = 0; i < 40 && size < bytes; i++) {
+      const l = `        {"id": ${i + 1}, "type": "timeseries", "title": "panel ${i}", "targets": [{"expr": "sum(rate(http_requests_total{service=\\"svc-${d}\\", code=~\\"5..\\"}[5m])) / sum(rate(http_requests_total{service=\\"svc-${d}\\"}[5m]))", "refId": "${hex(next, 6)}"}]},`;
+      out.push(l);
+      size += l.length + 1;
+    }
+    for (const l of ['        {"id": 999, "type": "text", "title": "end"}', '      ]', '    }']) {
+      out.push(l);
+      size += l.length + 1;
+    }
+  }
+  return out;
+}
+
 /**
  * The manifest: releases one after another until `lines` lines (exactly, the last document a
  * filler ConfigMap) or, with `bytes`, until at least that many bytes.
  */
-export function bigManifest({ lines = 2000, bytes = 0, error = false } = {}) {
+export function bigManifest({ lines = 2000, bytes = 0, dashboards: dash = 0, error = false } = {}) {
   const next = rng(27);
   const out = [];
   let size = 0;
@@ -230,10 +261,11 @@ export function bigManifest({ lines = 2000, bytes = 0, error = false } = {}) {
   for (let k = 0; ; k++) {
     const docs = release(k, next);
     const n = docs.reduce((a, d) => a + d.length + 1, 0);
-    if (bytes ? size >= bytes : out.length + n + 8 > lines) break;
+    if (bytes ? size >= bytes - dash : out.length + n + 8 > lines) break;
     for (const d of docs) push(d);
     lastDeployment = out.length;
   }
+  if (bytes && dash) push(dashboards(dash, next));
   if (!bytes) {
     const left = lines - out.length - (out.length ? 1 : 0);
     if (left >= 7) push(filler(left, next));
@@ -255,12 +287,13 @@ function parseSize(s) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const opt = { lines: 2000, bytes: 0, error: false };
+  const opt = { lines: 2000, bytes: 0, dashboards: 0, error: false };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--lines') opt.lines = Number(args[++i]);
     else if (args[i] === '--bytes') opt.bytes = parseSize(args[++i]);
+    else if (args[i] === '--dashboards') opt.dashboards = parseSize(args[++i]);
     else if (args[i] === '--error') opt.error = true;
-    else throw new Error(`big-manifest: unknown argument ${args[i]} (--lines N | --bytes B | --error)`);
+    else throw new Error(`big-manifest: unknown argument ${args[i]} (--lines N | --bytes B | --dashboards B | --error)`);
   }
   process.stdout.write(bigManifest(opt));
 }

@@ -7,14 +7,16 @@
 //   node scripts/profile-paste.mjs [--dist DIR] [--case NAME]... [--limit SECONDS] [--json FILE]
 //
 // Cases: paste-200k (a 200 KB manifest from scripts/big-manifest.mjs), paste-1m (1 MB),
-// type-2000 (one key typed at the end of a 2,000-line manifest already run). --limit caps
+// paste-5m (5 MB, the last 4 MB a ConfigMap of dashboards the API server refuses),
+// type-2000 (one key typed at the end of a 2,000-line manifest already run), file:PATH (a
+// paste of that file). --limit caps
 // how long a case waits for its run (default 240 s): the profile of a page still frozen then
 // is taken as it is.
 //
 // Function names: the release build's wasm has none (wasm-opt drops the name section).
 // `scripts/profile-build.sh` makes a copy of dist/ whose wasm keeps them (same code, the
 // cargo wasm through wasm-bindgen and wasm-opt -Oz with -g); pass it with --dist.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -169,8 +171,12 @@ async function profileCase(browser, url, name, limitMs) {
       timeout: limitMs,
       polling: 200,
     });
+  } else if (name.startsWith('file:')) {
+    text = readFileSync(name.slice(5), 'utf8');
   } else {
-    text = bigManifest({ bytes: name === 'paste-1m' ? 1024 * 1024 : 200 * 1024 });
+    const sizes = { 'paste-200k': [200 * 1024, 0], 'paste-1m': [1024 * 1024, 0], 'paste-5m': [5 * 1024 * 1024, 4 * 1024 * 1024] };
+    if (!sizes[name]) throw new Error(`profile-paste: unknown case ${name}`);
+    text = bigManifest({ bytes: sizes[name][0], dashboards: sizes[name][1] });
   }
   await page.evaluate(() => {
     window.__longtasks = [];
@@ -299,7 +305,7 @@ async function main() {
   }
   if (json) {
     writeFileSync(json, JSON.stringify(results.map(({ profile, ...r }) => r), null, 2));
-    for (const r of results) writeFileSync(json.replace(/\.json$/, `.${r.name}.cpuprofile`), JSON.stringify(r.profile));
+    for (const r of results) writeFileSync(json.replace(/\.json$/, `.${r.name.replace(/\W+/g, '_')}.cpuprofile`), JSON.stringify(r.profile));
   }
 }
 
