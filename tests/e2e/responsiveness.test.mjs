@@ -13,8 +13,11 @@
 //   2,000-line manifest, until the run of the typed text is shown.
 //
 // Run alone: `trunk build index.html --release && node --test tests/e2e/responsiveness.test.mjs`.
-// PODLAB_CPU_SLOWDOWN=4 runs them with the CPU 4 times slower (CDP
-// `Emulation.setCPUThrottlingRate`, the load report's phone profile); the default is 1.
+// Every page runs with the CPU 4 times slower (CDP `Emulation.setCPUThrottlingRate`): the
+// 75th-percentile phone of the load report (docs/size.md, "Load"), the learner the issue is
+// about; on the test machine's full speed the 200 KB paste and the typing stay just under
+// the ceilings (138 ms and 167 ms on the 2-core VM) while a phone freezes for seconds.
+// PODLAB_CPU_SLOWDOWN=1 runs them at full speed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bigManifest } from '../../scripts/big-manifest.mjs';
@@ -29,7 +32,7 @@ const LONG_TASK_MS = 200;
 /** How long a measurement waits for a frozen page before it records "no answer". */
 const PATIENCE_MS = 90_000;
 /** CPU slowdown applied to every page (1: none). */
-const SLOWDOWN = Number(process.env.PODLAB_CPU_SLOWDOWN ?? 1);
+const SLOWDOWN = Number(process.env.PODLAB_CPU_SLOWDOWN ?? 4);
 
 // What `podlab apply -f big.yaml` answers for the 5 MB manifest (crates/cli, 0.6 s): every
 // release is created, and the 4 MB ConfigMap of dashboards is refused by the API server:
