@@ -1,28 +1,17 @@
-// <podlab-embed>: a podlab lab inside any page, as one tag.
+// <podlab-embed>: a podlab lab in any page, as one tag (docs/embedding.md has every option).
 //
 //   <script type="module" src="https://example.org/podlab/embed.js"></script>
 //   <podlab-embed starter="forbidden" panels="editor,timeline,detail" height-auto></podlab-embed>
 //
-// Until the reader asks for the lab, the element is a static preview: the manifest the lab will
-// run, coloured like the lab's editor, and a "Run in podlab" button. This file and one small
-// JSON file per starter or exercise (preview/, written by scripts/postbuild.mjs) are all it
-// loads; the lab itself (about 1.1 MB of WebAssembly) loads in an iframe when `load` says:
-//   load="click"    (default) when the reader presses Run in podlab;
-//   load="visible"  when the preview scrolls into view (or on a click before);
-//   load="eager"    at once, with no preview (the iframe is still loading="lazy").
-//
-// Attributes: src (the podlab page; default: where this script is), manifest (inline text),
-// starter, cluster, panels, phase, step, autoplay, readonly, theme, quiz, exercise, permalink
-// (a `#v1:...` fragment from Copy link), load, height (fixed CSS height), height-auto (follow
-// the lab's own height), title.
-// The element re-dispatches the lab's messages as DOM events: `podlab-ready`, `podlab-resize`,
-// `podlab-step`, `podlab-quiz-answered`, `podlab-exercise-completed` (the message is
-// `event.detail`); `element.send({type: 'goto', step: 3})` drives the lab (before the lab is
-// ready, it loads the lab and sends the message once the lab says `ready`).
-//
-// embed.html (the iframe snippets' preview page) is this element with the attribute `navigate`:
-// it reads its options from the page's own URL, and Run in podlab opens the lab in the same
-// frame (the lab's URL: the same query with `embed`, the same fragment).
+// Until the lab loads, the element is a static preview: the manifest the lab will run,
+// coloured like the lab's editor, and a Run in podlab button. It costs this file and one small
+// preview/<kind>/<id>.json (scripts/postbuild.mjs). The lab (the WebAssembly) loads in an iframe
+// on Run in podlab (load="click", the default), when the preview scrolls into view
+// (load="visible"), or at once without a preview (load="eager").
+// Events: podlab-ready, -resize, -step, -quiz-answered, -exercise-completed (event.detail is the
+// lab's message); element.send({type: 'goto', step: 3}) drives the lab (loading it first).
+// With the attribute `navigate` (embed.html, the iframe snippets' page) the options come from
+// the page's URL and Run in podlab opens the lab in the same frame.
 const SCRIPT_URL = import.meta.url;
 const OPTIONS = ['manifest', 'starter', 'cluster', 'panels', 'phase', 'step', 'theme', 'quiz', 'exercise'];
 const FLAGS = ['autoplay', 'readonly'];
@@ -123,7 +112,7 @@ const CSS = `
  font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;box-sizing:border-box}
 :host([navigate]) .card{height:100vh}
 .head{display:flex;flex-wrap:wrap;gap:.2rem .7rem;align-items:baseline;margin:0}
-.brand{font-weight:700}.title{font-weight:600}
+.title{font-weight:650}
 .file{margin-left:auto;font:.85rem var(--mono);color:var(--muted)}
 .code{display:grid;
  grid-template-columns:auto minmax(0,1fr);max-height:24rem;overflow:auto;border:1px solid var(--border);
@@ -139,7 +128,6 @@ button{font:inherit;font-weight:600;font-size:.95rem;line-height:1.2;padding:.45
 button:hover{filter:brightness(1.12)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .note{color:var(--muted);font-size:.875rem}
-.sr{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}
 .t-key{color:var(--t-key)}.t-str{color:var(--t-str)}.t-lit{color:var(--t-lit)}.t-com{color:var(--t-com);font-style:italic}
 .t-punct{color:var(--t-punct)}.t-meta{color:var(--t-meta)}.t-doc{color:var(--t-doc);font-weight:700}`;
 let sheet;
@@ -188,11 +176,10 @@ class PodlabEmbed extends HTMLElement {
   /** The lab's URL for the element's attributes. */
   url() {
     if (this.hasAttribute('navigate')) {
+      // This page's query as it is written, without `load`, with `embed`.
       const url = new URL('./', location.href);
-      const q = new URLSearchParams(location.search);
-      q.delete('load');
-      const search = q.toString().replace(/=(&|$)/g, '$1');
-      url.search = q.has('embed') ? search : `embed${search && '&'}${search}`;
+      const pairs = location.search.slice(1).split('&').filter((p) => p && !/^load(=|$)/.test(p));
+      url.search = (pairs.some((p) => /^embed(=|$)/.test(p)) ? pairs : ['embed', ...pairs]).join('&');
       url.hash = location.hash;
       return url;
     }
@@ -233,10 +220,9 @@ class PodlabEmbed extends HTMLElement {
       const root = this.attachShadow({ mode: 'open' });
       if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(CSS);
       root.adoptedStyleSheets = [sheet];
-      root.innerHTML = `<div class="card" part="preview"><p class="head"><span class="brand">podlab</span>
-<span class="title"></span><span class="file"></span></p><div class="code" role="region" tabindex="0">
+      root.innerHTML = `<div class="card" part="preview"><p class="head"><span class="title"></span><span class="file"></span></p><div class="code" role="region" tabindex="0">
 <div class="ln" aria-hidden="true"></div><pre><code></code></pre></div><div class="foot">
-<button type="button">Run in podlab<span class="sr"></span></button><span class="note">Runs this manifest in a simulated
+<button type="button">Run in podlab</button><span class="note">Runs this manifest in a simulated
 Kubernetes cluster, in your browser.</span></div></div><slot></slot>`;
       root.querySelector('button').addEventListener('click', () => this.activate(true));
     }
@@ -253,7 +239,8 @@ Kubernetes cluster, in your browser.</span></div></div><slot></slot>`;
     const name = this.getAttribute('title') || data.title || 'a Kubernetes lab';
     title.textContent = name;
     file.textContent = data.file;
-    root.querySelector('.sr').textContent = `: ${name}`;
+    // The visible text first in the name (WCAG 2.5.3), then which lab it runs.
+    root.querySelector('button').setAttribute('aria-label', `Run in podlab: ${name.replace(/^podlab:\s*/i, '')}`);
     region.setAttribute('aria-label', `Manifest ${data.file}`.trim());
     const lines = data.manifest === null ? null : highlight(data.manifest.replace(/\n$/, ''));
     code.innerHTML = lines ? lines.join('\n') : 'The manifest is shown when the lab runs.';
