@@ -178,7 +178,7 @@ test('the docs page with five embeds shows their manifests, at most 20 KB a prev
   await page.context().close();
 });
 
-test('a key press, a click and a scroll load three labs; the .wasm crosses the network once', async () => {
+test('a key press, a scroll, a click and send() load four labs; the .wasm crosses the network once', async () => {
   const { page, snippet } = await openDocs();
   const previewOf = { privileged: await snippet.locator('pre').textContent(), mine: await page.locator('#lab-mine pre').textContent() };
 
@@ -227,11 +227,6 @@ test('a key press, a click and a scroll load three labs; the .wasm crosses the n
   const wasm = servedWasm();
   assert.equal(wasm.filter((r) => r.status === 200).length, 1, JSON.stringify(wasm));
 
-  console.log(
-    `three labs: the browser asked for the .wasm ${page.wasmRequests.length} times ` +
-      `(${page.wasmRequests.filter((r) => r.serviceWorker?.()).length} by the service worker); ` +
-      `the host answered ${wasm.map((r) => `${r.status} (${r.bytes} bytes)`).join(', ')}`,
-  );
   // The exercise's preview is the exercise's manifest: the lab, asked by send(), loads it.
   const pendingPreview = await page.locator('#lab-pending pre').textContent();
   await page.evaluate(() => document.getElementById('lab-pending').send({ type: 'goto', step: 2 }));
@@ -240,7 +235,14 @@ test('a key press, a click and a scroll load three labs; the .wasm crosses the n
     timeout: 30_000,
   });
   assert.equal(await pending.inputValue('#manifest'), pendingPreview + '\n');
-  assert.equal(servedWasm().filter((r) => r.status === 200).length, 1);
+  await page.waitForLoadState('networkidle');
+  const all = servedWasm();
+  assert.equal(all.filter((r) => r.status === 200).length, 1, JSON.stringify(all));
+  console.log(
+    `four labs: the browser asked for the .wasm ${page.wasmRequests.length} times ` +
+      `(${page.wasmRequests.filter((r) => r.serviceWorker?.()).length} by the service worker); ` +
+      `the host answered ${all.map((r) => `${r.status} (${r.bytes} bytes)`).join(', ')}`,
+  );
 
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -262,6 +264,24 @@ test('embed.html reads a permalink and the query like the lab, under its CSP', a
   assert.equal(await page.inputValue('#manifest'), manifest);
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+
+  // A docs page with a strict policy of its own shows the preview: its styles are a
+  // constructed stylesheet, which style-src does not restrict.
+  const strict = await page.context().newPage();
+  const strictUrl = `${env.url}examples/strict-csp.html`;
+  await strict.route(strictUrl, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body:
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" ` +
+        `content="default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'"><title>strict</title>` +
+        `<script type="module" src="../embed.js"></script></head><body><podlab-embed starter="pod"></podlab-embed></body></html>`,
+    }),
+  );
+  await strict.goto(strictUrl);
+  await strict.waitForSelector('podlab-embed[data-previewed]');
+  assert.equal(await strict.$eval('podlab-embed', (e) => getComputedStyle(e.shadowRoot.querySelector('.t-key')).color), 'rgb(28, 79, 184)');
+  assert.deepEqual(await strict.evaluate(() => window.__cspViolations), []);
 
   // The service worker precaches the preview files (a preview works offline too).
   const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
