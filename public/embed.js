@@ -228,7 +228,10 @@ Kubernetes cluster, in your browser.</span></div></div><slot></slot>`;
     }
     const root = this.shadowRoot;
     const ticket = (this.ticket = (this.ticket || 0) + 1);
-    const [title, file, code, ln, region] = ['.title', '.file', 'code', '.ln', '.code'].map((s) => root.querySelector(s));
+    const [title, file, code, ln, region, button] = ['.title', '.file', 'code', '.ln', '.code', 'button'].map((s) =>
+      root.querySelector(s),
+    );
+    if (!button) return; // the lab has taken the preview's place
     let data;
     try {
       data = await this.source();
@@ -240,7 +243,7 @@ Kubernetes cluster, in your browser.</span></div></div><slot></slot>`;
     title.textContent = name;
     file.textContent = data.file;
     // The visible text first in the name (WCAG 2.5.3), then which lab it runs.
-    root.querySelector('button').setAttribute('aria-label', `Run in podlab: ${name.replace(/^podlab:\s*/i, '')}`);
+    button.setAttribute('aria-label', `Run in podlab: ${name.replace(/^podlab:\s*/i, '')}`);
     region.setAttribute('aria-label', `Manifest ${data.file}`.trim());
     const lines = data.manifest === null ? null : highlight(data.manifest.replace(/\n$/, ''));
     code.innerHTML = lines ? lines.join('\n') : 'The manifest is shown when the lab runs.';

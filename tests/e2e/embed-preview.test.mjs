@@ -267,8 +267,15 @@ test('embed.html reads a permalink and the query like the lab, under its CSP', a
 
   // A docs page with a strict policy of its own shows the preview: its styles are a
   // constructed stylesheet, which style-src does not restrict.
-  const strict = await page.context().newPage();
+  // (A fresh context: in this one the lab has installed its service worker, which would fetch
+  // the page itself instead of letting the route answer.)
   const strictUrl = `${env.url}examples/strict-csp.html`;
+  const strictContext = await env.browser.newContext();
+  await strictContext.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective));
+  });
+  const strict = await strictContext.newPage();
   await strict.route(strictUrl, (route) =>
     route.fulfill({
       contentType: 'text/html',
@@ -282,6 +289,7 @@ test('embed.html reads a permalink and the query like the lab, under its CSP', a
   await strict.waitForSelector('podlab-embed[data-previewed]');
   assert.equal(await strict.$eval('podlab-embed', (e) => getComputedStyle(e.shadowRoot.querySelector('.t-key')).color), 'rgb(28, 79, 184)');
   assert.deepEqual(await strict.evaluate(() => window.__cspViolations), []);
+  await strictContext.close();
 
   // The service worker precaches the preview files (a preview works offline too).
   const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
