@@ -15,6 +15,7 @@ pub mod errors;
 pub mod kubectl;
 pub mod kubelet;
 pub mod lab;
+pub mod labels;
 pub mod linemap;
 pub mod manifest;
 pub mod object;

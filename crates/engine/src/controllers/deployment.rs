@@ -30,6 +30,7 @@
 use super::replicaset;
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::labels;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -118,7 +119,7 @@ impl Controller for DeploymentController {
                     for o in list(cx.core, "Deployment", ns) {
                         if let Object::Deployment(d) = o {
                             let sel = Some(&d.spec).map(|s| &s.selector);
-                            if selector_matches(sel, rs.metadata.labels.as_ref()) {
+                            if labels::matches(sel, rs.metadata.labels.as_ref()) {
                                 owners.push((d, "an orphan ReplicaSet matches the selector"));
                             }
                         }
@@ -148,7 +149,7 @@ impl Controller for DeploymentController {
                 let sel = Some(&d.spec).map(|s| s.selector.clone());
                 let left = pods(cx.core, ns)
                     .iter()
-                    .filter(|p| selector_matches(sel.as_ref(), p.metadata.labels.as_ref()))
+                    .filter(|p| labels::matches(sel.as_ref(), p.metadata.labels.as_ref()))
                     .count();
                 if left == 0 {
                     cx.watch(
@@ -687,7 +688,7 @@ impl Sync<'_, '_> {
 
     fn sync_deployment(&mut self) -> SyncResult {
         let sel = Some(&self.d.spec).map(|s| s.selector.clone()).unwrap_or_default();
-        if selector_is_empty(&sel) {
+        if labels::is_empty(&sel) {
             let obj = self.obj();
             self.cx.event(
                 SOURCE,
@@ -730,7 +731,7 @@ impl Sync<'_, '_> {
         let mut recheck = None;
         for o in list(self.cx.core, "ReplicaSet", self.ns().as_deref()) {
             let Object::ReplicaSet(rs) = o else { continue };
-            let matches = selector_matches(Some(sel), rs.metadata.labels.as_ref());
+            let matches = labels::matches(Some(sel), rs.metadata.labels.as_ref());
             let owned = is_controlled_by(&rs.metadata, &uid);
             if owned && matches {
                 out.push(rs);
@@ -780,7 +781,7 @@ impl Sync<'_, '_> {
             map.insert(rs.metadata.uid.clone().unwrap_or_default(), Vec::new());
         }
         for p in pods(self.cx.core, self.ns().as_deref()) {
-            if !selector_matches(sel.as_ref(), p.metadata.labels.as_ref()) {
+            if !labels::matches(sel.as_ref(), p.metadata.labels.as_ref()) {
                 continue;
             }
             if let Some(r) = controller_of(&p.metadata) {

@@ -8,6 +8,7 @@
 //! A rejected pod becomes `Failed` with message `Pod was rejected: <message>`.
 
 use super::qos::{effective_requests, has_pod_level_resources, resource_list, QosClass};
+use crate::labels::Operator;
 use crate::quantity::Quantity;
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
 use std::collections::BTreeMap;
@@ -99,10 +100,6 @@ fn requirement_matches(
         if field { (r.key == "metadata.name").then(|| node_name.to_string()) } else { labels.get(&r.key).cloned() };
     let values = r.values.clone().unwrap_or_default();
     match r.operator.as_str() {
-        "In" => value.is_some_and(|v| values.contains(&v)),
-        "NotIn" => value.is_none_or(|v| !values.contains(&v)),
-        "Exists" => value.is_some(),
-        "DoesNotExist" => value.is_none(),
         "Gt" | "Lt" => {
             let (Some(v), Some(bound)) =
                 (value.and_then(|v| v.parse::<i64>().ok()), values.first().and_then(|b| b.parse::<i64>().ok()))
@@ -115,7 +112,7 @@ fn requirement_matches(
                 v < bound
             }
         }
-        _ => false,
+        op => Operator::from_name(op).is_some_and(|op| op.matches(value.as_deref(), &values)),
     }
 }
 
@@ -134,7 +131,7 @@ pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
     let node_name = node.metadata.name.as_deref().unwrap_or("");
     let Some(spec) = pod.spec.as_ref() else { return true };
     if let Some(sel) = &spec.node_selector {
-        if !sel.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+        if !crate::labels::set_matches(sel, Some(&labels)) {
             return false;
         }
     }
