@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod object;
 pub mod pod_security;
 pub mod quantity;
+pub mod resource;
 pub mod rng;
 pub mod scheduler;
 pub mod sim;

@@ -10,6 +10,7 @@
 use super::qos::{effective_requests, has_pod_level_resources, resource_list, QosClass};
 use crate::labels::Operator;
 use crate::quantity::Quantity;
+use crate::resource::{self, Totals};
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
 use std::collections::BTreeMap;
 
@@ -48,45 +49,8 @@ pub fn pod_requests(pod: &Pod) -> BTreeMap<String, Quantity> {
         }
         return r;
     }
-    let mut sum: BTreeMap<String, Quantity> = BTreeMap::new();
-    let add = |m: &mut BTreeMap<String, Quantity>, k: &str, v: Quantity| {
-        let s = m.get(k).map(|p| *p + v).unwrap_or(v);
-        m.insert(k.to_string(), s);
-    };
-    for c in &spec.containers {
-        for (k, v) in effective_requests(c.resources.as_ref()) {
-            add(&mut sum, &k, v);
-        }
-    }
-    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
-    for c in spec.init_containers.iter().flatten() {
-        let reqs = effective_requests(c.resources.as_ref());
-        if c.restart_policy.as_deref() == Some("Always") {
-            for (k, v) in &reqs {
-                add(&mut sum, k, *v);
-                add(&mut sidecars, k, *v);
-            }
-        } else {
-            let mut tmp = reqs.clone();
-            for (k, v) in &sidecars {
-                add(&mut tmp, k, *v);
-            }
-            for (k, v) in tmp {
-                if init_max.get(&k).is_none_or(|m| v > *m) {
-                    init_max.insert(k, v);
-                }
-            }
-        }
-    }
-    for (k, v) in init_max {
-        if sum.get(&k).is_none_or(|s| v > *s) {
-            sum.insert(k, v);
-        }
-    }
-    for (k, v) in resource_list(spec.overhead.as_ref()) {
-        add(&mut sum, &k, v);
-    }
+    let mut sum = resource::aggregate(spec, |c| effective_requests(c.resources.as_ref()));
+    sum.add(&resource_list(spec.overhead.as_ref()));
     sum
 }
 
