@@ -85,7 +85,7 @@ mod tests;
 pub use diff::diff;
 pub use jsonpatch::{apply_patch, PatchError};
 pub use quota::QuotaStatusUpdate;
-pub use selector::{label_selector_matches, selector_text};
+pub use selector::selector_text;
 pub use webhook::{ImagePolicy, SimulatedWebhook, WebhookBehaviour, WebhookFailure};
 
 use crate::object::{resource_for_kind, Object, ResourceInfo};

@@ -1,34 +1,7 @@
-//! Label selectors (`metav1.LabelSelector`) as webhooks' namespace and object selectors use them.
+//! The text of a webhook's namespace or object selector in its explanations (matching is
+//! `crate::labels::label_selector_matches`).
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use std::collections::BTreeMap;
-
-/// Whether `labels` satisfy `selector`. An empty selector matches everything; an unknown
-/// operator matches nothing (upstream refuses such selectors at validation).
-pub fn label_selector_matches(selector: &LabelSelector, labels: &BTreeMap<String, String>) -> bool {
-    if let Some(ml) = &selector.match_labels {
-        for (k, v) in ml {
-            if labels.get(k) != Some(v) {
-                return false;
-            }
-        }
-    }
-    for req in selector.match_expressions.iter().flatten() {
-        let value = labels.get(&req.key);
-        let values = req.values.as_deref().unwrap_or(&[]);
-        let ok = match req.operator.as_str() {
-            "In" => value.is_some_and(|v| values.contains(v)),
-            "NotIn" => value.is_none_or(|v| !values.contains(v)),
-            "Exists" => value.is_some(),
-            "DoesNotExist" => value.is_none(),
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
 
 /// The selector as `kubectl` prints one (`app=web,tier in (a,b)`), `<everything>` when empty.
 pub fn selector_text(selector: &LabelSelector) -> String {
@@ -56,7 +29,9 @@ pub fn selector_text(selector: &LabelSelector) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::labels::label_selector_matches;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement;
+    use std::collections::BTreeMap;
 
     #[test]
     fn match_labels_and_expressions() {
@@ -73,9 +48,9 @@ mod tests {
                 LabelSelectorRequirement { key: "skip".into(), operator: "DoesNotExist".into(), values: None },
             ]),
         };
-        assert!(label_selector_matches(&sel, &labels));
+        assert!(label_selector_matches(&sel, Some(&labels)));
         assert_eq!(selector_text(&sel), "env=prod,team in (a,b),!skip");
-        assert!(label_selector_matches(&LabelSelector::default(), &BTreeMap::new()));
+        assert!(label_selector_matches(&LabelSelector::default(), None));
         let not_in = LabelSelector {
             match_labels: None,
             match_expressions: Some(vec![LabelSelectorRequirement {
@@ -84,7 +59,7 @@ mod tests {
                 values: Some(vec!["prod".into()]),
             }]),
         };
-        assert!(!label_selector_matches(&not_in, &labels));
-        assert!(label_selector_matches(&not_in, &BTreeMap::new()));
+        assert!(!label_selector_matches(&not_in, Some(&labels)));
+        assert!(label_selector_matches(&not_in, None));
     }
 }

@@ -21,8 +21,9 @@
 
 use super::diff::escape;
 use super::jsonpatch::apply_patch;
-use super::selector::{label_selector_matches, selector_text};
+use super::selector::selector_text;
 use super::{Attributes, Context, Decision, MutatingPlugin, Operation, Rejection, ValidatingPlugin};
+use crate::labels::label_selector_matches;
 use crate::object::Object;
 use crate::sort::CollectMap;
 use crate::trace::WebhookCall;
@@ -307,17 +308,14 @@ fn labels_of(obj: Option<&Object>) -> BTreeMap<String, String> {
 
 /// Why a webhook is not called (`None`: it is called).
 fn skip_reason(ctx: &Context, hook: &Hook, attrs: &Attributes, obj: &Object) -> Option<String> {
-    let is_empty = |s: &LabelSelector| {
-        s.match_labels.as_ref().is_none_or(|m| m.is_empty())
-            && s.match_expressions.as_ref().is_none_or(|m| m.is_empty())
-    };
+    let is_empty = crate::labels::is_empty;
     if (!attrs.namespace.is_empty() || attrs.is_core("namespaces")) && !is_empty(&hook.namespace_selector) {
         let labels = if attrs.is_core("namespaces") {
             labels_of(Some(obj))
         } else {
             labels_of(ctx.get("Namespace", None, &attrs.namespace))
         };
-        if !label_selector_matches(&hook.namespace_selector, &labels) {
+        if !label_selector_matches(&hook.namespace_selector, Some(&labels)) {
             return Some(format!(
                 "its namespaceSelector ({}) does not match the labels of namespace {}",
                 selector_text(&hook.namespace_selector),
@@ -327,9 +325,9 @@ fn skip_reason(ctx: &Context, hook: &Hook, attrs: &Attributes, obj: &Object) -> 
     }
     if !is_empty(&hook.object_selector) {
         let new_ok = attrs.operation != Operation::Delete
-            && label_selector_matches(&hook.object_selector, &labels_of(Some(obj)));
-        let old_ok =
-            attrs.old_object.is_some() && label_selector_matches(&hook.object_selector, &labels_of(attrs.old_object));
+            && label_selector_matches(&hook.object_selector, Some(&labels_of(Some(obj))));
+        let old_ok = attrs.old_object.is_some()
+            && label_selector_matches(&hook.object_selector, Some(&labels_of(attrs.old_object)));
         if !new_ok && !old_ok {
             return Some(format!(
                 "its objectSelector ({}) does not match the object's labels",

@@ -844,31 +844,6 @@ pub fn bootstrap_objects() -> Vec<Object> {
     out
 }
 
-/// Whether `labels` satisfies a label selector (matchLabels and matchExpressions).
-pub fn selector_matches(selector: &LabelSelector, labels: Option<&BTreeMap<String, String>>) -> bool {
-    let empty = BTreeMap::new();
-    let labels = labels.unwrap_or(&empty);
-    if let Some(ml) = &selector.match_labels {
-        if ml.iter().any(|(k, v)| labels.get(k) != Some(v)) {
-            return false;
-        }
-    }
-    for e in selector.match_expressions.iter().flatten() {
-        let values = e.values.as_deref().unwrap_or(&[]);
-        let ok = match e.operator.as_str() {
-            "In" => labels.get(&e.key).is_some_and(|v| values.contains(v)),
-            "NotIn" => labels.get(&e.key).is_none_or(|v| !values.contains(v)),
-            "Exists" => labels.contains_key(&e.key),
-            "DoesNotExist" => !labels.contains_key(&e.key),
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
-
 /// The rules of an aggregated ClusterRole: the rules of every ClusterRole that one of its
 /// selectors matches, roles in name order, duplicates dropped (the
 /// clusterrole-aggregation-controller's algorithm). Roles that are themselves aggregated
@@ -884,7 +859,7 @@ pub fn aggregate_rules(role: &ClusterRole, all: &[ClusterRole]) -> Vec<PolicyRul
             let mut matching: Vec<&ClusterRole> = all
                 .iter()
                 .filter(|r| r.metadata.name != role.metadata.name)
-                .filter(|r| selector_matches(selector, r.metadata.labels.as_ref()))
+                .filter(|r| crate::labels::label_selector_matches(selector, r.metadata.labels.as_ref()))
                 .collect();
             crate::sort::sort_by(&mut matching, |a, b| a.metadata.name.cmp(&b.metadata.name));
             for m in matching {

@@ -27,9 +27,14 @@
 //! struct layout. Names therefore look and behave like real ones (same alphabet, same
 //! length, change with the template, stable across runs) but differ from a real cluster's.
 
+mod progress;
+mod recreate;
+mod rolling;
+
 use super::replicaset;
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::labels;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -118,7 +123,7 @@ impl Controller for DeploymentController {
                     for o in list(cx.core, "Deployment", ns) {
                         if let Object::Deployment(d) = o {
                             let sel = Some(&d.spec).map(|s| &s.selector);
-                            if selector_matches(sel, rs.metadata.labels.as_ref()) {
+                            if labels::matches(sel, rs.metadata.labels.as_ref()) {
                                 owners.push((d, "an orphan ReplicaSet matches the selector"));
                             }
                         }
@@ -148,7 +153,7 @@ impl Controller for DeploymentController {
                 let sel = Some(&d.spec).map(|s| s.selector.clone());
                 let left = pods(cx.core, ns)
                     .iter()
-                    .filter(|p| selector_matches(sel.as_ref(), p.metadata.labels.as_ref()))
+                    .filter(|p| labels::matches(sel.as_ref(), p.metadata.labels.as_ref()))
                     .count();
                 if left == 0 {
                     cx.watch(
@@ -687,7 +692,7 @@ impl Sync<'_, '_> {
 
     fn sync_deployment(&mut self) -> SyncResult {
         let sel = Some(&self.d.spec).map(|s| s.selector.clone()).unwrap_or_default();
-        if selector_is_empty(&sel) {
+        if labels::is_empty(&sel) {
             let obj = self.obj();
             self.cx.event(
                 SOURCE,
@@ -730,7 +735,7 @@ impl Sync<'_, '_> {
         let mut recheck = None;
         for o in list(self.cx.core, "ReplicaSet", self.ns().as_deref()) {
             let Object::ReplicaSet(rs) = o else { continue };
-            let matches = selector_matches(Some(sel), rs.metadata.labels.as_ref());
+            let matches = labels::matches(Some(sel), rs.metadata.labels.as_ref());
             let owned = is_controlled_by(&rs.metadata, &uid);
             if owned && matches {
                 out.push(rs);
@@ -780,7 +785,7 @@ impl Sync<'_, '_> {
             map.insert(rs.metadata.uid.clone().unwrap_or_default(), Vec::new());
         }
         for p in pods(self.cx.core, self.ns().as_deref()) {
-            if !selector_matches(sel.as_ref(), p.metadata.labels.as_ref()) {
+            if !labels::matches(sel.as_ref(), p.metadata.labels.as_ref()) {
                 continue;
             }
             if let Some(r) = controller_of(&p.metadata) {
@@ -1090,167 +1095,6 @@ impl Sync<'_, '_> {
         self.scale_replica_set(rs, new_scale, op)
     }
 
-    // -- RollingUpdate ---------------------------------------------------------------
-
-    fn rollout_rolling(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
-        let (new, old) = self.all_replica_sets(rs_list, true)?;
-        let mut all = old.clone();
-        all.extend(new.clone());
-        if let Some(new) = new.as_ref() {
-            if self.reconcile_new_replica_set(&all, new) {
-                return self.sync_rollout_status(&all, Some(new));
-            }
-        }
-        let active_old: Vec<Arc<ReplicaSet>> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
-        if self.reconcile_old_replica_sets(&all, active_old, new.as_ref()) {
-            return self.sync_rollout_status(&all, new.as_ref());
-        }
-        let status = self.d.status.clone().unwrap_or_default();
-        if deployment_complete(&self.d, &status) {
-            self.cleanup_deployment(&old);
-        }
-        self.sync_rollout_status(&all, new.as_ref())
-    }
-
-    fn reconcile_new_replica_set(&mut self, all: &[Arc<ReplicaSet>], new: &Arc<ReplicaSet>) -> bool {
-        let want = replicas(&self.d);
-        if rs_replicas(new) == want {
-            return false;
-        }
-        if rs_replicas(new) > want {
-            return self.scale_and_record(new, want).0;
-        }
-        let count = new_rs_new_replicas(&self.d, all, new);
-        self.scale_and_record(new, count).0
-    }
-
-    fn reconcile_old_replica_sets(
-        &mut self,
-        all: &[Arc<ReplicaSet>],
-        old: Vec<Arc<ReplicaSet>>,
-        new: Option<&Arc<ReplicaSet>>,
-    ) -> bool {
-        let old_pods = sum(&old, rs_replicas);
-        if old_pods == 0 {
-            return false;
-        }
-        let all_pods = sum(all, rs_replicas);
-        let min_available = replicas(&self.d) - max_unavailable(&self.d);
-        let new_unavailable = new.map_or(0, |n| rs_replicas(n) - num(rs_status(n).available_replicas));
-        let max_scaled_down = all_pods - min_available - new_unavailable;
-        if max_scaled_down <= 0 {
-            return false;
-        }
-        let (old, cleaned) = self.cleanup_unhealthy_replicas(old, max_scaled_down);
-        let mut all2 = old.clone();
-        all2.extend(new.cloned());
-        let scaled = self.scale_down_old_for_rolling_update(&all2, old);
-        cleaned + scaled > 0
-    }
-
-    /// Scales down old ReplicaSets' unavailable Pods first (they serve nobody).
-    fn cleanup_unhealthy_replicas(
-        &mut self,
-        mut old: Vec<Arc<ReplicaSet>>,
-        max_cleanup: i32,
-    ) -> (Vec<Arc<ReplicaSet>>, i32) {
-        crate::sort::sort_by(&mut old, by_creation);
-        let mut total = 0;
-        for slot in old.iter_mut() {
-            if total >= max_cleanup {
-                break;
-            }
-            let rs = slot.clone();
-            let r = rs_replicas(&rs);
-            let available = num(rs_status(&rs).available_replicas);
-            if r == 0 || r == available {
-                continue;
-            }
-            let down = (max_cleanup - total).min(r - available);
-            let (_, updated) = self.scale_and_record(&rs, r - down);
-            total += down;
-            *slot = updated;
-        }
-        (old, total)
-    }
-
-    fn scale_down_old_for_rolling_update(&mut self, all: &[Arc<ReplicaSet>], mut old: Vec<Arc<ReplicaSet>>) -> i32 {
-        let min_available = replicas(&self.d) - max_unavailable(&self.d);
-        let available = sum(all, |rs| num(rs_status(rs).available_replicas));
-        if available <= min_available {
-            return 0;
-        }
-        crate::sort::sort_by(&mut old, by_creation);
-        let total_down = available - min_available;
-        let mut done = 0;
-        for rs in old {
-            if done >= total_down {
-                break;
-            }
-            let r = rs_replicas(&rs);
-            if r == 0 {
-                continue;
-            }
-            let down = r.min(total_down - done);
-            self.scale_and_record(&rs, r - down);
-            done += down;
-        }
-        done
-    }
-
-    // -- Recreate --------------------------------------------------------------------
-
-    fn rollout_recreate(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
-        let (mut new, mut old) = self.all_replica_sets(rs_list, false)?;
-        let mut all = old.clone();
-        all.extend(new.clone());
-        let active_old: Vec<Arc<ReplicaSet>> = old.iter().filter(|rs| is_active(rs)).cloned().collect();
-        let mut scaled_down = false;
-        for rs in &active_old {
-            if self.scale_and_record(rs, 0).0 {
-                scaled_down = true;
-            }
-        }
-        if scaled_down {
-            return self.sync_rollout_status(&all, new.as_ref());
-        }
-        if self.old_pods_running(new.as_ref(), &old, rs_list) {
-            return self.sync_rollout_status(&all, new.as_ref());
-        }
-        if new.is_none() {
-            let (n, o) = self.all_replica_sets(rs_list, true)?;
-            new = n;
-            old = o;
-            all = old.clone();
-            all.extend(new.clone());
-        }
-        if let Some(n) = new.as_ref() {
-            let want = replicas(&self.d);
-            self.scale_and_record(n, want);
-        }
-        let status = self.d.status.clone().unwrap_or_default();
-        if deployment_complete(&self.d, &status) {
-            self.cleanup_deployment(&old);
-        }
-        self.sync_rollout_status(&all, new.as_ref())
-    }
-
-    /// Whether any Pod of an old ReplicaSet still runs (terminal Pods do not count).
-    fn old_pods_running(
-        &self,
-        new: Option<&Arc<ReplicaSet>>,
-        old: &[Arc<ReplicaSet>],
-        rs_list: &[Arc<ReplicaSet>],
-    ) -> bool {
-        if sum(old, |rs| rs_status(rs).replicas) > 0 {
-            return true;
-        }
-        let new_uid = new.and_then(|n| n.metadata.uid.clone());
-        self.pod_map(rs_list).iter().any(|(uid, pods)| {
-            Some(uid) != new_uid.as_ref() && pods.iter().any(|p| !matches!(phase(p), "Failed" | "Succeeded"))
-        })
-    }
-
     // -- Scaling (no rollout in flight) ---------------------------------------------
 
     fn sync_scale(&mut self, rs_list: &[Arc<ReplicaSet>]) -> SyncResult {
@@ -1447,97 +1291,6 @@ impl Sync<'_, '_> {
             Ok(())
         } else {
             Err(())
-        }
-    }
-
-    /// `syncRolloutStatus`: status plus the Progressing condition and ReplicaFailure.
-    fn sync_rollout_status(&mut self, all: &[Arc<ReplicaSet>], new: Option<&Arc<ReplicaSet>>) -> SyncResult {
-        let now = self.now();
-        let mut status = calculate_status(all, new, &self.d, now);
-        let deadline = progress_deadline(&self.d);
-        if deadline.is_none() {
-            remove_condition(&mut status, "Progressing");
-        }
-        let current = self.d.status.as_ref().and_then(|s| get_condition(s, "Progressing")).cloned();
-        let complete_before = num(status.replicas) == num(status.updated_replicas)
-            && current.as_ref().is_some_and(|c| c.reason.as_deref() == Some(NEW_RS_AVAILABLE_REASON));
-        if deadline.is_some() && !complete_before {
-            let rs_msg = |what: &str| match new {
-                Some(n) => format!("ReplicaSet \"{}\" {what}", rs_name(n)),
-                None => format!("Deployment \"{}\" {what}", self.name()),
-            };
-            if deployment_complete(&self.d, &status) {
-                let c = new_condition(
-                    now,
-                    "Progressing",
-                    "True",
-                    NEW_RS_AVAILABLE_REASON,
-                    &rs_msg("has successfully progressed."),
-                );
-                set_condition(&mut status, c);
-            } else if deployment_progressing(&self.d, &status) {
-                let mut c = new_condition(now, "Progressing", "True", RS_UPDATED_REASON, &rs_msg("is progressing."));
-                if let Some(cur) = current.as_ref() {
-                    if cur.status.as_deref() == Some("True") {
-                        c.last_transition_time = cur.last_transition_time.clone();
-                    }
-                    remove_condition(&mut status, "Progressing");
-                }
-                set_condition(&mut status, c);
-            } else if deployment_timed_out(&self.d, &status, now) {
-                let c =
-                    new_condition(now, "Progressing", "False", TIMED_OUT_REASON, &rs_msg("has timed out progressing."));
-                set_condition(&mut status, c);
-            }
-        }
-        // Failure conditions of the ReplicaSets (the new one's first).
-        let failures: Vec<DeploymentCondition> = new
-            .into_iter()
-            .chain(all.iter())
-            .flat_map(|rs| rs.status.iter().flat_map(|s| s.conditions.iter().flatten()))
-            .filter(|c| c.type_.as_deref() == Some("ReplicaFailure"))
-            .map(|c| DeploymentCondition {
-                type_: c.type_.clone(),
-                status: c.status.clone(),
-                last_transition_time: c.last_transition_time.clone(),
-                last_update_time: c.last_transition_time.clone(),
-                reason: c.reason.clone(),
-                message: c.message.clone(),
-            })
-            .collect();
-        match failures.into_iter().next() {
-            Some(c) => set_condition(&mut status, c),
-            None => remove_condition(&mut status, "ReplicaFailure"),
-        }
-        if self.d.status.as_ref() == Some(&status) {
-            self.requeue_stuck(&status);
-            return Ok(());
-        }
-        let written = status.clone();
-        self.write_status(status, all, new)?;
-        // Upstream resyncs on its own status update and then schedules the progress check;
-        // the lab skips that no-op resync, so it schedules the check here.
-        self.requeue_stuck(&written);
-        Ok(())
-    }
-
-    /// A rollout that makes no progress is checked again when its deadline passes.
-    fn requeue_stuck(&mut self, new_status: &DeploymentStatus) {
-        let Some(deadline) = progress_deadline(&self.d) else { return };
-        let Some(cur) = self.d.status.as_ref().and_then(|s| get_condition(s, "Progressing")).cloned() else { return };
-        if deployment_complete(&self.d, new_status) || cur.reason.as_deref() == Some(TIMED_OUT_REASON) {
-            // Upstream's AddAfter would fire and find nothing to do; the lab drops the timer
-            // so a finished rollout does not hold the run open until its deadline.
-            self.cx.cancel(NAME, &format!("{}{PROGRESS_TIMER_SUFFIX}", key_of(&self.d.metadata)));
-            return;
-        }
-        let Some(last) = cur.last_update_time.as_ref().map(time_ms) else { return };
-        let after = last + i64::from(deadline) * 1000 - self.now() as i64;
-        let key = key_of(&self.d.metadata);
-        if after < 1000 {
-            self.cx.requeue_rate_limited(NAME, &key);
-        } else {
-            self.cx.enqueue(NAME, &format!("{key}{PROGRESS_TIMER_SUFFIX}"), after as u64 + 1000);
         }
     }
 

@@ -17,6 +17,7 @@
 use super::endpointslice::{find_port, observe_pod_for_services, rfc3339_nano, trigger_time, TriggerState};
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::labels;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -105,7 +106,7 @@ impl Controller for EndpointsController {
         let Some(selector) = svc.spec.as_ref().and_then(|s| s.selector.clone()) else { return };
         let pods: Vec<Pod> = pods(cx.core, ns)
             .into_iter()
-            .filter(|p| map_selector_matches(&selector, p.metadata.labels.as_ref()))
+            .filter(|p| labels::set_matches(&selector, p.metadata.labels.as_ref()))
             .map(std::sync::Arc::unwrap_or_clone)
             .collect();
         let mut fresh = TriggerState::default();

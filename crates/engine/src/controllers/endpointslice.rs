@@ -22,6 +22,7 @@
 
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::labels;
 use crate::object::Object;
 use crate::sort::CollectMap;
 use crate::store::{EventType, WatchEvent};
@@ -79,7 +80,7 @@ pub fn services_selecting(
             _ => None,
         })
         .filter(|s| {
-            s.spec.as_ref().and_then(|sp| sp.selector.as_ref()).is_some_and(|sel| map_selector_matches(sel, labels))
+            s.spec.as_ref().and_then(|sp| sp.selector.as_ref()).is_some_and(|sel| labels::set_matches(sel, labels))
         })
         .collect()
 }
@@ -343,7 +344,7 @@ impl Controller for EndpointSliceController {
         let Some(selector) = svc.spec.as_ref().and_then(|s| s.selector.clone()) else { return };
         let pods: Vec<Pod> = pods(cx.core, ns)
             .into_iter()
-            .filter(|p| map_selector_matches(&selector, p.metadata.labels.as_ref()))
+            .filter(|p| labels::set_matches(&selector, p.metadata.labels.as_ref()))
             .map(std::sync::Arc::unwrap_or_clone)
             .collect();
         let mut fresh = TriggerState::default();

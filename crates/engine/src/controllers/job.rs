@@ -35,6 +35,7 @@
 use super::replicaset::{create_pods_in_batches, namespace_terminating};
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
+use crate::labels;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -725,7 +726,7 @@ impl JobSync<'_, '_> {
         let mut out = Vec::new();
         let mut recheck = None;
         for p in pods(self.cx.core, ns) {
-            let matches = selector_matches(sel.as_ref(), p.metadata.labels.as_ref());
+            let matches = labels::matches(sel.as_ref(), p.metadata.labels.as_ref());
             if is_controlled_by(&p.metadata, &uid) {
                 out.push(std::sync::Arc::unwrap_or_clone(p));
             } else if controller_of(&p.metadata).is_none()

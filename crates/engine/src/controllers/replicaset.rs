@@ -21,6 +21,7 @@
 use super::util::*;
 use super::{Controller, Cx, EventSourceInfo};
 use crate::errors::StatusReason;
+use crate::labels;
 use crate::object::Object;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Phase, StepStatus};
@@ -125,7 +126,7 @@ fn observe_pod(cx: &mut Cx, ev: &WatchEvent<Object>, pod: &Pod) {
             for o in list(cx.core, "ReplicaSet", ns) {
                 if let Object::ReplicaSet(rs) = o {
                     let sel = Some(&rs.spec).map(|s| &s.selector);
-                    if selector_matches(sel, pod.metadata.labels.as_ref()) {
+                    if labels::matches(sel, pod.metadata.labels.as_ref()) {
                         let key = key_of(&rs.metadata);
                         cx.watch(
                             NAME,
@@ -170,7 +171,7 @@ fn sync_replica_set(cx: &mut Cx, rs: &Arc<ReplicaSet>) -> Result<(), ()> {
     let mut adopt = Vec::new();
     let mut release = Vec::new();
     for pod in pods(cx.core, ns.as_deref()) {
-        let matches = selector_matches(selector.as_ref(), pod.metadata.labels.as_ref());
+        let matches = labels::matches(selector.as_ref(), pod.metadata.labels.as_ref());
         let owned = is_controlled_by(&pod.metadata, &uid);
         if is_pod_terminating(&pod) {
             if owned && matches {
@@ -465,7 +466,7 @@ fn delete_pods(cx: &mut Cx, rs: &ReplicaSet, rs_obj: &Object, active: &[Arc<Pod>
                 if controller_of(&other.metadata).is_some_and(|r| r.uid == ctrl.uid) {
                     let sel = Some(&other.spec).map(|s| &s.selector);
                     for p in &all_pods {
-                        if selector_matches(sel, p.metadata.labels.as_ref())
+                        if labels::matches(sel, p.metadata.labels.as_ref())
                             && !related.iter().any(|r| r.metadata.uid == p.metadata.uid)
                         {
                             related.push(Arc::clone(p));
@@ -611,7 +612,7 @@ fn calculate_status(
     let mut ready = 0;
     let mut available = 0;
     for p in active {
-        if template_labels.as_ref().is_none_or(|t| map_selector_matches(t, p.metadata.labels.as_ref())) {
+        if template_labels.as_ref().is_none_or(|t| labels::set_matches(t, p.metadata.labels.as_ref())) {
             fully += 1;
         }
         if is_pod_ready(p) {

@@ -75,47 +75,6 @@ pub fn split_key(key: &str) -> (Option<&str>, &str) {
 // ---------------------------------------------------------------------------------------
 // Label selectors
 
-/// Whether `selector` selects `labels`. An empty selector selects everything; a missing
-/// selector selects nothing (as `LabelSelectorAsSelector(nil)` does).
-pub fn selector_matches(selector: Option<&LabelSelector>, labels: Option<&BTreeMap<String, String>>) -> bool {
-    let Some(sel) = selector else { return false };
-    let empty = BTreeMap::new();
-    let labels = labels.unwrap_or(&empty);
-    for (k, v) in sel.match_labels.iter().flatten() {
-        if labels.get(k) != Some(v) {
-            return false;
-        }
-    }
-    for req in sel.match_expressions.iter().flatten() {
-        let value = labels.get(&req.key);
-        let values = req.values.as_deref().unwrap_or(&[]);
-        let ok = match req.operator.as_str() {
-            "In" => value.is_some_and(|v| values.contains(v)),
-            "NotIn" => value.is_none_or(|v| !values.contains(v)),
-            "Exists" => value.is_some(),
-            "DoesNotExist" => value.is_none(),
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
-
-/// Whether a selector is the empty one (`{}`), which selects everything.
-pub fn selector_is_empty(sel: &LabelSelector) -> bool {
-    sel.match_labels.as_ref().is_none_or(|m| m.is_empty())
-        && sel.match_expressions.as_ref().is_none_or(|e| e.is_empty())
-}
-
-/// A map-based selector (a Service's `spec.selector`) matches when every pair is present.
-pub fn map_selector_matches(selector: &BTreeMap<String, String>, labels: Option<&BTreeMap<String, String>>) -> bool {
-    let empty = BTreeMap::new();
-    let labels = labels.unwrap_or(&empty);
-    selector.iter().all(|(k, v)| labels.get(k) == Some(v))
-}
-
 /// `a=b,c=d` for summaries.
 pub fn format_labels(labels: &BTreeMap<String, String>) -> String {
     labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")

@@ -7,5 +7,6 @@
 
 pub mod apply;
 pub mod client;
+pub mod yaml_to_json;
 
 pub use apply::{ApplyOptions, DocumentResult, KubectlApply, Operation};

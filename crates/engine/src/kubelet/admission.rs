@@ -8,7 +8,9 @@
 //! A rejected pod becomes `Failed` with message `Pod was rejected: <message>`.
 
 use super::qos::{effective_requests, has_pod_level_resources, resource_list, QosClass};
+use crate::labels::Operator;
 use crate::quantity::Quantity;
+use crate::resource::{self, Totals};
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
 use std::collections::BTreeMap;
 
@@ -47,45 +49,8 @@ pub fn pod_requests(pod: &Pod) -> BTreeMap<String, Quantity> {
         }
         return r;
     }
-    let mut sum: BTreeMap<String, Quantity> = BTreeMap::new();
-    let add = |m: &mut BTreeMap<String, Quantity>, k: &str, v: Quantity| {
-        let s = m.get(k).map(|p| *p + v).unwrap_or(v);
-        m.insert(k.to_string(), s);
-    };
-    for c in &spec.containers {
-        for (k, v) in effective_requests(c.resources.as_ref()) {
-            add(&mut sum, &k, v);
-        }
-    }
-    let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
-    for c in spec.init_containers.iter().flatten() {
-        let reqs = effective_requests(c.resources.as_ref());
-        if c.restart_policy.as_deref() == Some("Always") {
-            for (k, v) in &reqs {
-                add(&mut sum, k, *v);
-                add(&mut sidecars, k, *v);
-            }
-        } else {
-            let mut tmp = reqs.clone();
-            for (k, v) in &sidecars {
-                add(&mut tmp, k, *v);
-            }
-            for (k, v) in tmp {
-                if init_max.get(&k).is_none_or(|m| v > *m) {
-                    init_max.insert(k, v);
-                }
-            }
-        }
-    }
-    for (k, v) in init_max {
-        if sum.get(&k).is_none_or(|s| v > *s) {
-            sum.insert(k, v);
-        }
-    }
-    for (k, v) in resource_list(spec.overhead.as_ref()) {
-        add(&mut sum, &k, v);
-    }
+    let mut sum = resource::aggregate(spec, |c| effective_requests(c.resources.as_ref()));
+    sum.add(&resource_list(spec.overhead.as_ref()));
     sum
 }
 
@@ -99,10 +64,6 @@ fn requirement_matches(
         if field { (r.key == "metadata.name").then(|| node_name.to_string()) } else { labels.get(&r.key).cloned() };
     let values = r.values.clone().unwrap_or_default();
     match r.operator.as_str() {
-        "In" => value.is_some_and(|v| values.contains(&v)),
-        "NotIn" => value.is_none_or(|v| !values.contains(&v)),
-        "Exists" => value.is_some(),
-        "DoesNotExist" => value.is_none(),
         "Gt" | "Lt" => {
             let (Some(v), Some(bound)) =
                 (value.and_then(|v| v.parse::<i64>().ok()), values.first().and_then(|b| b.parse::<i64>().ok()))
@@ -115,7 +76,7 @@ fn requirement_matches(
                 v < bound
             }
         }
-        _ => false,
+        op => Operator::from_name(op).is_some_and(|op| op.matches(value.as_deref(), &values)),
     }
 }
 
@@ -134,7 +95,7 @@ pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
     let node_name = node.metadata.name.as_deref().unwrap_or("");
     let Some(spec) = pod.spec.as_ref() else { return true };
     if let Some(sel) = &spec.node_selector {
-        if !sel.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+        if !crate::labels::set_matches(sel, Some(&labels)) {
             return false;
         }
     }

@@ -19,6 +19,7 @@
 
 use super::qos::{effective_requests, has_pod_level_resources, limits, resource_list, QosClass};
 use crate::quantity::Quantity;
+use crate::resource::{self, Totals};
 use crate::trace::Table;
 use k8s_openapi::api::core::v1::{Container, Pod};
 use std::collections::BTreeMap;
@@ -134,42 +135,12 @@ pub struct PodCgroup {
     pub containers: Vec<ContainerCgroup>,
 }
 
-fn is_sidecar(c: &Container) -> bool {
-    c.restart_policy.as_deref() == Some("Always")
-}
-
 /// `resource.PodRequests`/`PodLimits` for one resource: sum of app containers and
 /// sidecars, against the largest regular init container plus the sidecars before it.
 fn pod_total(pod: &Pod, name: &str, pick: impl Fn(&Container) -> Option<Quantity>) -> Option<Quantity> {
     let spec = pod.spec.as_ref()?;
-    let mut sum: Option<Quantity> = None;
-    let add = |a: Option<Quantity>, b: Option<Quantity>| match (a, b) {
-        (Some(a), Some(b)) => Some(a + b),
-        (a, b) => a.or(b),
-    };
-    for c in &spec.containers {
-        sum = add(sum, pick(c));
-    }
-    let mut sidecars: Option<Quantity> = None;
-    let mut init_max: Option<Quantity> = None;
-    for c in spec.init_containers.iter().flatten() {
-        if is_sidecar(c) {
-            sidecars = add(sidecars, pick(c));
-            sum = add(sum, pick(c));
-        } else if let Some(q) = add(pick(c), sidecars) {
-            init_max = Some(match init_max {
-                Some(m) if m >= q => m,
-                _ => q,
-            });
-        }
-    }
-    let mut total = match (sum, init_max) {
-        (Some(s), Some(i)) => Some(if i > s { i } else { s }),
-        (s, i) => s.or(i),
-    };
-    if let Some(over) = resource_list(spec.overhead.as_ref()).get(name) {
-        total = add(total, Some(*over));
-    }
+    let mut total = resource::aggregate(spec, pick);
+    total.add(&resource_list(spec.overhead.as_ref()).get(name).copied());
     total
 }
 

@@ -5,7 +5,6 @@
 //! to sums of limits; no requests and no limits at all is BestEffort; anything else Burstable.
 
 use crate::quantity::Quantity;
-use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Container, Pod, ResourceRequirements};
 use std::collections::BTreeMap;
 
@@ -39,14 +38,7 @@ impl QosClass {
 /// The resources QoS looks at.
 const QOS_RESOURCES: [&str; 2] = ["cpu", "memory"];
 
-/// A resource list as quantities (unparsable values count as absent, as they never get
-/// past validation).
-pub fn resource_list(
-    list: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
-) -> BTreeMap<String, Quantity> {
-    list.map(|m| m.iter().filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q))).collect_map())
-        .unwrap_or_default()
-}
+pub use crate::resource::resource_list;
 
 /// A container's requests after API defaulting: a resource with a limit and no request
 /// gets the limit as its request (the kubelet repeats this rule for old objects too).

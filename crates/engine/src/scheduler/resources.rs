@@ -15,6 +15,7 @@ use k8s_openapi::api::core::v1::{Container, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
 
 use crate::quantity::Quantity;
+use crate::resource::{self, is_pod_level_resource};
 
 /// `DefaultMilliCPURequest`: the CPU counted for a container without a CPU request, for
 /// scoring only.
@@ -75,37 +76,12 @@ fn parse_list(list: Option<&BTreeMap<String, K8sQuantity>>) -> MilliList {
     out
 }
 
-fn add_into(dst: &mut MilliList, src: &MilliList) {
-    for (k, v) in src {
-        *dst.entry(k.clone()).or_insert(0) += v;
-    }
-}
-
-fn max_into(dst: &mut MilliList, src: &MilliList) {
-    for (k, v) in src {
-        let e = dst.entry(k.clone()).or_insert(*v);
-        if *v > *e {
-            *e = *v;
-        }
-    }
-}
-
 fn container_requests(c: &Container, non_missing: &MilliList) -> MilliList {
     let mut reqs = parse_list(c.resources.as_ref().and_then(|r| r.requests.as_ref()));
     for (k, v) in non_missing {
         reqs.entry(k.clone()).or_insert(*v);
     }
     reqs
-}
-
-fn is_sidecar(c: &Container) -> bool {
-    c.restart_policy.as_deref() == Some("Always")
-}
-
-const POD_LEVEL: [&str; 2] = ["cpu", "memory"];
-
-fn is_pod_level_resource(name: &str) -> bool {
-    POD_LEVEL.contains(&name) || name.starts_with("hugepages-")
 }
 
 /// `IsPodLevelResourcesSet`: pod-level requests or limits name a supported resource.
@@ -117,37 +93,7 @@ pub fn pod_level_resources_set(pod: &Pod) -> bool {
 /// `PodRequests` with optional per-container defaults for missing requests.
 fn pod_requests(pod: &Pod, non_missing: &MilliList) -> MilliList {
     let Some(spec) = pod.spec.as_ref() else { return MilliList::new() };
-    let mut result = MilliList::new();
-    for c in &spec.containers {
-        add_into(&mut result, &container_requests(c, non_missing));
-    }
-    let mut sidecars = MilliList::new();
-    let mut init_max = MilliList::new();
-    for c in spec.init_containers.iter().flatten() {
-        let reqs = container_requests(c, non_missing);
-        let use_now = if is_sidecar(c) {
-            add_into(&mut result, &reqs);
-            add_into(&mut sidecars, &reqs);
-            sidecars.clone()
-        } else {
-            let mut combined = reqs;
-            add_into(&mut combined, &sidecars);
-            combined
-        };
-        max_into(&mut init_max, &use_now);
-    }
-    max_into(&mut result, &init_max);
-    if let Some(pod_reqs) = spec.resources.as_ref().and_then(|r| r.requests.as_ref()) {
-        for (k, v) in parse_list(Some(pod_reqs)) {
-            if is_pod_level_resource(&k) {
-                result.insert(k, v);
-            }
-        }
-    }
-    if let Some(overhead) = &spec.overhead {
-        add_into(&mut result, &parse_list(Some(overhead)));
-    }
-    result
+    resource::pod_requests_with(spec, parse_list, |c| container_requests(c, non_missing))
 }
 
 fn to_units(milli: i128) -> i64 {

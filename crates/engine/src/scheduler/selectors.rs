@@ -2,121 +2,17 @@
 //! evaluates them (apimachinery `labels`, component-helpers `nodeaffinity` and
 //! `corev1` helpers). Parsed once per pod, then matched many times.
 
-use std::collections::BTreeMap;
-
+use crate::labels::{Operator, Requirement};
 use k8s_openapi::api::core::v1::{NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Taint, Toleration};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-pub type Labels = BTreeMap<String, String>;
+/// Label selectors live in `crate::labels`; the scheduler parses them once per pod there.
+pub use crate::labels::{no_labels, Selector, Set as Labels};
 
-/// An empty label map, for objects without labels.
-pub fn no_labels() -> &'static Labels {
-    static EMPTY: Labels = BTreeMap::new();
-    &EMPTY
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelectorOp {
-    Equals,
-    In,
-    NotIn,
-    Exists,
-    DoesNotExist,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requirement {
-    pub key: String,
-    pub op: SelectorOp,
-    pub values: Vec<String>,
-}
-
-impl Requirement {
-    fn matches(&self, labels: &Labels) -> bool {
-        let value = labels.get(&self.key);
-        match self.op {
-            SelectorOp::Equals | SelectorOp::In => value.is_some_and(|v| self.values.iter().any(|x| x == v)),
-            SelectorOp::NotIn => value.is_none_or(|v| !self.values.iter().any(|x| x == v)),
-            SelectorOp::Exists => value.is_some(),
-            SelectorOp::DoesNotExist => value.is_none(),
-        }
-    }
-}
-
-/// A parsed `metav1.LabelSelector`: a nil selector matches nothing, an empty one
-/// matches everything, otherwise every requirement must hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selector {
-    Nothing,
-    /// All requirements must match; no requirement at all = everything.
-    All(Vec<Requirement>),
-}
-
-impl Selector {
-    pub fn everything() -> Selector {
-        Selector::All(Vec::new())
-    }
-
-    /// `LabelSelectorAsSelector`. An invalid selector (unknown operator, `In` without
-    /// values) matches nothing: API validation rejects such objects before they get here.
-    pub fn from_label_selector(sel: Option<&LabelSelector>) -> Selector {
-        let Some(sel) = sel else { return Selector::Nothing };
-        let mut reqs = Vec::new();
-        if let Some(ml) = &sel.match_labels {
-            for (k, v) in ml {
-                reqs.push(Requirement { key: k.clone(), op: SelectorOp::Equals, values: vec![v.clone()] });
-            }
-        }
-        for e in sel.match_expressions.iter().flatten() {
-            let values = e.values.clone().unwrap_or_default();
-            let op = match e.operator.as_str() {
-                "In" if !values.is_empty() => SelectorOp::In,
-                "NotIn" if !values.is_empty() => SelectorOp::NotIn,
-                "Exists" if values.is_empty() => SelectorOp::Exists,
-                "DoesNotExist" if values.is_empty() => SelectorOp::DoesNotExist,
-                _ => return Selector::Nothing,
-            };
-            reqs.push(Requirement { key: e.key.clone(), op, values });
-        }
-        Selector::All(reqs)
-    }
-
-    /// A selector from a plain map (`Service.spec.selector`): equality on every pair.
-    pub fn from_map(map: &BTreeMap<String, String>) -> Selector {
-        Selector::All(
-            map.iter()
-                .map(|(k, v)| Requirement { key: k.clone(), op: SelectorOp::Equals, values: vec![v.clone()] })
-                .collect(),
-        )
-    }
-
-    pub fn is_empty(&self) -> bool {
-        matches!(self, Selector::All(r) if r.is_empty())
-    }
-
-    pub fn add(&mut self, more: &Selector) {
-        match (self, more) {
-            (Selector::All(a), Selector::All(b)) => a.extend(b.iter().cloned()),
-            (s, Selector::Nothing) => *s = Selector::Nothing,
-            (Selector::Nothing, _) => {}
-        }
-    }
-
-    pub fn matches(&self, labels: &Labels) -> bool {
-        match self {
-            Selector::Nothing => false,
-            Selector::All(reqs) => reqs.iter().all(|r| r.matches(labels)),
-        }
-    }
-}
-
-/// One parsed requirement of a node selector term.
+/// One parsed requirement of a node selector term: a label requirement (`In`, `NotIn`,
+/// `Exists`, `DoesNotExist`, matched by `crate::labels`) or a numeric comparison.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum NodeReq {
-    In(String, Vec<String>),
-    NotIn(String, Vec<String>),
-    Exists(String),
-    DoesNotExist(String),
+    Label(Requirement),
     Gt(String, i64),
     Lt(String, i64),
 }
@@ -126,22 +22,22 @@ impl NodeReq {
         let values = r.values.clone().unwrap_or_default();
         let one_int = || if values.len() == 1 { values[0].trim().parse::<i64>().ok() } else { None };
         Some(match r.operator.as_str() {
-            "In" if !values.is_empty() => NodeReq::In(r.key.clone(), values),
-            "NotIn" if !values.is_empty() => NodeReq::NotIn(r.key.clone(), values),
-            "Exists" if values.is_empty() => NodeReq::Exists(r.key.clone()),
-            "DoesNotExist" if values.is_empty() => NodeReq::DoesNotExist(r.key.clone()),
             "Gt" => NodeReq::Gt(r.key.clone(), one_int()?),
             "Lt" => NodeReq::Lt(r.key.clone(), one_int()?),
-            _ => return None,
+            op => {
+                let op = match Operator::from_name(op)? {
+                    op @ (Operator::In | Operator::NotIn) if !values.is_empty() => op,
+                    op @ (Operator::Exists | Operator::DoesNotExist) if values.is_empty() => op,
+                    _ => return None,
+                };
+                NodeReq::Label(Requirement { key: r.key.clone(), op, values })
+            }
         })
     }
 
     fn matches(&self, labels: &Labels) -> bool {
         match self {
-            NodeReq::In(k, vs) => labels.get(k).is_some_and(|v| vs.contains(v)),
-            NodeReq::NotIn(k, vs) => labels.get(k).is_none_or(|v| !vs.contains(v)),
-            NodeReq::Exists(k) => labels.contains_key(k),
-            NodeReq::DoesNotExist(k) => !labels.contains_key(k),
+            NodeReq::Label(r) => r.matches(labels),
             NodeReq::Gt(k, n) => labels.get(k).and_then(|v| v.parse::<i64>().ok()).is_some_and(|v| v > *n),
             NodeReq::Lt(k, n) => labels.get(k).and_then(|v| v.parse::<i64>().ok()).is_some_and(|v| v < *n),
         }
@@ -154,7 +50,7 @@ impl NodeReq {
 pub struct NodeTerm {
     labels: Vec<NodeReq>,
     /// `metadata.name` requirements (only `In` and `NotIn` are valid for fields).
-    names: Vec<NodeReq>,
+    names: Vec<Requirement>,
     valid: bool,
 }
 
@@ -169,7 +65,11 @@ impl NodeTerm {
         }
         for r in t.match_fields.iter().flatten() {
             match NodeReq::parse(r) {
-                Some(p @ (NodeReq::In(..) | NodeReq::NotIn(..))) if r.key == "metadata.name" => term.names.push(p),
+                Some(NodeReq::Label(p))
+                    if matches!(p.op, Operator::In | Operator::NotIn) && r.key == "metadata.name" =>
+                {
+                    term.names.push(p)
+                }
                 _ => term.valid = false,
             }
         }
@@ -183,11 +83,7 @@ impl NodeTerm {
         if !self.labels.iter().all(|r| r.matches(labels)) {
             return false;
         }
-        self.names.iter().all(|r| match r {
-            NodeReq::In(_, vs) => vs.iter().any(|v| v == node_name),
-            NodeReq::NotIn(_, vs) => !vs.iter().any(|v| v == node_name),
-            _ => false,
-        })
+        self.names.iter().all(|r| r.op.matches(Some(node_name), &r.values))
     }
 }
 
@@ -217,7 +113,7 @@ impl RequiredNodeAffinity {
 
     pub fn matches(&self, node_name: &str, labels: &Labels) -> bool {
         if let Some(sel) = &self.node_selector {
-            if !sel.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+            if !crate::labels::set_matches(sel, Some(labels)) {
                 return false;
             }
         }

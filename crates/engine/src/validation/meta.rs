@@ -203,26 +203,3 @@ pub fn selector_convertible(sel: &LabelSelector) -> bool {
     });
     keys_ok && exprs_ok
 }
-
-/// Whether a selector has no requirements (it would match everything).
-pub fn selector_is_empty(sel: &LabelSelector) -> bool {
-    sel.match_labels.as_ref().is_none_or(BTreeMap::is_empty) && sel.match_expressions.as_ref().is_none_or(Vec::is_empty)
-}
-
-/// Whether a selector matches a set of labels.
-pub fn selector_matches(sel: &LabelSelector, labels: Option<&BTreeMap<String, String>>) -> bool {
-    let empty = BTreeMap::new();
-    let labels = labels.unwrap_or(&empty);
-    let ml = sel.match_labels.iter().flatten().all(|(k, v)| labels.get(k) == Some(v));
-    let me = sel.match_expressions.iter().flatten().all(|e| {
-        let values = e.values.as_deref().unwrap_or_default();
-        match e.operator.as_str() {
-            "In" => labels.get(&e.key).is_some_and(|v| values.contains(v)),
-            "NotIn" => labels.get(&e.key).is_none_or(|v| !values.contains(v)),
-            "Exists" => labels.contains_key(&e.key),
-            "DoesNotExist" => !labels.contains_key(&e.key),
-            _ => false,
-        }
-    });
-    ml && me
-}

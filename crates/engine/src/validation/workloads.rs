@@ -5,6 +5,7 @@ use super::meta;
 use super::names;
 use super::pod::validate_pod_template_spec;
 use crate::errors::FieldError;
+use crate::labels;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::PodTemplateSpec;
@@ -30,7 +31,7 @@ fn template_labels(t: &PodTemplateSpec) -> serde_json::Value {
 /// both arrive empty; they are treated as absent (upstream's nil selector), the common case.
 fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, errs: &mut Errs) {
     let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
-    if meta::selector_is_empty(selector) {
+    if labels::is_empty(selector) {
         errs.push(FieldError::required("spec.selector", ""));
         // A nil selector converts to one that matches nothing.
         errs.push(FieldError::invalid(
@@ -48,7 +49,7 @@ fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, e
             ));
             return;
         }
-        if !meta::selector_matches(selector, labels) {
+        if !labels::label_selector_matches(selector, labels) {
             errs.push(FieldError::invalid(
                 "spec.template.metadata.labels",
                 template_labels(template),
@@ -245,7 +246,7 @@ pub fn job(j: &Job, errs: &mut Errs) {
     let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.as_ref());
     let mismatch = match &spec.selector {
         None => true,
-        Some(sel) => meta::selector_convertible(sel) && !meta::selector_matches(sel, labels),
+        Some(sel) => meta::selector_convertible(sel) && !labels::label_selector_matches(sel, labels),
     };
     if mismatch {
         errs.push(FieldError::invalid(

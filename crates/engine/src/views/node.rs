@@ -4,101 +4,12 @@
 
 use super::describe::{describe_events, print_annotations_multiline, print_labels_multiline, PrefixWriter};
 use super::format::{rfc1123z, rfc1123z_opt, Clock};
-use super::pods::is_restartable_init_container;
 use super::printers::node_roles;
 use crate::quantity::Quantity;
-use crate::sort::CollectMap;
-use k8s_openapi::api::core::v1::{Container, Event, Node, Pod};
-use k8s_openapi::apimachinery::pkg::api::resource::Quantity as ApiQuantity;
-use std::collections::BTreeMap;
+use k8s_openapi::api::core::v1::{Event, Node, Pod};
 
-type ResourceList = BTreeMap<String, Quantity>;
-
-fn parse_list(m: Option<&BTreeMap<String, ApiQuantity>>) -> ResourceList {
-    m.iter()
-        .flat_map(|m| m.iter())
-        .filter_map(|(k, v)| Quantity::parse(&v.0).ok().map(|q| (k.clone(), q)))
-        .collect_map()
-}
-
-fn add(into: &mut ResourceList, from: &ResourceList) {
-    for (k, v) in from {
-        match into.get_mut(k) {
-            Some(q) => *q += *v,
-            None => {
-                into.insert(k.clone(), *v);
-            }
-        }
-    }
-}
-
-fn max_into(into: &mut ResourceList, from: &ResourceList) {
-    for (k, v) in from {
-        match into.get_mut(k) {
-            Some(q) if *q < *v => *q = *v,
-            Some(_) => {}
-            None => {
-                into.insert(k.clone(), *v);
-            }
-        }
-    }
-}
-
-fn aggregate(pod: &Pod, pick: impl Fn(&Container) -> ResourceList) -> ResourceList {
-    let Some(spec) = pod.spec.as_ref() else { return ResourceList::new() };
-    let mut total = ResourceList::new();
-    for c in &spec.containers {
-        add(&mut total, &pick(c));
-    }
-    let mut sidecars = ResourceList::new();
-    let mut init_max = ResourceList::new();
-    for c in spec.init_containers.iter().flatten() {
-        let mut r = pick(c);
-        if is_restartable_init_container(Some(c)) {
-            add(&mut total, &r);
-            add(&mut sidecars, &r);
-            r = sidecars.clone();
-        } else {
-            add(&mut r, &sidecars);
-        }
-        max_into(&mut init_max, &r);
-    }
-    max_into(&mut total, &init_max);
-    total
-}
-
-/// Pod-level `spec.resources` replaces the container sums for cpu, memory and hugepages.
-fn pod_level(pod: &Pod, limits: bool) -> ResourceList {
-    let r = pod.spec.as_ref().and_then(|s| s.resources.as_ref());
-    let list = parse_list(r.and_then(|r| if limits { r.limits.as_ref() } else { r.requests.as_ref() }));
-    list.into_iter().filter(|(k, _)| k == "cpu" || k == "memory" || k.starts_with("hugepages-")).collect_map()
-}
-
-/// `resourcehelper.PodRequests`.
-pub fn pod_requests(pod: &Pod) -> ResourceList {
-    let mut reqs = aggregate(pod, |c| parse_list(c.resources.as_ref().and_then(|r| r.requests.as_ref())));
-    for (k, v) in pod_level(pod, false) {
-        reqs.insert(k, v);
-    }
-    let overhead = parse_list(pod.spec.as_ref().and_then(|s| s.overhead.as_ref()));
-    add(&mut reqs, &overhead);
-    reqs
-}
-
-/// `resourcehelper.PodLimits`: overhead is only added to resources that have a limit.
-pub fn pod_limits(pod: &Pod) -> ResourceList {
-    let mut limits = aggregate(pod, |c| parse_list(c.resources.as_ref().and_then(|r| r.limits.as_ref())));
-    for (k, v) in pod_level(pod, true) {
-        limits.insert(k, v);
-    }
-    let overhead = parse_list(pod.spec.as_ref().and_then(|s| s.overhead.as_ref()));
-    for (k, v) in overhead {
-        if let Some(q) = limits.get_mut(&k) {
-            *q += v;
-        }
-    }
-    limits
-}
+pub use crate::resource::{pod_limits, pod_requests};
+use crate::resource::{resource_list as parse_list, ResourceList, Totals};
 
 /// `int64(float64(a)/float64(b)*100)`, 0 when the node reports no capacity.
 fn percent(a: i128, b: i128) -> i64 {
@@ -247,8 +158,8 @@ pub fn describe_node(node: &Node, pods: &[&Pod], events: &[&Event], lease: Optio
                 clock.since(pod.metadata.creation_timestamp.as_ref())
             ),
         );
-        add(&mut total_req, &req);
-        add(&mut total_lim, &lim);
+        total_req.add(&req);
+        total_lim.add(&lim);
     }
     w.write(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n");
     w.write(1, "Resource\tRequests\tLimits\n");

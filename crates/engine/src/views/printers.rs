@@ -28,37 +28,7 @@ pub fn format_label_selector(selector: Option<&LabelSelector>) -> String {
     }
 }
 
-/// `LabelSelectorAsSelector(...).String()`: requirements sorted by key, `""` when empty,
-/// `<error>` for an unknown operator.
-pub fn label_selector_string(selector: Option<&LabelSelector>) -> String {
-    let Some(sel) = selector else { return String::new() };
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(labels) = &sel.match_labels {
-        for (k, v) in labels {
-            parts.push(format!("{k}={v}"));
-        }
-    }
-    for req in sel.match_expressions.as_deref().unwrap_or(&[]) {
-        let mut values = req.values.clone().unwrap_or_default();
-        crate::sort::sort(&mut values);
-        let part = match req.operator.as_str() {
-            "In" => format!("{} in ({})", req.key, values.join(",")),
-            "NotIn" => format!("{} notin ({})", req.key, values.join(",")),
-            "Exists" => req.key.clone(),
-            "DoesNotExist" => format!("!{}", req.key),
-            _ => return "<error>".to_string(),
-        };
-        parts.push(part);
-    }
-    // labels.Selector.String() sorts its requirements by key.
-    crate::sort::sort_by(&mut parts, |a, b| selector_key(a).cmp(selector_key(b)));
-    parts.join(",")
-}
-
-fn selector_key(part: &str) -> &str {
-    let part = part.strip_prefix('!').unwrap_or(part);
-    part.split(['=', ' ']).next().unwrap_or(part)
-}
+pub use crate::labels::label_selector_string;
 
 fn layout_containers(spec: Option<&k8s_openapi::api::core::v1::PodSpec>) -> (String, String) {
     let containers = spec.map(|s| s.containers.as_slice()).unwrap_or(&[]);

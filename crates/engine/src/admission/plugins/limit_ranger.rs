@@ -14,6 +14,7 @@ use super::{all_containers, pod_mut};
 use crate::admission::{aggregate, Attributes, Context, Decision, MutatingPlugin, Operation, ValidatingPlugin};
 use crate::object::Object;
 use crate::quantity::Quantity;
+use crate::resource::{self, is_pod_level_resource, Totals};
 use crate::sort::CollectMap;
 use k8s_openapi::api::core::v1::{Container, LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as KQuantity;
@@ -395,76 +396,59 @@ fn validate_claim(lr: &LimitRange, pvc: &PersistentVolumeClaim, old: Option<&Per
     errs
 }
 
-/// Pod-level requests and limits as the scheduler counts them: app containers and restartable
-/// (sidecar) init containers add up, a plain init container counts only while it runs alone;
-/// pod-level `spec.resources` (PodLevelResources, on by default) override for cpu and memory.
-pub(crate) fn pod_totals(pod: &Pod) -> (ResourceList, ResourceList) {
-    let Some(spec) = pod.spec.as_ref() else { return (ResourceList::new(), ResourceList::new()) };
-    let mut out = Vec::new();
-    for pick in [requests_of as fn(&Container) -> ResourceList, limits_of] {
-        let mut total: BTreeMap<String, Quantity> = BTreeMap::new();
-        for c in &spec.containers {
-            add_into(&mut total, &pick(c));
-        }
-        let mut sidecars: BTreeMap<String, Quantity> = BTreeMap::new();
-        let mut init_max: BTreeMap<String, Quantity> = BTreeMap::new();
-        for c in spec.init_containers.iter().flatten() {
-            let own = pick(c);
-            let this: BTreeMap<String, Quantity> = if c.restart_policy.as_deref() == Some("Always") {
-                add_into(&mut total, &own);
-                add_into(&mut sidecars, &own);
-                sidecars.clone()
-            } else {
-                let mut t = sidecars.clone();
-                add_into(&mut t, &own);
-                t
-            };
-            for (k, v) in this {
-                max_into(&mut init_max, k, v);
-            }
-        }
-        for (k, v) in init_max {
-            max_into(&mut total, k, v);
-        }
-        if let Some(pr) = spec.resources.as_ref() {
-            let level = if out.is_empty() { pr.requests.clone() } else { pr.limits.clone() };
-            for (k, v) in level.unwrap_or_default() {
-                if k == "cpu" || k == "memory" || k.starts_with("hugepages-") {
-                    if let Some(x) = q(&v) {
-                        total.insert(k, x);
-                    }
+/// LimitRanger's sums of quantities: a sum keeps the format of its first term and
+/// saturates; a regular init container's need starts from the sidecars' sum.
+#[derive(Clone, Default)]
+struct Sums(BTreeMap<String, Quantity>);
+
+impl Totals for Sums {
+    fn add(&mut self, other: &Self) {
+        for (k, x) in &other.0 {
+            match self.0.get_mut(k) {
+                Some(t) => *t = Quantity::from_milli(t.milli().saturating_add(x.milli()), t.format()),
+                None => {
+                    self.0.insert(k.clone(), *x);
                 }
             }
         }
-        out.push(total.into_iter().map(|(k, v)| (k, KQuantity(v.to_string()))).collect_map());
     }
-    let lim = out.pop().unwrap_or_default();
-    let req = out.pop().unwrap_or_default();
-    (req, lim)
+
+    fn max(&mut self, other: &Self) {
+        Totals::max(&mut self.0, &other.0);
+    }
+
+    fn with_sidecars(own: Self, sidecars: &Self) -> Self {
+        let mut t = sidecars.clone();
+        t.add(&own);
+        t
+    }
 }
 
-/// Adds `list` into `total`; a new entry keeps its own format (`128Mi` stays binary).
-fn add_into(total: &mut BTreeMap<String, Quantity>, list: &ResourceList) {
-    for (k, v) in list {
-        if let Some(x) = q(v) {
-            match total.get_mut(k) {
-                Some(t) => *t = Quantity::from_milli(t.milli().saturating_add(x.milli()), t.format()),
-                None => {
+/// Pod-level requests and limits as the scheduler counts them (`crate::resource`, without
+/// the overhead): app containers and restartable (sidecar) init containers add up, a plain
+/// init container counts only while it runs alone; pod-level `spec.resources`
+/// (PodLevelResources, on by default) override for cpu, memory and hugepages.
+pub(crate) fn pod_totals(pod: &Pod) -> (ResourceList, ResourceList) {
+    let Some(spec) = pod.spec.as_ref() else { return (ResourceList::new(), ResourceList::new()) };
+    let total = |pick: fn(&Container) -> ResourceList, level: Option<&ResourceList>| -> ResourceList {
+        let mut total = resource::aggregate(spec, |c| {
+            Sums(pick(c).iter().filter_map(|(k, v)| Some((k.clone(), q(v)?))).collect_map())
+        })
+        .0;
+        for (k, v) in level.into_iter().flatten() {
+            if is_pod_level_resource(k) {
+                if let Some(x) = q(v) {
                     total.insert(k.clone(), x);
                 }
             }
         }
-    }
-}
-
-fn max_into(total: &mut BTreeMap<String, Quantity>, k: String, v: Quantity) {
-    match total.get_mut(&k) {
-        Some(t) if v > *t => *t = v,
-        Some(_) => {}
-        None => {
-            total.insert(k, v);
-        }
-    }
+        total.into_iter().map(|(k, v)| (k, KQuantity(v.to_string()))).collect_map()
+    };
+    let level = spec.resources.as_ref();
+    (
+        total(requests_of, level.and_then(|r| r.requests.as_ref())),
+        total(limits_of, level.and_then(|r| r.limits.as_ref())),
+    )
 }
 
 /// Every container name, for explanations.
