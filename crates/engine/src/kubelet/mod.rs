@@ -20,6 +20,14 @@
 //! (allocatable, labels, taints, `spec.podCIDR`, InternalIP, `status.images`) and, for pods
 //! with the usual `kube-api-access-*` projected volume, the `kube-root-ca.crt` ConfigMap in
 //! the pod's namespace (without it the volume fails to mount, as on a real node).
+//!
+//! One room per concept, each with its `impl Kubelet` half: `admission` (admit handlers),
+//! `volumes` (volume manager), `sandbox` (RunPodSandbox with CNI ADD/DEL) and `cni` (the ptp
+//! plugin; `cni::ipam`, host-local), `images` (image manager, `ImagePullBackOff`),
+//! `containers` (start, kill, exit, `CrashLoopBackOff`), `probes` (prober), `status` (status
+//! manager), `termination` (`SyncTerminatingPod`), `eviction` (eviction manager),
+//! `node_status` and `lease` (heartbeats); `runtime` is containerd and the behaviour model.
+//! This file keeps the actor, the pod worker and its dispatch.
 
 pub mod admission;
 pub mod cgroups;
