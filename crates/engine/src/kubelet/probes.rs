@@ -274,15 +274,7 @@ impl Kubelet {
         self.pods.insert(key.to_string(), w);
     }
 
-    pub(super) fn probe(
-        &mut self,
-        core: &mut Core,
-        w: &mut PodWorker,
-        name: &str,
-        kind: ProbeKind,
-        instance: u32,
-        task: &Task,
-    ) {
+    fn probe(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
         let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
         if w.ctrs[i].instance != instance || !w.ctrs[i].running() || w.terminal.is_some() || w.deleting {
             return;
