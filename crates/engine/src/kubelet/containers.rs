@@ -22,6 +22,7 @@ pub const CRASH_BACKOFF_MAX_MS: u64 = 300_000;
 /// going until it ends (a Job's `sleep 30` completes in the trace); a longer one (`sleep
 /// 3600`) does not, so the trace settles while it runs.
 pub const EXIT_HORIZON_MS: u64 = 10 * 60_000;
+
 /// The last run of a container.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Term {

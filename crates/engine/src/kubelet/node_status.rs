@@ -13,6 +13,7 @@ use k8s_openapi::api::core::v1::Node;
 pub const NODE_STATUS_UPDATE_FREQUENCY_MS: u64 = 10_000;
 /// `nodeStatusReportFrequency`: unchanged node status is still posted this often.
 pub const NODE_STATUS_REPORT_FREQUENCY_MS: u64 = 300_000;
+
 /// A routine write of the heartbeat: one that succeeds leaves no step (the API server
 /// records none for it, and this drops any its callees recorded); a refused one stays.
 fn quietly(core: &mut Core, write: impl FnOnce(&mut Core) -> bool) {

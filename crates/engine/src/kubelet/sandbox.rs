@@ -10,6 +10,7 @@ use crate::trace::{Component, Phase, StepStatus};
 pub const CNI_AT_MS: u64 = 150;
 /// The DNS service IP kind clusters use (`clusterDNS`).
 pub const CLUSTER_DNS: &str = "10.96.0.10";
+
 /// The sandbox (pause container + network namespace).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Sandbox {
