@@ -6,11 +6,17 @@
 //! reported: reason `OutOf<resource>` with `Node didn't have enough resource: <r>, requested:
 //! <n>, used: <n>, capacity: <n>`, or `<Predicate>` with `Predicate <Predicate> failed: <reason>`.
 //! A rejected pod becomes `Failed` with message `Pod was rejected: <message>`.
+//!
+//! `Kubelet::admit` runs the admit handlers for a new pod and, once it is admitted, records
+//! its QoS class and creates its pod cgroup, as upstream's pod worker does before SyncPod.
 
-use super::qos::{effective_requests, has_pod_level_resources, resource_list, QosClass};
+use super::qos::{self, effective_requests, has_pod_level_resources, resource_list, QosClass};
+use super::{admission, cgroups, volumes, Kubelet, PodWorker, POD_WORKER_BACKOFF_MS};
 use crate::labels::Operator;
 use crate::quantity::Quantity;
 use crate::resource::{self, Totals};
+use crate::sim::Core;
+use crate::trace::{Component, Phase, StepStatus, Table};
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
 use std::collections::BTreeMap;
 
@@ -252,6 +258,146 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod], node_conditions: &[String]
         detail: "no untolerated NoExecute taint".into(),
     });
     Decision { checks, rejected: None }
+}
+
+impl Kubelet {
+    /// Admission, QoS class, pod cgroup and the first status.
+    pub(super) fn admit(&mut self, core: &mut Core, w: &mut PodWorker) {
+        let Some(node) = self.node_obj(core) else {
+            let obj = w.reference();
+            self.work(
+                core,
+                Phase::Kubelet,
+                Component::Kubelet,
+                Component::Kubelet,
+                Some(&obj),
+                format!("kubelet cannot admit {}: its Node object is missing", w.key),
+                "node-admission",
+                vec![],
+                vec![],
+                "The kubelet needs its Node object (allocatable resources, labels, taints) to admit pods; it retries."
+                    .into(),
+                StepStatus::Warning,
+            );
+            self.wake(core, w, core.now + POD_WORKER_BACKOFF_MS, true);
+            return;
+        };
+        let others_ref: Vec<&Pod> = self
+            .pods
+            .values()
+            .filter(|o| o.admitted == Some(true) && o.terminal.is_none() && o.uid != w.uid)
+            .map(|o| &*o.pod)
+            .collect();
+        let (qos_class, qos_why) = qos::pod_qos(&w.pod);
+        let conditions = self.pressure(core);
+        let decision = admission::admit(&w.pod, &node, &others_ref, &conditions, qos_class);
+        let obj = w.reference();
+        let rows: Vec<Vec<String>> = decision
+            .checks
+            .iter()
+            .map(|c| vec![c.handler.clone(), if c.passed { "pass".into() } else { "reject".into() }, c.detail.clone()])
+            .collect();
+        let table = Table {
+            title: "Admit handlers".into(),
+            columns: vec!["handler".into(), "verdict".into(), "detail".into()],
+            rows,
+        };
+        if let Some((reason, message)) = decision.rejected.clone() {
+            self.work(
+                core,
+                Phase::Kubelet,
+                Component::Kubelet,
+                Component::Kubelet,
+                Some(&obj),
+                format!("kubelet rejects pod {}: {reason}", w.key),
+                "node-admission",
+                vec![("reason".into(), reason.clone()), ("message".into(), message.clone())],
+                vec![table],
+                "The kubelet re-checks on its own node what the scheduler checked with its cache. A pod it cannot admit is not retried: it fails for good, and a controller (if any) must create a replacement.".into(),
+                StepStatus::Failed,
+            );
+            w.admitted = Some(false);
+            w.qos = qos_class;
+            w.rejected = Some((reason.clone(), message.clone()));
+            w.terminal = Some("Failed".into());
+            self.event(core, w, None, "Warning", &reason, message, Phase::Kubelet);
+            self.update_status(core, w);
+            return;
+        }
+        self.work(
+            core,
+            Phase::Kubelet,
+            Component::Kubelet,
+            Component::Kubelet,
+            Some(&obj),
+            format!("kubelet admits pod {}", w.key),
+            "node-admission",
+            vec![("node".into(), self.node.clone())],
+            vec![table],
+            "Before running a pod the kubelet checks that it fits the node (resources, node affinity, host ports, NoExecute taints, node pressure).".into(),
+            StepStatus::Ok,
+        );
+        w.admitted = Some(true);
+        w.qos = qos_class;
+        w.start_ms = core.now;
+        w.probe_epoch = core.now;
+        // QoS class.
+        let mut qrows = vec![];
+        for c in &w.ctrs {
+            let res = c.spec.resources.as_ref();
+            let fmt = |m: std::collections::BTreeMap<String, crate::quantity::Quantity>, k: &str| {
+                m.get(k).map(|q| q.to_string()).unwrap_or_else(|| "-".into())
+            };
+            let req = qos::effective_requests(res);
+            let lim = qos::limits(res);
+            qrows.push(vec![
+                if c.init { format!("{} (init)", c.name) } else { c.name.clone() },
+                fmt(req.clone(), "cpu"),
+                fmt(lim.clone(), "cpu"),
+                fmt(req, "memory"),
+                fmt(lim, "memory"),
+            ]);
+        }
+        self.work(
+            core,
+            Phase::Kubelet,
+            Component::Kubelet,
+            Component::Kubelet,
+            Some(&obj),
+            format!("QoS class of {}: {}", w.key, qos_class.as_str()),
+            "qos",
+            vec![("qosClass".into(), qos_class.as_str().into()), ("why".into(), qos_why)],
+            vec![Table {
+                title: "Requests and limits".into(),
+                columns: ["container", "cpu request", "cpu limit", "memory request", "memory limit"].iter().map(|s| s.to_string()).collect(),
+                rows: qrows,
+            }],
+            "Only cpu and memory count. Guaranteed: every container limits both and requests equal limits. BestEffort: nothing set anywhere. Everything else is Burstable. Under memory pressure BestEffort pods are evicted first and Guaranteed ones last.".into(),
+            StepStatus::Ok,
+        );
+        // Pod cgroup.
+        let plan = cgroups::pod_cgroup(&w.pod, qos_class, cgroups::memory_capacity(Some(&node)));
+        self.work(
+            core,
+            Phase::Kubelet,
+            Component::Kubelet,
+            Component::Kubelet,
+            Some(&obj),
+            format!("kubelet creates cgroup {}", plan.path.rsplit('/').next().unwrap_or("")),
+            "cgroups",
+            vec![
+                ("driver".into(), "systemd, cgroup v2".into()),
+                ("path".into(), format!("{}/{}", cgroups::CGROUP_ROOT, plan.path)),
+                ("cpu requests (pod)".into(), format!("{}m", plan.request_milli_cpu)),
+            ],
+            cgroups::tables(&plan),
+            "The kubelet creates the pod's cgroup under the slice of its QoS class; containerd then puts each container in a scope inside it. cpu.weight shares CPU under contention (from requests), cpu.max is a hard CFS quota (from limits), memory.max is the OOM-kill line (from limits).".into(),
+            StepStatus::Ok,
+        );
+        self.update_status(core, w);
+        w.vol_check_at = core.now + volumes::VOLUME_RECONCILE_MS + volumes::VOLUME_MOUNT_MS;
+        self.wake(core, w, w.vol_check_at, false);
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! Images on the node: the simulated registry, reference normalisation, the node's image
-//! cache, the (serial) image puller and the image back-off.
+//! The kubelet's image manager (upstream's `pkg/kubelet/images`): `EnsureImageExists` with
+//! the pull policy, the node's image cache, the (serial) image puller and the pull back-off
+//! behind `ImagePullBackOff` (`Kubelet::ensure_image`); also the simulated registry and
+//! reference normalisation it resolves against.
 //!
 //! What is exact upstream: the event texts of the kubelet's image manager
 //! (`pkg/kubelet/images/image_manager.go`), the default-tag rule, the back-off parameters
@@ -9,6 +11,10 @@
 //! images with approximate compressed sizes), digests (derived from the reference, not the
 //! real ones) and the pull time (size over a fixed bandwidth plus a fixed resolve time).
 
+use super::containers::{CState, Op};
+use super::{images, Kubelet, PodWorker, POD_WORKER_BACKOFF_MS};
+use crate::sim::Core;
+use crate::trace::{Component, Phase, StepStatus};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
@@ -1112,6 +1118,209 @@ fn is_alias(tags: &[&str], i: usize) -> bool {
         || t.starts_with(&format!("{first}."))
         || first.starts_with(&format!("{t}."))
         || t.ends_with("-alpine") && first.ends_with("alpine")
+}
+
+/// An image resolved for a container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct ResolvedImage {
+    pub(super) info: ImageInfo,
+    /// `docker.io/library/nginx:1.29`.
+    pub(super) normalized: String,
+    /// `docker.io/library/nginx@sha256:...`.
+    pub(super) image_id: String,
+}
+
+impl Kubelet {
+    /// The image manager: pull policy, cache, back-off, pull.
+    pub(super) fn ensure_image(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+        let image = w.ctrs[i].spec.image.clone().unwrap_or_default();
+        let r = match images::parse_image_ref(&image) {
+            Ok(r) => r,
+            Err(e) => {
+                self.event(
+                    core,
+                    w,
+                    Some(i),
+                    "Warning",
+                    "InspectFailed",
+                    format!("Failed to apply default image tag {image:?}: {e}"),
+                    Phase::Runtime,
+                );
+                self.event(core, w, Some(i), "Warning", "Failed", "Error: InvalidImageName".into(), Phase::Runtime);
+                let c = &mut w.ctrs[i];
+                c.state = CState::Waiting {
+                    reason: "InvalidImageName".into(),
+                    message: Some(format!("Failed to apply default image tag {image:?}: {e}")),
+                };
+                c.next_try = core.now + POD_WORKER_BACKOFF_MS;
+                let at = c.next_try;
+                self.wake(core, w, at, true);
+                return;
+            }
+        };
+        let policy = w.ctrs[i].spec.image_pull_policy.clone().unwrap_or_else(|| {
+            if r.digest.is_none() && r.tag_or_default() == images::DEFAULT_TAG {
+                "Always".into()
+            } else {
+                "IfNotPresent".into()
+            }
+        });
+        let cached = self.images.get(&r).cloned();
+        if policy != "Always" {
+            if let Some(cached) = cached.clone() {
+                self.event(
+                    core,
+                    w,
+                    Some(i),
+                    "Normal",
+                    "Pulled",
+                    format!("Container image {image:?} already present on machine and can be accessed by the pod"),
+                    Phase::Runtime,
+                );
+                w.ctrs[i].image = Some(self.resolved_from_cache(&r, &cached));
+                self.begin_create(core, w, i);
+                return;
+            }
+            if policy == "Never" {
+                let msg = format!("Container image {image:?} is not present with pull policy of Never");
+                self.event(core, w, Some(i), "Warning", "ErrImageNeverPull", msg.clone(), Phase::Runtime);
+                self.event(core, w, Some(i), "Warning", "Failed", "Error: ErrImageNeverPull".into(), Phase::Runtime);
+                let c = &mut w.ctrs[i];
+                c.state = CState::Waiting { reason: "ErrImageNeverPull".into(), message: Some(msg) };
+                c.next_try = core.now + POD_WORKER_BACKOFF_MS;
+                let at = c.next_try;
+                self.wake(core, w, at, true);
+                return;
+            }
+        }
+        let bkey = format!("{}_{image}", w.uid);
+        if self.image_backoff.in_backoff_since_update(&bkey, core.now) {
+            self.event(
+                core,
+                w,
+                Some(i),
+                "Normal",
+                "BackOff",
+                format!("Back-off pulling image {image:?}"),
+                Phase::Runtime,
+            );
+            self.event(core, w, Some(i), "Warning", "Failed", "Error: ImagePullBackOff".into(), Phase::Runtime);
+            let prev = self.last_pull_error.get(&bkey).cloned().unwrap_or_default();
+            let at = self.image_backoff.expires_at_since_update(&bkey);
+            let c = &mut w.ctrs[i];
+            c.state = CState::Waiting {
+                reason: "ImagePullBackOff".into(),
+                message: Some(format!("Back-off pulling image {image:?}: ErrImagePull: {prev}")),
+            };
+            c.next_try = at;
+            self.wake(core, w, at, true);
+            return;
+        }
+        self.event(core, w, Some(i), "Normal", "Pulling", format!("Pulling image {image:?}"), Phase::Runtime);
+        let resolved = self.config.registry.resolve(&r, self.config.faults.registry_down).cloned();
+        let layers_coming = self.pulls_in_flight.get(&r.normalized()).copied().filter(|t| *t > core.now);
+        let (pull_ms, result) = match resolved {
+            Ok(info) => {
+                // Layers already on the node (or being fetched by another pull) are not
+                // downloaded again: the pull only resolves the tag and checks them.
+                let ms = if cached.is_some() || layers_coming.is_some() {
+                    images::PULL_RESOLVE_MS + images::PULL_PRESENT_CHECK_MS
+                } else {
+                    images::pull_duration_ms(info.size_bytes)
+                };
+                let image_id = images::image_id(&r.repository(), &info);
+                (ms, Ok(ResolvedImage { normalized: r.normalized(), image_id, info }))
+            }
+            Err(e) => {
+                let ms = match e {
+                    images::PullError::Unreachable(_) => images::PULL_DIAL_FAIL_MS,
+                    _ => images::PULL_FAIL_MS,
+                };
+                (ms, Err(e.message().to_string()))
+            }
+        };
+        let begin = if self.config.serialize_image_pulls { self.puller_free_at.max(core.now) } else { core.now };
+        let mut done_at = begin + pull_ms;
+        if let (Some(t), Ok(_)) = (layers_coming, &result) {
+            done_at = done_at.max(t);
+        }
+        if result.is_ok() && cached.is_none() {
+            self.pulls_in_flight.insert(r.normalized(), done_at);
+        }
+        if self.config.serialize_image_pulls {
+            self.puller_free_at = done_at;
+        }
+        let waited = begin - core.now;
+        let obj = w.reference();
+        let mut facts = vec![
+            ("image".into(), image.clone()),
+            ("reference".into(), r.normalized()),
+            ("imagePullPolicy".into(), policy.clone()),
+        ];
+        match &result {
+            Ok(img) => {
+                facts.push(("size".into(), format!("{} bytes", img.info.size_bytes)));
+                facts.push((
+                    "time".into(),
+                    format!(
+                        "{} at {} MiB/s plus {} ms to resolve",
+                        go_duration(pull_ms),
+                        images::PULL_BANDWIDTH_BYTES_PER_SEC / (1024 * 1024),
+                        images::PULL_RESOLVE_MS
+                    ),
+                ));
+            }
+            Err(e) => facts.push(("registry answer".into(), e.clone())),
+        }
+        if waited > 0 {
+            facts.push((
+                "queued behind".into(),
+                format!("{} of other pulls (serializeImagePulls: true)", go_duration(waited)),
+            ));
+        }
+        let (summary, status) = match &result {
+            Ok(img) => (
+                format!(
+                    "containerd pulls {image:?} ({:.1} MB, {})",
+                    img.info.size_bytes as f64 / 1e6,
+                    go_duration(pull_ms)
+                ),
+                StepStatus::Ok,
+            ),
+            Err(_) => (format!("containerd cannot pull {image:?}"), StepStatus::Failed),
+        };
+        self.work(
+            core,
+            Phase::Runtime,
+            Component::Kubelet,
+            Component::Runtime,
+            Some(&obj),
+            summary,
+            "image-pull",
+            facts,
+            vec![],
+            match policy.as_str() {
+                "Always" => "imagePullPolicy Always (the default for :latest or no tag): the runtime asks the registry every time; unchanged layers are not downloaded again.".into(),
+                _ => "imagePullPolicy IfNotPresent: the image is not on the node yet, so the runtime resolves the tag and downloads the layers.".into(),
+            },
+            status,
+        );
+        w.op = Some(Op::Pull { ctr: i, done_at, pull_ms, total_ms: done_at - core.now, result });
+        self.wake(core, w, done_at, false);
+    }
+
+    fn resolved_from_cache(&self, r: &ImageRef, cached: &CachedImage) -> ResolvedImage {
+        let info = self.config.registry.resolve(r, false).cloned().unwrap_or(ImageInfo {
+            size_bytes: cached.size_bytes,
+            digest: cached.image_id.rsplit('@').next().unwrap_or("").to_string(),
+            entrypoint: vec![],
+            cmd: vec!["/app".into()],
+            userland: images::Userland::Scratch,
+            kind: images::ImageKind::Daemon,
+            extra_binaries: vec!["/app".into()],
+        });
+        ResolvedImage { normalized: r.normalized(), image_id: cached.image_id.clone(), info }
+    }
 }
 
 #[cfg(test)]

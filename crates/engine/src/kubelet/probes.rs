@@ -1,5 +1,6 @@
 //! Probes: startup, liveness and readiness, with exec/httpGet/tcpSocket/grpc handlers,
-//! evaluated against the behaviour model of the container's process.
+//! evaluated against the behaviour model of the container's process, and the prober
+//! manager's workers that tick them (`Kubelet::probe`).
 //!
 //! Exact upstream behaviour (`pkg/kubelet/prober`): defaults (initialDelaySeconds 0,
 //! periodSeconds 10, timeoutSeconds 1, successThreshold 1, failureThreshold 3); a worker per
@@ -12,8 +13,12 @@
 //! <kind> probe, will be restarted`. HTTP: 200–399 succeed, anything else
 //! `HTTP probe failed with statuscode: <code>`; refused connections read like Go's net/http.
 
+use super::containers::InSyncKill;
 use super::images::ImageInfo;
 use super::runtime::{exec_in_container, http_status, Process, Routes};
+use super::{cni, probes, volumes, Kubelet, PodWorker};
+use crate::sim::{Core, Task};
+use crate::trace::{Component, Phase, StepStatus};
 use k8s_openapi::api::core::v1::{Container, Probe};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
@@ -250,5 +255,118 @@ impl WorkerState {
         let changed = self.published != Some(success);
         self.published = Some(success);
         changed.then_some(success)
+    }
+}
+
+impl Kubelet {
+    /// A probe tick.
+    pub(super) fn on_probe(
+        &mut self,
+        core: &mut Core,
+        key: &str,
+        name: &str,
+        kind: ProbeKind,
+        instance: u32,
+        task: &Task,
+    ) {
+        let Some(mut w) = self.pods.remove(key) else { return };
+        self.probe(core, &mut w, name, kind, instance, task);
+        self.pods.insert(key.to_string(), w);
+    }
+
+    fn probe(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
+        let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
+        if w.ctrs[i].instance != instance || !w.ctrs[i].running() || w.terminal.is_some() || w.deleting {
+            return;
+        }
+        let spec = w.ctrs[i].spec.clone();
+        let Some(probe) = kind.of(&spec).cloned() else { return };
+        let t = probes::timing(&probe);
+        if kind == ProbeKind::Startup && w.ctrs[i].started {
+            return;
+        }
+        // The worker's ticker keeps its phase (counted from the pod's first sync), even
+        // after a manual trigger.
+        let period = t.period_s as u64 * 1000;
+        let next = w.probe_epoch + ((core.now + 1).saturating_sub(w.probe_epoch)).div_ceil(period) * period;
+        core.after(next - core.now, task.clone());
+        if w.ctrs[i].stopping.is_some() || w.ctrs[i].probes.get(&kind).is_some_and(|s| s.on_hold) {
+            return;
+        }
+        if kind != ProbeKind::Startup && spec.startup_probe.is_some() && !w.ctrs[i].started {
+            return;
+        }
+        let started_ms = w.ctrs[i].started_ms().unwrap_or(core.now);
+        if core.now < started_ms + t.initial_delay_s as u64 * 1000 {
+            return;
+        }
+        let (Some(process), Some(img)) = (w.ctrs[i].process.clone(), w.ctrs[i].image.clone()) else { return };
+        let pod_ip = w.pod_ip().map(cni::ip_to_string).unwrap_or_default();
+        let static_files = volumes::container_files(&w.mounts, &spec);
+        let outcome = probes::run(&probe, &spec, &img.info, &process, &pod_ip, core.now - started_ms, &static_files);
+        if !outcome.success {
+            self.event(
+                core,
+                w,
+                Some(i),
+                "Warning",
+                "Unhealthy",
+                format!("{} probe failed: {}", kind.title(), outcome.output),
+                Phase::Status,
+            );
+        }
+        let state = w.ctrs[i].probes.entry(kind).or_default();
+        let run_before = state.run;
+        let changed = state.observe(outcome.success, &t);
+        let run = if state.last == Some(outcome.success) { state.run } else { run_before };
+        let Some(result) = changed else { return };
+        let obj = w.reference();
+        self.work(
+            core,
+            Phase::Status,
+            Component::Kubelet,
+            Component::Kubelet,
+            Some(&obj),
+            format!("{} probe of {name:?} {}", kind.word(), if result { "succeeds" } else { "fails" }),
+            "probe",
+            vec![
+                ("probe".into(), probes::describe(&probe)),
+                ("result".into(), if result { "Success".into() } else { format!("Failure: {}", outcome.output) }),
+                ("consecutive".into(), format!("{run} (threshold {})", if result { t.success_threshold } else { t.failure_threshold })),
+            ],
+            vec![],
+            match (kind, result) {
+                (ProbeKind::Readiness, true) => "The container is ready: once all are, the pod is Ready and Services send it traffic.".into(),
+                (ProbeKind::Readiness, false) => "The container is not ready: the pod is taken out of Service endpoints, but it is not restarted.".into(),
+                (ProbeKind::Liveness, _) => "The liveness probe failed failureThreshold times in a row: the kubelet kills the container and the restart policy starts it again.".into(),
+                (ProbeKind::Startup, true) => "The startup probe succeeded: liveness and readiness probes start now.".into(),
+                (ProbeKind::Startup, false) => "The container did not start in time: the kubelet kills it and restarts it.".into(),
+            },
+            if result { StepStatus::Ok } else { StepStatus::Failed },
+        );
+        match (kind, result) {
+            (ProbeKind::Startup, true) => {
+                w.ctrs[i].started = true;
+                // Liveness and readiness workers begin at their next ticks.
+            }
+            (ProbeKind::Liveness, false) | (ProbeKind::Startup, false) => {
+                if let Some(s) = w.ctrs[i].probes.get_mut(&kind) {
+                    s.on_hold = true;
+                    s.run = 0;
+                }
+                let grace = probe.termination_grace_period_seconds.unwrap_or_else(|| w.grace_seconds());
+                // computePodActions: the container is restarted unless the pod's restart
+                // policy is Never (shouldRestartOnFailure), and the message says so.
+                let restart = w.restart_policy() != "Never";
+                let mut message = format!("Container {name} failed {} probe", kind.word());
+                if restart {
+                    message.push_str(", will be restarted");
+                }
+                let previous = w.ctrs[i].last.clone();
+                self.stop_container(core, w, i, message, grace, Some(InSyncKill { restart, previous }));
+            }
+            _ => {}
+        }
+        self.wake(core, w, core.now, false);
     }
 }

@@ -5,10 +5,15 @@
 //! [web]`, `containers with incomplete status: [init]`, `PodCompleted`), transition times
 //! kept while a condition's status does not change, container statuses, IPs, start time and
 //! QoS class. Also kubectl's READY/STATUS/RESTARTS columns (`printPod`), for the trace.
+//! The status manager's write (`PUT pods/<name>/status`) is `Kubelet::update_status`.
 
-use super::{CState, Ctr, PodWorker, Sandbox, Term};
-use crate::apiserver::timestamp;
-use crate::trace::Change;
+use super::containers::{CState, Ctr, Term};
+use super::sandbox::Sandbox;
+use super::{status, Kubelet, PodWorker};
+use crate::apiserver::{self, timestamp, ApiRequest, Body, Caller, Verb};
+use crate::object::{resource_for, Object};
+use crate::sim::{object_ref, Core, StepBuilder};
+use crate::trace::{Change, Component, Detail, Phase, WorkDetail};
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, HostIP,
     Pod, PodCondition, PodIP, PodSpec, PodStatus, ResourceRequirements, VolumeMountStatus,
@@ -510,4 +515,73 @@ pub(super) fn summary(new: &PodStatus, w: &PodWorker) -> String {
         w.key,
         new.phase.clone().unwrap_or_default()
     )
+}
+
+impl Kubelet {
+    /// Writes the pod status through the API server when it changed.
+    pub(super) fn update_status(&mut self, core: &mut Core, w: &mut PodWorker) {
+        let node_ip = self.node_ip(core);
+        let new = status::generate(w, &node_ip, core.now);
+        if let Some(last) = &w.last_status {
+            if *last == new {
+                return;
+            }
+            debug_assert_ne!(
+                serde_json::to_string(last).ok(),
+                serde_json::to_string(&new).ok(),
+                "a status that differs typed must differ as sent"
+            );
+        }
+        let typed = new.clone();
+        let Some(resource) = resource_for("v1", "Pod") else { return };
+        let Some(current) = Self::read_pod(core, &w.key) else { return };
+        let changes = status::diff(current.status.as_ref(), &new);
+        let obj = w.reference();
+        let summary = status::summary(&new, w);
+        self.work_changes(core, &obj, summary, changes);
+        let mut pod = std::sync::Arc::unwrap_or_clone(current);
+        pod.status = Some(new);
+        let body = Body::Object(Object::Pod(std::sync::Arc::new(pod)));
+        let resp = apiserver::handle(
+            core,
+            ApiRequest {
+                caller: Caller::kubelet(&self.node),
+                verb: Verb::Update,
+                resource,
+                namespace: Some(w.ns().to_string()),
+                name: Some(w.name().to_string()),
+                subresource: Some("status".into()),
+                body: Some(body),
+                verbose: false,
+                file: None,
+            },
+        );
+        if resp.ok() {
+            if let Some(Object::Pod(p)) = resp.stored_object() {
+                w.pod = std::sync::Arc::clone(p);
+                w.written_revision = resp.revision();
+            }
+            w.last_status = Some(typed);
+        }
+    }
+
+    fn work_changes(&self, core: &mut Core, obj: &Object, summary: String, changes: Vec<Change>) {
+        core.record(
+            StepBuilder::new(
+                Phase::Status,
+                Component::Kubelet,
+                Component::ApiServer,
+                summary,
+                Detail::Work(WorkDetail {
+                    topic: "status".into(),
+                    facts: vec![],
+                    tables: vec![],
+                    changes,
+                    explanation: "The kubelet's status manager writes the pod's status subresource (PUT pods/<name>/status as system:node:<node>) whenever what it observes changes.".into(),
+                }),
+            )
+            .node(self.node.clone())
+            .object(Some(object_ref(obj))),
+        );
+    }
 }

@@ -1,5 +1,6 @@
-//! Volumes: what the kubelet's volume manager sets up before the sandbox is created, and the
-//! texts it reports when it cannot.
+//! Volumes: what the kubelet's volume manager (upstream's `pkg/kubelet/volumemanager`) sets
+//! up before the sandbox is created (`Kubelet::volumes_ready`), and the texts it reports
+//! when it cannot.
 //!
 //! Exact upstream texts: `MountVolume.SetUp failed for volume "<v>" : <err>` events (one per
 //! failed attempt), `configmap "<n>" not found` / `secret "<n>" not found` (the kubelet's
@@ -10,8 +11,11 @@
 //! the `Unable to attach or mount volumes: ...` event when its 2m3s wait times out (the wait
 //! error is a context deadline, which the kubelet treats as an interruption): it only logs it.
 
+use super::{cgroups, volumes, Kubelet, PodWorker, PLEG_RELIST_MS};
 use crate::object::Object;
+use crate::sim::Core;
 use crate::store::Store;
+use crate::trace::{Component, Phase, StepStatus, Table};
 use k8s_openapi::api::core::v1::{ConfigMap, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Volume};
 use std::collections::BTreeMap;
 
@@ -534,6 +538,180 @@ fn project(
             .iter()
             .filter_map(|it| data.iter().find(|(k, _)| *k == it.key).map(|(_, v)| (it.path.clone(), v.clone())))
             .collect(),
+    }
+}
+
+/// A failing volume.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct VolFail {
+    pub(super) backoff_ms: u64,
+    pub(super) next_at: u64,
+    pub(super) last: String,
+}
+
+impl Kubelet {
+    /// Volumes: one SetUp attempt per due volume; `true` when all are mounted.
+    pub(super) fn volumes_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+        if w.volumes_done {
+            return true;
+        }
+        if core.now < w.vol_check_at {
+            self.wake(core, w, w.vol_check_at, false);
+            return false;
+        }
+        let vols = w.pod.spec.as_ref().and_then(|s| s.volumes.clone()).unwrap_or_default();
+        let memory_limit = cgroups::pod_cgroup(&w.pod, w.qos, 0).memory_max;
+        let memory_limit = (memory_limit != "max").then(|| {
+            let b: u64 = memory_limit.parse().unwrap_or(0);
+            crate::quantity::Quantity::from_milli(b as i128 * 1000, crate::quantity::Format::BinarySI).to_string()
+        });
+        let mut pending = false;
+        let mut next: Option<u64> = None;
+        let obj = w.reference();
+        for v in vols {
+            if w.mounts.contains_key(&v.name) {
+                continue;
+            }
+            if let Some(f) = w.vol_fail.get(&v.name) {
+                if core.now < f.next_at {
+                    pending = true;
+                    next = Some(next.map_or(f.next_at, |n: u64| n.min(f.next_at)));
+                    continue;
+                }
+            }
+            match volumes::mount(&core.store, &w.pod, &v, memory_limit.clone()) {
+                volumes::MountResult::Mounted(m) => {
+                    let users: Vec<Vec<String>> = w
+                        .ctrs
+                        .iter()
+                        .flat_map(|c| {
+                            c.spec.volume_mounts.iter().flatten().filter(|vm| vm.name == v.name).map(|vm| {
+                                vec![
+                                    c.name.clone(),
+                                    vm.mount_path.clone(),
+                                    if vm.read_only == Some(true) { "ro".into() } else { "rw".into() },
+                                ]
+                            })
+                        })
+                        .collect();
+                    let mut facts = vec![
+                        ("type".into(), m.kind.clone()),
+                        ("on the node".into(), m.host_path.clone()),
+                        ("backed by".into(), m.medium.clone()),
+                    ];
+                    if !m.files.is_empty() {
+                        facts.push(("files".into(), m.files.join(", ")));
+                    }
+                    self.work(
+                        core,
+                        Phase::Kubelet,
+                        Component::Kubelet,
+                        Component::Kubelet,
+                        Some(&obj),
+                        format!("kubelet mounts volume {:?} ({})", m.name, m.kind),
+                        "volume",
+                        facts,
+                        vec![Table {
+                            title: "Mounted into".into(),
+                            columns: vec!["container".into(), "path".into(), "mode".into()],
+                            rows: users,
+                        }],
+                        m.detail.clone(),
+                        StepStatus::Ok,
+                    );
+                    w.vol_fail.remove(&v.name);
+                    w.mounts.insert(v.name.clone(), m);
+                }
+                volumes::MountResult::Failed(err) => {
+                    let f = w.vol_fail.entry(v.name.clone()).or_insert(VolFail {
+                        backoff_ms: 0,
+                        next_at: 0,
+                        last: String::new(),
+                    });
+                    f.backoff_ms = if f.backoff_ms == 0 {
+                        volumes::VOLUME_BACKOFF_INITIAL_MS
+                    } else {
+                        (f.backoff_ms * 2).min(volumes::VOLUME_BACKOFF_MAX_MS)
+                    };
+                    f.next_at = core.now + f.backoff_ms;
+                    f.last = err.clone();
+                    let at = f.next_at;
+                    pending = true;
+                    next = Some(next.map_or(at, |n: u64| n.min(at)));
+                    self.event(
+                        core,
+                        w,
+                        None,
+                        "Warning",
+                        "FailedMount",
+                        format!("MountVolume.SetUp failed for volume {:?} : {err}", v.name),
+                        Phase::Kubelet,
+                    );
+                }
+                volumes::MountResult::Waiting(msg) => {
+                    let f = w.vol_fail.entry(v.name.clone()).or_insert(VolFail {
+                        backoff_ms: 0,
+                        next_at: 0,
+                        last: String::new(),
+                    });
+                    let changed = f.last != msg;
+                    f.last = msg.clone();
+                    f.next_at = core.now + PLEG_RELIST_MS;
+                    let at = f.next_at;
+                    pending = true;
+                    next = Some(next.map_or(at, |n: u64| n.min(at)));
+                    if changed {
+                        self.work(
+                            core,
+                            Phase::Kubelet,
+                            Component::Kubelet,
+                            Component::Kubelet,
+                            Some(&obj),
+                            format!("kubelet waits for volume {:?}: {msg}", v.name),
+                            "volume",
+                            vec![("volume".into(), v.name.clone()), ("waiting for".into(), msg)],
+                            vec![],
+                            "The volume manager cannot add this volume yet. It records no event for this; the pod stays ContainerCreating until the claim is bound.".into(),
+                            StepStatus::Warning,
+                        );
+                    }
+                }
+            }
+        }
+        if pending {
+            let since = *w.vol_wait_since.get_or_insert(core.now);
+            if core.now >= since + volumes::VOLUME_WAIT_TIMEOUT_MS {
+                w.vol_wait_since = Some(core.now);
+                let names: Vec<String> = w.vol_fail.keys().cloned().collect();
+                self.work(
+                    core,
+                    Phase::Kubelet,
+                    Component::Kubelet,
+                    Component::Kubelet,
+                    Some(&obj),
+                    format!("kubelet gives up this sync of {} after 2m3s waiting for volumes (log only)", w.key),
+                    "volume",
+                    vec![(
+                        "kubelet log".into(),
+                        format!(
+                            "\"Error syncing pod, skipping\" err=\"unmounted volumes=[{}], unattached volumes=[], failed to process volumes=[]: context deadline exceeded\"",
+                            names.join(" ")
+                        ),
+                    )],
+                    vec![],
+                    "Kubelets before v1.28 also recorded this as a FailedMount event (\"Unable to attach or mount volumes: ... timed out waiting for the condition\"); current ones only log it and keep retrying.".into(),
+                    StepStatus::Warning,
+                );
+            }
+            if let Some(at) = next {
+                self.wake(core, w, at, true);
+            }
+            let timeout_at = w.vol_wait_since.unwrap_or(core.now) + volumes::VOLUME_WAIT_TIMEOUT_MS;
+            self.wake(core, w, timeout_at, true);
+            return false;
+        }
+        w.volumes_done = true;
+        true
     }
 }
 

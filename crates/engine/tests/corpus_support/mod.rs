@@ -10,12 +10,6 @@ use podlab_engine::object::Object;
 use podlab_engine::validation::validate_create;
 use std::path::{Path, PathBuf};
 
-/// Where the shared examples are, if present (`<repo>/../shared/...`).
-pub fn examples_dir() -> Option<PathBuf> {
-    let dir = examples_path();
-    dir.is_dir().then_some(dir)
-}
-
 /// Where the shared examples belong (`<repo>/../shared/...`), present or not.
 pub fn examples_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/website-examples")
