@@ -11,8 +11,8 @@
 //! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
 //! at any step ([`Run::store`], [`Run::revision_at`]).
 //!
-//! `Run` serialises to JSON with stable field names (`docs/trace-format.md`); the `Core` is not
-//! part of the JSON.
+//! `Run` serialises to JSON with stable field names (`docs/trace-format.md`); the `Core` and
+//! the manifest text (kept for [`Run::markers`]) are not part of the JSON.
 
 use crate::apiserver::{Caller, Credential};
 use crate::cluster::{self, ClusterError, LabSettings};
