@@ -3,12 +3,11 @@
 //! (phases, markers, where it broke), and the timeline's navigation. Everything about
 //! Kubernetes comes from the run; this module only indexes and words it.
 
-use crate::markers::{markers, Marker};
 use crate::storage::Settings;
 use podlab_engine::kubectl::apply::OutputLine;
 use podlab_engine::lab::{self, Identity, LabInput, Run, DEFAULT_LIMIT_MS};
 use podlab_engine::trace::{Component, Detail, Phase, Step, StepStatus};
-use podlab_engine::views::{self, RevisionClock, Views};
+use podlab_engine::views::{self, Marker, RevisionClock, Views};
 use std::sync::Arc;
 
 /// How long the editor waits after the last keystroke before it runs the engine.
@@ -176,7 +175,7 @@ impl LabRun {
             .filter_map(|d| d.object.as_ref()?.namespace.clone())
             .next()
             .unwrap_or_else(|| run.namespace.clone());
-        let markers = markers(&manifest, Some(&run));
+        let markers = run.markers();
         let failure = failure(&run);
         let settings = podlab_engine::cluster::settings(run.store());
         LabRun {

@@ -78,7 +78,7 @@ fn the_engine_runs_in_wasm_and_the_state_indexes_it() {
     assert_eq!(failure.phase, podlab_engine::trace::Phase::Authorization);
     assert!(failure.message.contains("User \"alice\" cannot create resource \"pods\""), "{}", failure.message);
     assert_eq!(run.markers.len(), 1);
-    assert_eq!(run.markers[0].title, "Forbidden");
+    assert_eq!(run.markers[0].title(), "Forbidden");
     assert!(run.views_at(run.last()).get_pods.starts_with("No resources found in dev namespace."));
 }
 

@@ -3,10 +3,11 @@
 //! Security levels, LimitRanges, quotas, RBAC bindings, webhooks) at the current step.
 
 use super::Lab;
-use crate::nodes::{nodes_at, NodeSummary, Usage};
-use crate::policy::{policy_at, BindingSummary, NamespaceSummary, PolicySummary, WebhookSummary};
 use leptos::prelude::*;
 use podlab_engine::cluster::{preset, PRESETS};
+use podlab_engine::views::{
+    nodes_at, policy_at, BindingSummary, NamespaceSummary, NodeSummary, PolicySummary, Usage, WebhookSummary,
+};
 
 fn preset_title(name: &str) -> &'static str {
     match name {

@@ -3,9 +3,9 @@
 
 use super::Lab;
 use crate::highlight::highlight;
-use crate::markers::{Marker, Severity};
 use crate::starters::STARTERS;
 use leptos::prelude::*;
+use podlab_engine::views::markers::{markers, Marker, Severity};
 use wasm_bindgen::JsCast;
 
 /// Pixel height of one editor line (the stylesheet sets the same line height).
@@ -17,7 +17,7 @@ fn current_markers(lab: Lab) -> Vec<Marker> {
     let text = lab.manifest.get();
     match lab.run() {
         Some(run) if run.manifest == text => run.markers.clone(),
-        _ => crate::markers::markers(&text, None),
+        _ => markers(&text, None),
     }
 }
 
@@ -233,7 +233,7 @@ pub fn Editor() -> impl IntoView {
                                                 {m.position()}
                                             </button>
                                             " "
-                                            <strong class="marker-title">{m.title.clone()}</strong>
+                                            <strong class="marker-title">{m.title()}</strong>
                                             <span class="marker-message">{m.message.clone()}</span>
                                         </li>
                                     }

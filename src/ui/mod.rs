@@ -1,5 +1,6 @@
 //! The components of the lab page. They read the lab's signals ([`Lab`]) and render; the
-//! logic lives in the plain modules (`state`, `markers`, `nodes`, `diagram`, ...).
+//! logic lives in the plain modules (`state`, `diagram`, ...) and in the engine's views
+//! (markers, node and policy summaries).
 
 mod cluster;
 mod detail;

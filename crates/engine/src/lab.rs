@@ -11,8 +11,8 @@
 //! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
 //! at any step ([`Run::store`], [`Run::revision_at`]).
 //!
-//! `Run` serialises to JSON with stable field names (`docs/trace-format.md`); the `Core` is not
-//! part of the JSON.
+//! `Run` serialises to JSON with stable field names (`docs/trace-format.md`); the `Core` and
+//! the manifest text (kept for [`Run::markers`]) are not part of the JSON.
 
 use crate::apiserver::{Caller, Credential};
 use crate::cluster::{self, ClusterError, LabSettings};
@@ -121,6 +121,9 @@ pub struct Run {
     /// The logical time the run ended.
     pub end_ms: u64,
     pub final_revision: u64,
+    /// The learner's file as it was run (the markers' lines are its lines).
+    #[serde(skip)]
+    manifest: String,
     #[serde(skip)]
     core: Core,
 }
@@ -139,6 +142,17 @@ impl Run {
     /// The etcd revision right after step `step` (the last revision for an out-of-range step).
     pub fn revision_at(&self, step: usize) -> u64 {
         self.steps.get(step).map(|s| s.revision).unwrap_or(self.final_revision)
+    }
+
+    /// The manifest text this run applied.
+    pub fn manifest(&self) -> &str {
+        &self.manifest
+    }
+
+    /// The editor's markers for this run: every problem of its manifest, on its line and
+    /// column, with the step that reported it ([`crate::views::markers`]).
+    pub fn markers(&self) -> Vec<crate::views::Marker> {
+        crate::views::markers::markers(&self.manifest, Some(self))
     }
 
     /// Whether every document was accepted.
@@ -325,6 +339,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         exit_code,
         end_ms: core.now,
         final_revision: core.store.revision(),
+        manifest: input.manifest.clone(),
         core,
     })
 }

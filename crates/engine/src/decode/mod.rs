@@ -52,6 +52,8 @@ pub enum DecodeError {
         status: Box<Status>,
         /// Unknown fields, or the field whose value has the wrong type.
         paths: Vec<String>,
+        /// Whether `paths` are unknown fields (strict decoding) rather than a bad value.
+        unknown_fields: bool,
     },
 }
 

@@ -35,22 +35,23 @@ pub fn decode_body(body: &Value) -> Result<Object, DecodeError> {
     let version = api_version.rsplit('/').next().unwrap_or_default();
     let mut ctx = Ctx::default();
     let result = decode_kind(api_version, kind, body, &mut ctx);
-    let bad_request = |msg: String, paths: Vec<String>| DecodeError::Server {
+    let bad_request = |msg: String, paths: Vec<String>, unknown_fields: bool| DecodeError::Server {
         status: Box::new(Status::bad_request(format!(
             "{kind} in version {} cannot be handled as a {kind}: {msg}",
             go_quote(version)
         ))),
         paths,
+        unknown_fields,
     };
     match result {
         Err(e) => {
             let path = e.path.clone();
-            Err(bad_request(e.render(), vec![path]))
+            Err(bad_request(e.render(), vec![path], false))
         }
         Ok(obj) if !ctx.unknown.is_empty() => {
             let list: Vec<String> = ctx.unknown.iter().map(|p| format!("unknown field {}", go_quote(p))).collect();
             drop(obj);
-            Err(bad_request(format!("strict decoding error: {}", list.join(", ")), ctx.unknown.clone()))
+            Err(bad_request(format!("strict decoding error: {}", list.join(", ")), ctx.unknown.clone(), true))
         }
         Ok(obj) => Ok(obj),
     }

@@ -79,6 +79,9 @@ pub struct DocumentResult {
     /// The Status reason when the server refused it (`Forbidden`, `Invalid`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The step where kubectl refused the document itself (before sending it), if it did.
+    #[serde(skip)]
+    pub refused_at_step: Option<usize>,
 }
 
 /// How kubectl is invoked.
@@ -302,6 +305,7 @@ impl KubectlApply {
             code,
             request_ids: ids,
             reason: reason.map(|r| r.as_str().to_string()).filter(|r| !r.is_empty()),
+            refused_at_step: None,
         });
     }
 
@@ -364,7 +368,7 @@ impl KubectlApply {
         let (doc, _) = &self.docs[index];
         let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
         let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
-        core.record(
+        let step = core.record(
             crate::sim::StepBuilder::new(
                 Phase::Request,
                 crate::trace::Component::Kubectl,
@@ -381,6 +385,9 @@ impl KubectlApply {
             self.client_errors.push((index, CommandError::Client(text)));
         }
         self.result(index, object, Operation::Failed, String::new(), 0, vec![], None);
+        if let Some(r) = self.results.last_mut() {
+            r.refused_at_step = Some(step);
+        }
     }
 
     fn run_get(&mut self, core: &mut Core, index: usize) {

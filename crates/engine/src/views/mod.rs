@@ -7,6 +7,8 @@
 //!   `get nodes` (`-o wide`) and `describe node`.
 //! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
+//! * The web lab's other panels, as plain data: the cluster panel's node and policy
+//!   summaries at a revision ([`nodes_at`], [`policy_at`]) and the editor's [`markers`].
 //!
 //! Time: objects carry wall-clock timestamps derived from the logical clock
 //! (`apiserver::timestamp`), and a printer's "now" is a logical time in milliseconds, so an
@@ -17,10 +19,13 @@
 //! settings kubectl uses, kubectl's `get.go` (watch, "No resources found"), `describe.go`
 //! and apimachinery's `duration.HumanDuration`.
 
+mod cluster;
 mod describe;
 mod format;
+pub mod markers;
 mod node;
 mod pods;
+mod policy;
 mod printers;
 mod table;
 mod tabwriter;
@@ -30,10 +35,13 @@ mod workloads;
 #[cfg(test)]
 mod tests;
 
+pub use cluster::{nodes_at, NodeSummary, Usage};
 pub use describe::{describe_pod, describe_probe, pod_qos};
 pub use format::{human_duration, rfc1123z, Clock};
+pub use markers::{Marker, MarkerKind, Severity};
 pub use node::{describe_node, pod_limits, pod_requests, LeaseInfo};
 pub use pods::{pod_row, pod_summary, PodSummary, POD_COLUMNS};
+pub use policy::{policy_at, BindingSummary, NamespaceSummary, PolicySummary, WebhookSummary};
 pub use printers::{
     deployment_row, endpoint_slice_row, endpoints_row, event_row, format_label_selector, job_row,
     label_selector_string, node_roles, node_row, replicaset_row, service_row,
@@ -287,21 +295,26 @@ impl<'a> Snapshot<'a> {
         describe_deployment(d, &old, new, &self.events_about(Some("Deployment"), &d.metadata), self.clock)
     }
 
-    /// `kubectl describe node <name>`.
-    pub fn describe_node(&self, name: &str) -> Option<String> {
-        let node = match self.get("Node", None, name)? {
-            Object::Node(n) => &**n,
-            _ => return None,
-        };
-        let pods: Vec<&Pod> = self
-            .pods(None)
+    /// The pods bound to node `name` and not finished (neither `Succeeded` nor `Failed`):
+    /// the ones `kubectl describe node` lists and whose requests it sums.
+    pub fn pods_on_node(&self, name: &str) -> Vec<&'a Pod> {
+        self.pods(None)
             .into_iter()
             .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name))
             .filter(|p| {
                 let phase = p.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
                 phase != "Succeeded" && phase != "Failed"
             })
-            .collect();
+            .collect()
+    }
+
+    /// `kubectl describe node <name>`.
+    pub fn describe_node(&self, name: &str) -> Option<String> {
+        let node = match self.get("Node", None, name)? {
+            Object::Node(n) => &**n,
+            _ => return None,
+        };
+        let pods = self.pods_on_node(name);
         // Node events: the controllers use the node's UID, the kubelet its name.
         let uid = node.metadata.uid.as_deref().unwrap_or("");
         let all_events = self.events(None);

@@ -1,17 +1,17 @@
-//! The cluster panel's policy summary at one step: what decides whether a request gets through
-//! and where a Pod may run, read from the etcd model at the step's revision. Namespaces with
+//! The cluster panel's policy summary at one revision: what decides whether a request gets
+//! through and where a Pod may run, read from the etcd model at that revision. Namespaces with
 //! their Pod Security levels, LimitRanges and ResourceQuotas; the RBAC bindings that are not
 //! part of the bootstrap policy, with the rules of the role each one grants; and the admission
 //! webhooks with what their simulated servers answer (from the lab settings).
 
+use super::Snapshot;
+use crate::admission::{selector_text, SimulatedWebhook, WebhookBehaviour, WebhookFailure};
+use crate::cluster::settings;
+use crate::object::Object;
+use crate::store::Store;
 use k8s_openapi::api::admissionregistration::v1::RuleWithOperations;
 use k8s_openapi::api::rbac::v1::{PolicyRule, RoleRef, Subject};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use podlab_engine::admission::{selector_text, SimulatedWebhook, WebhookBehaviour, WebhookFailure};
-use podlab_engine::cluster::settings;
-use podlab_engine::object::Object;
-use podlab_engine::store::Store;
-use podlab_engine::views::Snapshot;
 use std::collections::BTreeMap;
 
 /// Everything the policy part of the cluster panel shows.
@@ -279,11 +279,11 @@ fn behaviour_text(b: &WebhookBehaviour) -> String {
     }
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use podlab_engine::cluster::preset;
-    use podlab_engine::lab::{run, LabInput};
+    use crate::cluster::preset;
+    use crate::lab::{run, LabInput};
 
     fn policy(preset_name: &str) -> PolicySummary {
         let mut input = LabInput::new("", "x.yaml");

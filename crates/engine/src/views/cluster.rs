@@ -1,11 +1,12 @@
-//! The cluster panel's node summary at one step: each Node as etcd holds it at the step's
-//! revision (capacity, allocatable, labels, taints) and the Pods bound to it, with their
-//! requests summed by the engine's own helper (the one `kubectl describe node` uses).
+//! The cluster panel's node summary at one revision: each Node as etcd holds it then
+//! (capacity, allocatable, labels, taints) and the Pods still on it ([`Snapshot::pods_on_node`],
+//! as `kubectl describe node` lists them), with their requests summed as `describe node` sums
+//! them ([`pod_requests`]).
 
-use podlab_engine::object::Object;
-use podlab_engine::quantity::Quantity;
-use podlab_engine::store::Store;
-use podlab_engine::views::{node_roles, pod_requests, Snapshot};
+use super::{node_roles, pod_requests, Snapshot};
+use crate::object::Object;
+use crate::quantity::Quantity;
+use crate::store::Store;
 
 /// One node at one revision.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,27 +70,15 @@ fn memory_text(bytes: i128) -> String {
 /// Every node at `revision`, in etcd order.
 pub fn nodes_at(store: &Store<Object>, revision: u64) -> Vec<NodeSummary> {
     let snap = Snapshot::new(store, revision, 0);
-    let pods: Vec<_> = snap.list("Pod", None).into_iter().filter_map(Object::as_pod).collect();
-    snap.list("Node", None)
+    snap.nodes()
         .into_iter()
-        .filter_map(|o| match o {
-            Object::Node(n) => Some(&**n),
-            _ => None,
-        })
         .map(|node| {
             let name = node.metadata.name.clone().unwrap_or_default();
             let status = node.status.as_ref();
             let alloc =
                 |r: &str| status.and_then(|s| s.allocatable.as_ref()).and_then(|m| m.get(r)).map(|q| q.0.as_str());
             let cap = |r: &str| status.and_then(|s| s.capacity.as_ref()).and_then(|m| m.get(r)).map(|q| q.0.clone());
-            let on_node: Vec<_> = pods
-                .iter()
-                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(name.as_str()))
-                .filter(|p| {
-                    let phase = p.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
-                    phase != "Succeeded" && phase != "Failed"
-                })
-                .collect();
+            let on_node = snap.pods_on_node(&name);
             let mut cpu = 0i128;
             let mut mem = 0i128;
             for p in &on_node {
@@ -155,10 +144,10 @@ pub fn nodes_at(store: &Store<Object>, revision: u64) -> Vec<NodeSummary> {
         .collect()
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use podlab_engine::lab::{run, LabInput};
+    use crate::lab::{run, LabInput};
 
     #[test]
     fn the_default_cluster_has_three_nodes() {
