@@ -42,6 +42,7 @@ use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
 use crate::sort::CollectMap;
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Change, Component, Detail, Phase, StepStatus, Table, WatchDetail, WorkDetail};
+use crate::world::World;
 use events::{EventRecorder, EventSpec};
 use images::{go_duration, Backoff, CachedImage, ImageCache, ImageInfo, ImageRef};
 use k8s_openapi::api::core::v1::{Container, Node, Pod, PodStatus};
@@ -493,7 +494,7 @@ impl PodWorker {
 
 /// A routine write of the heartbeat: one that succeeds leaves no step (the API server
 /// records none for it, and this drops any its callees recorded); a refused one stays.
-fn quietly(core: &mut Core, write: impl FnOnce(&mut Core) -> bool) {
+fn quietly(core: &mut World, write: impl FnOnce(&mut World) -> bool) {
     let steps = core.steps.len();
     if core.routine(write) {
         core.steps.truncate(steps);
@@ -578,12 +579,12 @@ impl Kubelet {
 
     /// Starts the kubelet: it lists the pods already bound to its node and arms the timers
     /// of its node faults.
-    pub fn start(&mut self, core: &mut Core) {
+    pub fn start(&mut self, core: &mut World) {
         core.after(0, Task::new(self.target(), "start"));
         self.start_timers(core);
     }
 
-    fn start_timers(&mut self, core: &mut Core) {
+    fn start_timers(&mut self, core: &mut World) {
         if self.timers_started {
             return;
         }
@@ -633,7 +634,7 @@ impl Kubelet {
         }
     }
 
-    fn wake(&self, core: &mut Core, w: &mut PodWorker, at: u64, periodic: bool) {
+    fn wake(&self, core: &mut World, w: &mut PodWorker, at: u64, periodic: bool) {
         let at = at.max(core.now);
         if w.wakes.insert(at) {
             let key = format!("sync|{}", w.key);
@@ -650,7 +651,7 @@ impl Kubelet {
     #[allow(clippy::too_many_arguments)]
     fn work(
         &self,
-        core: &mut Core,
+        core: &mut World,
         phase: Phase,
         from: Component,
         to: Component,
@@ -679,7 +680,7 @@ impl Kubelet {
     #[allow(clippy::too_many_arguments)]
     fn event(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         w: &PodWorker,
         ctr: Option<usize>,
         type_: &'static str,
@@ -692,7 +693,7 @@ impl Kubelet {
         self.recorder.record(core, EventSpec { involved: &obj, field_path, type_, reason, message, phase });
     }
 
-    fn node_event(&mut self, core: &mut Core, type_: &'static str, reason: &str, message: String) {
+    fn node_event(&mut self, core: &mut World, type_: &'static str, reason: &str, message: String) {
         if let Some(node) = self.node_obj(core) {
             let obj = Object::Node(node);
             self.recorder.record(
@@ -702,7 +703,7 @@ impl Kubelet {
         }
     }
 
-    fn ensure_init(&mut self, core: &mut Core) {
+    fn ensure_init(&mut self, core: &mut World) {
         if self.initialised {
             return;
         }
@@ -755,7 +756,7 @@ impl Kubelet {
         }
     }
 
-    fn stopped(&mut self, core: &mut Core) -> bool {
+    fn stopped(&mut self, core: &mut World) -> bool {
         let Some(at) = self.config.faults.not_ready_at else { return false };
         if core.now < at {
             return false;
@@ -787,7 +788,7 @@ impl Kubelet {
     // -----------------------------------------------------------------------------------
     // The pod worker.
 
-    fn sync(&mut self, core: &mut Core, key: &str) {
+    fn sync(&mut self, core: &mut World, key: &str) {
         self.ensure_init(core);
         let pod = Self::read_pod(core, key);
         let mut w = match self.pods.remove(key) {
@@ -845,7 +846,7 @@ impl Kubelet {
         self.pods.insert(key.to_string(), w);
     }
 
-    fn sync_worker(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn sync_worker(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.admitted.is_none() {
             self.admit(core, w);
             return;
@@ -915,14 +916,14 @@ impl Kubelet {
     /// A sync pass that started containers is over. The status is not written now: PLEG's
     /// next relist reports what the pass started (or what has exited since), and the sync it
     /// triggers writes it.
-    fn end_pass(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn end_pass(&mut self, core: &mut World, w: &mut PodWorker) {
         w.in_pass = false;
         let at = Self::next_relist(core.now);
         self.wake(core, w, at, false);
     }
 
     /// Admission, QoS class, pod cgroup and the first status.
-    fn admit(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn admit(&mut self, core: &mut World, w: &mut PodWorker) {
         let Some(node) = self.node_obj(core) else {
             let obj = w.reference();
             self.work(
@@ -1060,7 +1061,7 @@ impl Kubelet {
     }
 
     /// Volumes: one SetUp attempt per due volume; `true` when all are mounted.
-    fn volumes_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    fn volumes_ready(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         if w.volumes_done {
             return true;
         }
@@ -1224,7 +1225,7 @@ impl Kubelet {
     }
 
     /// The sandbox: RunPodSandbox, CNI ADD; `true` once ready.
-    fn sandbox_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    fn sandbox_ready(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         let obj = w.reference();
         loop {
             match w.sandbox.clone() {
@@ -1367,7 +1368,7 @@ impl Kubelet {
     }
 
     /// Completes a finished runtime operation; `false` while one is still in flight.
-    fn progress_op(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    fn progress_op(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         let Some(op) = w.op.clone() else { return true };
         if core.now < op.done_at() {
             self.wake(core, w, op.done_at(), false);
@@ -1437,7 +1438,7 @@ impl Kubelet {
     }
 
     /// Decides what to start next: init containers in order, then app containers.
-    fn containers(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn containers(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.op.is_some() || w.deleting {
             return;
         }
@@ -1480,7 +1481,7 @@ impl Kubelet {
     }
 
     /// Starts (or restarts) container `i`, unless a back-off says to wait.
-    fn start_or_backoff(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn start_or_backoff(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         if core.now < w.ctrs[i].next_try {
             let at = w.ctrs[i].next_try;
             self.wake(core, w, at, true);
@@ -1492,7 +1493,7 @@ impl Kubelet {
 
     /// doBackOff, then the start: `previous` is the newest exited instance the sync's pod
     /// status shows (none for a first start, or a first restart inside a probe kill's sync).
-    fn start_unless_backoff(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, previous: Option<Term>) {
+    fn start_unless_backoff(&mut self, core: &mut World, w: &mut PodWorker, i: usize, previous: Option<Term>) {
         if let Some(prev) = previous {
             let key = format!("{}_{}_{}_{}", w.name(), w.ns(), w.uid, w.ctrs[i].name);
             if self.crash_backoff.in_backoff_since(&key, prev.finished_ms, core.now) {
@@ -1531,7 +1532,7 @@ impl Kubelet {
     }
 
     /// The image manager: pull policy, cache, back-off, pull.
-    fn ensure_image(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn ensure_image(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let image = w.ctrs[i].spec.image.clone().unwrap_or_default();
         let r = match images::parse_image_ref(&image) {
             Ok(r) => r,
@@ -1722,7 +1723,7 @@ impl Kubelet {
     }
 
     /// Resolves the environment and asks the runtime to create the container.
-    fn begin_create(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn begin_create(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let node = self.node_obj(core);
         let alloc =
             qos::resource_list(node.as_ref().and_then(|n| n.status.as_ref()).and_then(|s| s.allocatable.as_ref()));
@@ -1753,7 +1754,7 @@ impl Kubelet {
     }
 
     /// StartContainer returned: the process runs (or could not start).
-    fn finish_start(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn finish_start(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let Some(img) = w.ctrs[i].image.clone() else { return };
         let spec = w.ctrs[i].spec.clone();
         let argv = runtime::effective_argv(&img.info, spec.command.as_ref(), spec.args.as_ref());
@@ -2003,13 +2004,13 @@ impl Kubelet {
     }
 
     /// Stops container `i`: `message` is the Killing event's text.
-    fn kill(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
+    fn kill(&mut self, core: &mut World, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
         self.stop_container(core, w, i, message, grace_s, None);
     }
 
     /// A kill of a pod being deleted or evicted: the container keeps its readiness until it
     /// has exited.
-    fn kill_terminating(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
+    fn kill_terminating(&mut self, core: &mut World, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
         self.kill(core, w, i, message, grace_s);
         if let Some(stop) = w.ctrs[i].stopping.as_mut() {
             stop.keeps_ready = true;
@@ -2020,7 +2021,7 @@ impl Kubelet {
     /// stop belongs to a pod sync that waits for it (a failed probe or postStart hook).
     fn stop_container(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         w: &mut PodWorker,
         i: usize,
         message: String,
@@ -2048,13 +2049,13 @@ impl Kubelet {
     }
 
     /// A container's process ended (exit, OOM kill, or the end of a stop).
-    fn on_exit(&mut self, core: &mut Core, key: &str, name: &str, instance: u32) {
+    fn on_exit(&mut self, core: &mut World, key: &str, name: &str, instance: u32) {
         let Some(mut w) = self.pods.remove(key) else { return };
         self.exit_container(core, &mut w, name, instance);
         self.pods.insert(key.to_string(), w);
     }
 
-    fn exit_container(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, instance: u32) {
+    fn exit_container(&mut self, core: &mut World, w: &mut PodWorker, name: &str, instance: u32) {
         let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
         if w.ctrs[i].instance != instance {
             return;
@@ -2159,13 +2160,13 @@ impl Kubelet {
     }
 
     /// A probe tick.
-    fn on_probe(&mut self, core: &mut Core, key: &str, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
+    fn on_probe(&mut self, core: &mut World, key: &str, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
         let Some(mut w) = self.pods.remove(key) else { return };
         self.probe(core, &mut w, name, kind, instance, task);
         self.pods.insert(key.to_string(), w);
     }
 
-    fn probe(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
+    fn probe(&mut self, core: &mut World, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
         let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
         if w.ctrs[i].instance != instance || !w.ctrs[i].running() || w.terminal.is_some() || w.deleting {
             return;
@@ -2262,7 +2263,7 @@ impl Kubelet {
     }
 
     /// Ends the pod when nothing will run again.
-    fn check_terminal(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn check_terminal(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.terminal.is_some() || w.op.is_some() {
             return;
         }
@@ -2310,7 +2311,7 @@ impl Kubelet {
         self.stop_sandbox(core, w);
     }
 
-    fn stop_sandbox(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn stop_sandbox(&mut self, core: &mut World, w: &mut PodWorker) {
         let Sandbox::Ready { id, netns, ip, veth } = w.sandbox.clone() else {
             if !matches!(w.sandbox, Sandbox::Stopped { .. }) {
                 w.sandbox = Sandbox::Stopped { ip: None };
@@ -2341,7 +2342,7 @@ impl Kubelet {
     /// write the status as it is now, stop every container and wait for all of them (the pod
     /// worker is blocked in killPod, so nothing is written meanwhile), remove the sandbox,
     /// write the terminal status, then delete the object.
-    fn terminate(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn terminate(&mut self, core: &mut World, w: &mut PodWorker) {
         if !w.deleting {
             w.deleting = true;
             w.op = None;
@@ -2420,7 +2421,7 @@ impl Kubelet {
 
     /// The pod vanished from the API (deleted without a grace period): kill what still runs
     /// and remove the sandbox.
-    fn forget(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn forget(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.deleted || w.admitted != Some(true) {
             if let Sandbox::Ready { id, .. } = &w.sandbox {
                 if let Some(ipam) = self.ipam.as_mut() {
@@ -2470,7 +2471,7 @@ impl Kubelet {
     }
 
     /// Writes the pod status through the API server when it changed.
-    fn update_status(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn update_status(&mut self, core: &mut World, w: &mut PodWorker) {
         let node_ip = self.node_ip(core);
         let new = status::generate(w, &node_ip, core.now);
         if let Some(last) = &w.last_status {
@@ -2516,7 +2517,7 @@ impl Kubelet {
         }
     }
 
-    fn work_changes(&self, core: &mut Core, obj: &Object, summary: String, changes: Vec<Change>) {
+    fn work_changes(&self, core: &mut World, obj: &Object, summary: String, changes: Vec<Change>) {
         core.record(
             StepBuilder::new(
                 Phase::Status,
@@ -2537,7 +2538,7 @@ impl Kubelet {
     }
 
     /// Writes `node.status.images` after a pull (and once DiskPressure starts).
-    fn update_node_images(&mut self, core: &mut Core) {
+    fn update_node_images(&mut self, core: &mut World) {
         let Some(node) = self.node_obj(core) else { return };
         let mut node = std::sync::Arc::unwrap_or_clone(node);
         let list: Vec<k8s_openapi::api::core::v1::ContainerImage> = self
@@ -2554,7 +2555,7 @@ impl Kubelet {
         self.write_node_status(core, node, "kubelet reports the node's images (node.status.images)".into());
     }
 
-    fn write_node_status(&mut self, core: &mut Core, mut node: Node, summary: String) {
+    fn write_node_status(&mut self, core: &mut World, mut node: Node, summary: String) {
         let Some(resource) = resource_for("v1", "Node") else { return };
         // Every post of node status is a heartbeat: each condition's lastHeartbeatTime is now.
         stamp_heartbeat(&mut node, core.now);
@@ -2603,7 +2604,7 @@ impl Kubelet {
     /// watched like any other, they keep no run from settling, and a write that succeeds is
     /// not a step of the trace (a run would otherwise show one every 10 s per node); a
     /// refused one is.
-    fn heartbeat(&mut self, core: &mut Core) {
+    fn heartbeat(&mut self, core: &mut World) {
         quietly(core, |core| self.renew_lease(core));
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
@@ -2617,7 +2618,7 @@ impl Kubelet {
         }
     }
 
-    fn renew_lease(&self, core: &mut Core) -> bool {
+    fn renew_lease(&self, core: &mut World) -> bool {
         let Some(resource) = resource_for("coordination.k8s.io/v1", "Lease") else { return false };
         let key = resource.etcd_key(Some(NODE_LEASE_NAMESPACE), &self.node);
         let renew = crate::controllers::util::micro_time(core.now);
@@ -2678,7 +2679,7 @@ impl Kubelet {
     // -----------------------------------------------------------------------------------
     // The eviction manager.
 
-    fn eviction(&mut self, core: &mut Core) {
+    fn eviction(&mut self, core: &mut World) {
         self.ensure_init(core);
         let Some(dp) = self.config.faults.disk_pressure.clone() else { return };
         if core.now < dp.since_ms {
@@ -2769,7 +2770,7 @@ impl Kubelet {
     }
 
     /// After an evicted pod's containers stopped: remove its sandbox.
-    fn finish_evicted(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn finish_evicted(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.evicted.is_some() && !w.ctrs.iter().any(|c| c.running()) {
             self.stop_sandbox(core, w);
             self.update_status(core, w);
@@ -2798,12 +2799,12 @@ fn fingerprint(p: &std::sync::Arc<Pod>) -> Fingerprint {
     Fingerprint(std::sync::Arc::clone(p))
 }
 
-impl Actor for Kubelet {
+impl Actor<World> for Kubelet {
     fn handles(&self, target: &Target) -> bool {
         matches!(target, Target::Kubelet(n) if *n == self.node)
     }
 
-    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, event: &WatchEvent<Object>) {
         let Object::Pod(p) = &*event.object else { return };
         let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(self.node.as_str());
         if !bound && self.pods.is_empty() {
@@ -2827,7 +2828,7 @@ impl Actor for Kubelet {
         core.after(WATCH_LATENCY_MS, Task::new(self.target(), format!("sync|{key}")));
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         if self.stopped(core) {
             return;
         }
