@@ -26,6 +26,7 @@ use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{run_loop, Actor, Core};
 use crate::store::Store;
 use crate::trace::{Step, UserInfo};
+use crate::world::World;
 use serde::{Deserialize, Serialize};
 
 /// How long a run may last by default (logical ms): five minutes of cluster time.
@@ -217,7 +218,7 @@ fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: 
     config
 }
 
-/// A cluster loaded and ready for runs: a `Core` holding the starting state of `cluster`
+/// A cluster loaded and ready for runs: a [`World`] holding the starting state of `cluster`
 /// (`None`: the built-in kind cluster), and the cluster's settings. Loading is deterministic
 /// and leaves the run's seed out (the cluster YAML decides everything it writes; see
 /// [`cluster::LOAD_SEED`]), so one `Loaded` serves any number of runs of any seed: each works
@@ -226,14 +227,14 @@ fn kubelet_config_from(mut config: KubeletConfig, settings: &LabSettings, node: 
 #[derive(Clone, Debug)]
 pub struct Loaded {
     cluster: Option<String>,
-    core: Core,
+    core: World,
     settings: LabSettings,
 }
 
 impl Loaded {
     /// Loads `cluster` ([`cluster::load`]).
     pub fn load(cluster: Option<&str>) -> Result<Loaded, LabError> {
-        let mut core = Core::new(cluster::LOAD_SEED);
+        let mut core = World::new(cluster::LOAD_SEED);
         let settings = cluster::load(&mut core, cluster).map_err(LabError::Cluster)?;
         Ok(Loaded { cluster: cluster.map(str::to_string), core, settings })
     }
@@ -317,8 +318,8 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         for kubelet in &mut kubelets {
             kubelet.start(&mut core);
         }
-        let mut actors: Vec<&mut dyn Actor> = vec![&mut kubectl, &mut controllers, &mut scheduler];
-        actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor));
+        let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut kubectl, &mut controllers, &mut scheduler];
+        actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
         run_loop(&mut core, &mut actors, input.limit_ms);
     }
     let (stdout, stderr, kubectl_output, exit_code) = kubectl.finish();
@@ -340,7 +341,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         end_ms: core.now,
         final_revision: core.store.revision(),
         manifest: input.manifest.clone(),
-        core,
+        core: core.core,
     })
 }
 

@@ -32,6 +32,7 @@ pub mod trace;
 pub mod validation;
 pub mod views;
 pub mod workloads;
+pub mod world;
 pub mod yaml;
 
 /// The Kubernetes release whose behaviour and messages the engine reproduces.

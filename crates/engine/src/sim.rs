@@ -2,7 +2,7 @@
 //!
 //! Everything that happens is a [`Task`] queued for a logical time. Running a task lets one
 //! actor (kubectl, a controller, the scheduler, a kubelet) read the store and write through
-//! the API server ([`crate::apiserver::handle`]); every write becomes a watch event, and after
+//! the API server (`apiserver::handle`); every write becomes a watch event, and after
 //! each task the new watch events are offered to every actor, which may queue work of its own
 //! (with a small watch latency). The loop ends when nothing but periodic work is left and the
 //! cluster has been quiet for [`SETTLE_MS`], or at the time limit.
@@ -111,7 +111,9 @@ pub fn object_ref(obj: &Object) -> ObjectRef {
     }
 }
 
-/// The state every actor shares: the clock, the store, the randomness and the trace.
+/// The state every actor shares: the clock, the store, the randomness and the trace. The
+/// API server's own state lives beside it, in the lab's world (`world::World`): this module
+/// knows nothing of the API server.
 #[derive(Clone, Debug)]
 pub struct Core {
     /// Logical time in milliseconds.
@@ -125,13 +127,6 @@ pub struct Core {
     last_write_ms: u64,
     /// Whether the writes being made are routine (see [`Core::routine`]).
     routine: bool,
-    /// The API server's admission chain, built once (it is plain data: the enabled plugins).
-    pub(crate) admission: std::sync::Arc<crate::admission::Chain>,
-    /// Whether any webhook configuration was stored, as of a store revision (admission asks
-    /// on every request; the answer only changes with a write).
-    pub(crate) webhooks_at: Option<(u64, bool)>,
-    /// RBAC's answers while no RBAC object changes.
-    pub(crate) rbac_cache: crate::apiserver::authz::RbacCache,
 }
 
 impl Core {
@@ -146,9 +141,6 @@ impl Core {
             next_request: 1,
             last_write_ms: 0,
             routine: false,
-            admission: std::sync::Arc::new(crate::admission::Chain::lab()),
-            webhooks_at: None,
-            rbac_cache: Default::default(),
         }
     }
 
@@ -208,11 +200,7 @@ impl Core {
     /// Runs `f` making routine writes (heartbeats, lease renewals): they are stored and
     /// watched like any other, but do not keep the cluster from settling.
     pub fn routine<R>(&mut self, f: impl FnOnce(&mut Core) -> R) -> R {
-        let previous = self.routine;
-        self.routine = true;
-        let out = f(self);
-        self.routine = previous;
-        out
+        routine(self, f)
     }
 
     /// Drops the queued tasks for `target` and `key` (a timer that is no longer needed, such
@@ -230,22 +218,40 @@ impl Core {
     }
 }
 
-/// One component of the cluster, driven by watch events and its own queued tasks.
-pub trait Actor {
+impl AsMut<Core> for Core {
+    fn as_mut(&mut self) -> &mut Core {
+        self
+    }
+}
+
+/// [`Core::routine`] for whatever holds the core (`W` is [`Core`] or a world around it): `f`
+/// gets `world` back, its writes routine.
+pub fn routine<W: AsMut<Core>, R>(world: &mut W, f: impl FnOnce(&mut W) -> R) -> R {
+    let previous = std::mem::replace(&mut world.as_mut().routine, true);
+    let out = f(world);
+    world.as_mut().routine = previous;
+    out
+}
+
+/// One component of the cluster, driven by watch events and its own queued tasks. `W` is
+/// what the actors share: the [`Core`], or a world that holds it (`AsMut<Core>`; the lab's
+/// holds the API server beside it).
+pub trait Actor<W> {
     /// Which tasks this actor runs.
     fn handles(&self, target: &Target) -> bool;
     /// A watch event arrived: decide whether it matters and queue work (`core.after`).
-    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>);
+    fn observe(&mut self, core: &mut W, event: &WatchEvent<Object>);
     /// Run a queued task.
-    fn run(&mut self, core: &mut Core, task: &Task);
+    fn run(&mut self, core: &mut W, task: &Task);
 }
 
 /// Runs the actors until the cluster settles or `limit_ms` passes. The actors are offered
 /// every watch event written since `from_revision`.
-pub fn run_loop(core: &mut Core, actors: &mut [&mut dyn Actor], limit_ms: u64) {
-    let mut delivered = core.store.revision();
+pub fn run_loop<W: AsMut<Core>>(world: &mut W, actors: &mut [&mut dyn Actor<W>], limit_ms: u64) {
+    let mut delivered = world.as_mut().store.revision();
     loop {
-        deliver(core, actors, &mut delivered);
+        deliver(world, actors, &mut delivered);
+        let core = world.as_mut();
         if core.only_periodic_left() && core.now >= core.last_write_ms + SETTLE_MS {
             break;
         }
@@ -256,30 +262,30 @@ pub fn run_loop(core: &mut Core, actors: &mut [&mut dyn Actor], limit_ms: u64) {
         core.now = time;
         for actor in actors.iter_mut() {
             if actor.handles(&task.target) {
-                actor.run(core, &task);
+                actor.run(world, &task);
                 break;
             }
         }
     }
 }
 
-fn deliver(core: &mut Core, actors: &mut [&mut dyn Actor], delivered: &mut u64) {
+fn deliver<W: AsMut<Core>>(world: &mut W, actors: &mut [&mut dyn Actor<W>], delivered: &mut u64) {
     loop {
         // The log is lent out while the actors observe it (instead of copying every event
         // and its objects): writes they make meanwhile go to a fresh log, appended after.
-        let log = core.store.take_log();
+        let log = world.as_mut().store.take_log();
         let start = log.partition_point(|e| e.revision <= *delivered);
         let Some(last) = log.last().filter(|_| start < log.len()) else {
-            core.store.restore_log(log);
+            world.as_mut().store.restore_log(log);
             return;
         };
         *delivered = last.revision;
         for event in &log[start..] {
             for actor in actors.iter_mut() {
-                actor.observe(core, event);
+                actor.observe(world, event);
             }
         }
-        core.store.restore_log(log);
+        world.as_mut().store.restore_log(log);
     }
 }
 
@@ -301,7 +307,7 @@ mod tests {
         runs: Vec<(u64, String)>,
     }
 
-    impl Actor for Copier {
+    impl Actor<Core> for Copier {
         fn handles(&self, target: &Target) -> bool {
             *target == Target::Controller("copier")
         }
@@ -331,7 +337,7 @@ mod tests {
     #[test]
     fn periodic_work_alone_does_not_keep_the_loop_alive() {
         struct Ticker(u32);
-        impl Actor for Ticker {
+        impl Actor<Core> for Ticker {
             fn handles(&self, _: &Target) -> bool {
                 true
             }
@@ -353,7 +359,7 @@ mod tests {
     fn routine_writes_of_periodic_work_do_not_keep_the_loop_alive() {
         /// Renews a "lease" every 10 s, like a kubelet's heartbeat.
         struct Heart(u32);
-        impl Actor for Heart {
+        impl Actor<Core> for Heart {
             fn handles(&self, _: &Target) -> bool {
                 true
             }

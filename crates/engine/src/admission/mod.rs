@@ -75,7 +75,6 @@
 mod diff;
 mod jsonpatch;
 mod plugins;
-mod quota;
 mod selector;
 mod webhook;
 
@@ -84,7 +83,7 @@ mod tests;
 
 pub use diff::diff;
 pub use jsonpatch::{apply_patch, PatchError};
-pub use quota::QuotaStatusUpdate;
+pub use plugins::QuotaStatusUpdate;
 pub use selector::selector_text;
 pub use webhook::{ImagePolicy, SimulatedWebhook, WebhookBehaviour, WebhookFailure};
 

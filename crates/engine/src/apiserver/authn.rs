@@ -26,8 +26,8 @@
 //! `system:authenticated` added unless the groups already say `system:authenticated` or
 //! `system:unauthenticated`.
 
+use super::server::Settings;
 use super::{Caller, Credential};
-use crate::cluster;
 use crate::object::Object;
 use crate::store::Store;
 use crate::trace::UserInfo;
@@ -75,12 +75,13 @@ pub fn split_service_account(user: &str) -> Option<(&str, &str)> {
 
 /// Authenticates a caller's credential against the cluster.
 pub fn authenticate(store: &Store<Object>, caller: &Caller) -> Authn {
-    authenticate_with(store, caller, true)
+    authenticate_with(store, &mut Settings::default(), caller, true)
 }
 
-/// [`authenticate`]; without `explain` the explanation is left empty (a request whose
+/// [`authenticate`], with the lab settings (the users' tokens, anonymous requests) read
+/// through `settings`; without `explain` the explanation is left empty (a request whose
 /// authentication step the trace does not show).
-pub fn authenticate_with(store: &Store<Object>, caller: &Caller, explain: bool) -> Authn {
+pub fn authenticate_with(store: &Store<Object>, settings: &mut Settings, caller: &Caller, explain: bool) -> Authn {
     let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
     match &caller.credential {
         Credential::ClientCertificate { common_name, organizations } => Authn {
@@ -100,7 +101,7 @@ pub fn authenticate_with(store: &Store<Object>, caller: &Caller, explain: bool) 
             }),
         },
         Credential::BearerToken(token) => {
-            let settings = cluster::settings(store);
+            let settings = settings.get(store);
             match settings.users.iter().find(|u| !u.revoked && u.token.as_deref() == Some(token.as_str())) {
                 Some(u) => Authn {
                     ok: true,
@@ -160,7 +161,7 @@ pub fn authenticate_with(store: &Store<Object>, caller: &Caller, explain: bool) 
             }),
         },
         Credential::Anonymous => {
-            let settings = cluster::settings(store);
+            let settings = settings.get(store);
             if settings.anonymous_enabled() {
                 Authn {
                     ok: true,

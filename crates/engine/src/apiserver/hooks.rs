@@ -2,6 +2,7 @@
 //! defaulting and validation (`decode`, `defaults`, `validation`) and the admission chain
 //! (`admission`). Each function here is the single call site of its stage.
 
+use super::ApiServer;
 use crate::admission;
 use crate::errors::{FieldError, GroupKind, Status};
 use crate::object::{Object, ResourceInfo};
@@ -93,45 +94,11 @@ pub fn group_kind(resource: &ResourceInfo) -> GroupKind {
     GroupKind::from(resource)
 }
 
-/// Whether the cluster has any webhook configuration (then the simulated servers are read).
-/// The answer is kept with the revision it was true at, and holds while no write since then
-/// touched a webhook configuration.
-fn has_webhooks(core: &mut Core) -> bool {
-    const PREFIXES: [&str; 2] =
-        ["/registry/mutatingwebhookconfigurations/", "/registry/validatingwebhookconfigurations/"];
-    let revision = core.store.revision();
-    if let Some((at, has)) = core.webhooks_at {
-        // Still true unless a write since then touched a webhook configuration.
-        if !core.store.touched_since(at, &PREFIXES) {
-            core.webhooks_at = Some((revision, has));
-            return has;
-        }
-    }
-    let has = PREFIXES.iter().any(|p| core.store.has_any(p));
-    core.webhooks_at = Some((revision, has));
-    has
-}
-
-/// The simulated webhook servers of the lab settings, or `None` when no webhook
-/// configuration exists (nothing would call them).
-fn webhook_servers(core: &mut Core) -> Option<Vec<admission::SimulatedWebhook>> {
-    if !has_webhooks(core) {
-        return None;
-    }
-    Some(
-        crate::cluster::settings(&core.store)
-            .webhooks
-            .iter()
-            .filter_map(|w| admission::SimulatedWebhook::from_value(w).ok())
-            .collect(),
-    )
-}
-
 /// An admission context for the store as it stands, with the webhook servers when
 /// webhook configurations exist; summarised unless the request is `detailed`.
 fn context<'a>(
     core: &'a mut Core,
-    servers: &'a Option<Vec<admission::SimulatedWebhook>>,
+    servers: Option<&'a [admission::SimulatedWebhook]>,
     detailed: bool,
 ) -> admission::Context<'a> {
     let mut ctx = admission::Context::new(&core.store, core.now, &mut core.rng);
@@ -193,6 +160,7 @@ fn outcome(pass: admission::PassOutcome) -> AdmissionResult {
 #[allow(clippy::too_many_arguments)]
 pub fn admit_mutating(
     core: &mut Core,
+    api: &mut ApiServer,
     op: Operation,
     resource: &'static ResourceInfo,
     subresource: &str,
@@ -205,10 +173,10 @@ pub fn admit_mutating(
     let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
         return AdmissionResult::default();
     };
-    let servers = webhook_servers(core);
+    let chain = std::sync::Arc::clone(&api.admission);
+    let servers = api.webhook_servers(&core.store);
     let redefault = |o: &mut Object| crate::defaults::apply_defaults_unlisted(o);
-    let chain = std::sync::Arc::clone(&core.admission);
-    let ctx = context(core, &servers, detailed).with_defaulter(&redefault);
+    let ctx = context(core, servers, detailed).with_defaulter(&redefault);
     outcome(chain.run_mutating(&ctx, &attrs, obj))
 }
 
@@ -216,6 +184,7 @@ pub fn admit_mutating(
 #[allow(clippy::too_many_arguments)]
 pub fn admit_validating(
     core: &mut Core,
+    api: &mut ApiServer,
     op: Operation,
     resource: &'static ResourceInfo,
     subresource: &str,
@@ -228,8 +197,8 @@ pub fn admit_validating(
     let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
         return AdmissionResult::default();
     };
-    let servers = webhook_servers(core);
-    let chain = std::sync::Arc::clone(&core.admission);
-    let ctx = context(core, &servers, detailed);
+    let chain = std::sync::Arc::clone(&api.admission);
+    let servers = api.webhook_servers(&core.store);
+    let ctx = context(core, servers, detailed);
     outcome(chain.run_validating(&ctx, &attrs, obj))
 }

@@ -58,23 +58,23 @@
 pub mod authn;
 pub mod authz;
 pub mod bootstrap;
+mod handlers;
 pub mod hooks;
+mod server;
 pub mod strategic;
 pub mod strategy;
 
 pub use crate::errors::Status;
+pub use server::{ApiServer, Parts, Settings};
 
 use crate::errors::{GroupResource, StatusReason};
-use crate::object::{Object, ResourceInfo, Unstructured};
+use crate::object::{Object, ResourceInfo};
 use crate::sim::{object_ref, Core, StepBuilder};
-use crate::store::StoreError;
 use crate::trace::{
     AdmissionDetail, AdmissionStage, ApiCallDetail, AuthenticationDetail, AuthorizationDetail, Component, Detail,
-    EtcdDetail, EtcdOperation, HttpRequestDetail, HttpResponseDetail, ObjectRef, Phase, StepStatus, UserInfo,
-    ValidationDetail,
+    EtcdDetail, HttpRequestDetail, HttpResponseDetail, ObjectRef, Phase, StepStatus, UserInfo,
 };
-use hooks::Operation;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The name the pipeline's failures had before `errors::Status` existed; kept for callers.
 pub type ApiError = Status;
@@ -433,6 +433,8 @@ pub fn kind_for_output(resource: &ResourceInfo) -> String {
 
 /// The state of one request while it goes through the pipeline.
 struct Req<'a> {
+    /// The API server's own state (its admission chain, the answers it keeps).
+    api: &'a mut ApiServer,
     /// The request, without its body (moved to `body`).
     req: &'a ApiRequest,
     /// The request's body, owned here so that a handler can decode it without a copy.
@@ -451,10 +453,11 @@ struct Req<'a> {
 }
 
 impl<'a> Req<'a> {
-    fn new(core: &mut Core, req: &'a ApiRequest, body: Option<Body>) -> Req<'a> {
+    fn new(core: &mut Core, api: &'a mut ApiServer, req: &'a ApiRequest, body: Option<Body>) -> Req<'a> {
         let rid = core.new_request_id();
         let obj_ref = request_object_ref(req, body.as_ref());
         Req {
+            api,
             req,
             body,
             rid,
@@ -697,7 +700,7 @@ impl<'a> Req<'a> {
                 // Allowed without its wording (see `handle`): nothing the request did changed
                 // what the authorizers read (it failed, so it wrote nothing but quota usage).
                 let attrs = request_attributes(self.req, &self.user);
-                let d = authz::authorize_cached(&core.store, &mut core.rbac_cache, &attrs, authz::Wording::Reason);
+                let d = authz::authorize_cached(&core.store, &mut self.api.rbac_cache, &attrs, authz::Wording::Reason);
                 self.authorization = if d.reason.is_empty() { d.explanation } else { d.reason };
             }
             let (req, rid, caller) = (self.req, self.rid, self.caller());
@@ -773,14 +776,21 @@ fn request_attributes<'a>(req: &'a ApiRequest, user: &'a UserInfo) -> authz::Att
     }
 }
 
-/// Handles one request (see the module docs for the pipeline).
-pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
+/// Handles one request (see the module docs for the pipeline) with the core and the API
+/// server of `world`.
+pub fn handle<W: Parts>(world: &mut W, req: ApiRequest) -> ApiResponse {
+    let (core, api) = world.parts();
+    serve(core, api, req)
+}
+
+/// [`handle`]: `api` serves the request against `core`'s store and records in its trace.
+fn serve(core: &mut Core, api: &mut ApiServer, mut req: ApiRequest) -> ApiResponse {
     let body = req.body.take();
-    let mut r = Req::new(core, &req, body);
+    let mut r = Req::new(core, api, &req, body);
     r.record_request(core);
 
     // 1. Authentication.
-    let a = authn::authenticate_with(&core.store, &req.caller, r.verbose);
+    let a = authn::authenticate_with(&core.store, &mut r.api.settings, &req.caller, r.verbose);
     if r.verbose {
         let summary = if a.ok {
             format!("authenticated as {} ({})", a.user.username, a.method)
@@ -871,7 +881,7 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
     } else {
         authz::Wording::Verdict
     };
-    let d = authz::authorize_cached(&core.store, &mut core.rbac_cache, &attrs, wording);
+    let d = authz::authorize_cached(&core.store, &mut r.api.rbac_cache, &attrs, wording);
     r.authz_step(core, &attrs, &d, false);
     r.allowed = d.allowed;
     r.authorizer = if d.allowed { d.authorizer.clone() } else { "Node,RBAC".into() };
@@ -891,776 +901,18 @@ pub fn handle(core: &mut Core, mut req: ApiRequest) -> ApiResponse {
     }
 
     let resp = match (req.verb, req.subresource.as_deref()) {
-        (Verb::Get, _) => do_get(core, &mut r),
-        (Verb::List, _) => do_list(core, &req),
-        (Verb::Create, None) => do_create(core, &mut r, &user),
-        (Verb::Create, Some("binding")) if req.resource.plural == "pods" => do_binding(core, &mut r, &user),
-        (Verb::Update | Verb::Patch, _) => do_update(core, &mut r, &user),
-        (Verb::Delete, _) => do_delete(core, &mut r, &user),
+        (Verb::Get, _) => handlers::get(core, &mut r),
+        (Verb::List, _) => handlers::list(core, &req),
+        (Verb::Create, None) => handlers::create(core, &mut r, &user),
+        (Verb::Create, Some("binding")) if req.resource.plural == "pods" => handlers::binding(core, &mut r, &user),
+        (Verb::Update | Verb::Patch, _) => handlers::update(core, &mut r, &user),
+        (Verb::Delete, _) => handlers::delete(core, &mut r, &user),
         (Verb::Create, Some(sub)) => ApiResponse::failure(Status::not_found(
             GroupResource::new(req.resource.group, format!("{}/{sub}", req.resource.plural)),
             req.name.as_deref().unwrap_or(""),
         )),
     };
     r.finish(core, resp)
-}
-
-fn key_of(resource: &ResourceInfo, namespace: Option<&str>, name: &str) -> String {
-    resource.etcd_key(if resource.namespaced { namespace } else { None }, name)
-}
-
-fn do_get(core: &mut Core, r: &mut Req) -> ApiResponse {
-    let req = r.req;
-    let name = req.name.clone().unwrap_or_default();
-    let key = key_of(req.resource, req.namespace.as_deref(), &name);
-    let found = core.store.get(&key).map(|(o, rev)| (o.clone(), rev));
-    if r.verbose {
-        let (summary, detail) = match &found {
-            Some((o, rev)) => (
-                format!("reads {key} (revision {rev})"),
-                EtcdDetail {
-                    operation: EtcdOperation::Get,
-                    key: key.clone(),
-                    revision: *rev,
-                    value: with_resource_version(o.clone(), *rev).to_yaml(),
-                    error: None,
-                },
-            ),
-            None => (
-                format!("reads {key}: not found"),
-                EtcdDetail {
-                    operation: EtcdOperation::Get,
-                    key: key.clone(),
-                    revision: core.store.revision(),
-                    value: String::new(),
-                    error: Some("key not found".into()),
-                },
-            ),
-        };
-        r.step(core, Phase::Etcd, Component::ApiServer, Component::Etcd, summary, Detail::Etcd(detail), StepStatus::Ok);
-    }
-    match found {
-        Some((o, rev)) => ApiResponse::stored(200, o, rev),
-        None => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
-    }
-}
-
-fn do_list(core: &mut Core, req: &ApiRequest) -> ApiResponse {
-    let prefix = req.resource.list_prefix(req.namespace.as_deref());
-    let items: Vec<Value> = core
-        .store
-        .list(&prefix)
-        .into_iter()
-        .map(|(_, o, rev)| with_resource_version(o.clone(), rev).to_json())
-        .collect();
-    let meta = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        resource_version: Some(core.store.revision().to_string()),
-        ..Default::default()
-    };
-    let mut rest = serde_json::Map::new();
-    rest.insert("items".into(), Value::Array(items));
-    let list = Object::Other(std::sync::Arc::new(Unstructured {
-        api_version: req.resource.api_version(),
-        kind: format!("{}List", req.resource.kind),
-        metadata: meta,
-        rest,
-    }));
-    ApiResponse::success(200, Some(list))
-}
-
-/// Decodes and defaults the body; records the decode step.
-fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
-    let req = r.req;
-    let Some(body) = r.body.take() else {
-        let s = Status::bad_request("the request body is empty");
-        return Err(s);
-    };
-    let strict = req.caller.component == Component::Kubectl;
-    match body.decode(req.resource, strict) {
-        Ok(mut obj) if !r.verbose => {
-            hooks::default_object(&mut obj, false);
-            Ok(obj)
-        }
-        Ok(mut obj) => {
-            let defaults = hooks::default_object(&mut obj, true);
-            let summary = if defaults.is_empty() {
-                format!("decodes the {} strictly (no unknown or duplicate fields)", req.resource.kind)
-            } else {
-                format!("decodes the {} strictly and fills in {} default(s)", req.resource.kind, defaults.len())
-            };
-            r.step(
-                core,
-                Phase::Validation,
-                Component::ApiServer,
-                Component::ApiServer,
-                summary,
-                Detail::Validation(ValidationDetail { defaults, errors: vec![] }),
-                StepStatus::Ok,
-            );
-            Ok(obj)
-        }
-        Err(status) => {
-            r.step(
-                core,
-                Phase::Validation,
-                Component::ApiServer,
-                Component::ApiServer,
-                format!("cannot decode the {}: 400 Bad Request", req.resource.kind),
-                Detail::Validation(ValidationDetail {
-                    defaults: vec![],
-                    errors: status.details.as_ref().map(|d| d.causes.clone()).unwrap_or_default(),
-                }),
-                StepStatus::Failed,
-            );
-            if r.verbose {
-                // The decode error has no field causes; keep the message visible in the step.
-                if let Some(step) = core.steps.last_mut() {
-                    if let Detail::Validation(v) = &mut step.detail {
-                        if v.errors.is_empty() {
-                            v.errors.push(crate::trace::FieldCause {
-                                reason: "BadRequest".into(),
-                                message: status.message.clone(),
-                                field: String::new(),
-                            });
-                        }
-                    }
-                }
-            }
-            Err(status)
-        }
-    }
-}
-
-/// `EnsureObjectNamespaceMatchesRequestNamespace`.
-fn ensure_namespace(resource: &ResourceInfo, request_ns: Option<&str>, obj: &mut Object) -> Result<(), Status> {
-    let expected = if resource.namespaced { request_ns.unwrap_or("") } else { "" };
-    let actual = obj.namespace().unwrap_or("").to_string();
-    if actual == expected {
-        return Ok(());
-    }
-    if actual.is_empty() {
-        obj.meta_mut().namespace = Some(expected.to_string());
-        return Ok(());
-    }
-    if expected.is_empty() {
-        obj.meta_mut().namespace = None;
-        return Ok(());
-    }
-    Err(Status::bad_request("the namespace of the provided object does not match the namespace sent on the request"))
-}
-
-fn admission(
-    core: &mut Core,
-    r: &mut Req,
-    mutating: bool,
-    op: Operation,
-    user: &UserInfo,
-    obj: &mut Object,
-    old: Option<&Object>,
-) -> Result<(), Status> {
-    let req = r.req;
-    let sub = req.subresource.clone().unwrap_or_default();
-    let name =
-        if op == Operation::Create && sub.is_empty() { String::new() } else { req.name.clone().unwrap_or_default() };
-    let result = if mutating {
-        hooks::admit_mutating(core, op, req.resource, &sub, &name, user, obj, old, r.verbose)
-    } else {
-        hooks::admit_validating(core, op, req.resource, &sub, &name, user, obj, old, r.verbose)
-    };
-    r.warnings.extend(result.warnings.iter().cloned());
-    r.admission_steps(core, &result.details);
-    if let Some(s) = result.rejection {
-        return Err(s);
-    }
-    write_quota_usage(core, r, &result.quota_updates);
-    Ok(())
-}
-
-/// The ResourceQuota admission plugin charges the object to the namespace's quotas by
-/// writing their `status.used` before the object itself is written (as upstream's quota
-/// evaluator does).
-fn write_quota_usage(core: &mut Core, r: &mut Req, updates: &[crate::admission::QuotaStatusUpdate]) {
-    for u in updates {
-        let key = format!("/registry/resourcequotas/{}/{}", u.namespace, u.name);
-        let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else { continue };
-        let mut v = old.to_json();
-        v["status"]["hard"] = json!(u.hard);
-        v["status"]["used"] = json!(u.used);
-        let Ok(new) = Object::from_json("v1", "ResourceQuota", v) else { continue };
-        if let Ok(new_rev) = core.store.update(&key, new.clone(), Some(rev)) {
-            core.note_write();
-            let detail = EtcdDetail {
-                operation: EtcdOperation::Update,
-                key: key.clone(),
-                revision: new_rev,
-                value: r.stored_yaml(&new, new_rev),
-                error: None,
-            };
-            r.step(
-                core,
-                Phase::ValidatingAdmission,
-                Component::ApiServer,
-                Component::Etcd,
-                format!("ResourceQuota: charges {}/{} (status.used)", u.namespace, u.name),
-                Detail::Etcd(detail),
-                StepStatus::Ok,
-            );
-        }
-    }
-}
-
-fn validation_step(
-    core: &mut Core,
-    r: &Req,
-    obj: &Object,
-    prepared: Vec<crate::trace::Change>,
-    errors: &[crate::errors::FieldError],
-) {
-    if !r.verbose {
-        return;
-    }
-    let kind = r.req.resource.kind;
-    let summary = if errors.is_empty() {
-        format!("{kind} \"{}\" is valid", obj.name())
-    } else {
-        format!("{kind} \"{}\" is invalid: {} error(s)", obj.name(), errors.len())
-    };
-    r.step(
-        core,
-        Phase::Validation,
-        Component::ApiServer,
-        Component::ApiServer,
-        summary,
-        Detail::Validation(ValidationDetail {
-            defaults: prepared,
-            errors: errors.iter().map(|e| e.to_cause()).collect(),
-        }),
-        if errors.is_empty() { StepStatus::Ok } else { StepStatus::Failed },
-    );
-}
-
-fn etcd_step(core: &mut Core, r: &mut Req, detail: EtcdDetail, ok: bool) {
-    if !r.verbose {
-        // No step: the request's summary step shows the write.
-        r.etcd = Some(detail);
-        return;
-    }
-    let summary = match (&detail.error, detail.operation) {
-        (Some(e), _) => format!("{} {}: {e}", op_word(detail.operation), detail.key),
-        (None, op) => format!("{} {} at revision {}", op_word(op), detail.key, detail.revision),
-    };
-    r.step(
-        core,
-        Phase::Etcd,
-        Component::ApiServer,
-        Component::Etcd,
-        summary,
-        Detail::Etcd(detail.clone()),
-        if ok { StepStatus::Ok } else { StepStatus::Failed },
-    );
-    r.etcd = Some(detail);
-}
-
-fn op_word(op: EtcdOperation) -> &'static str {
-    match op {
-        EtcdOperation::Create => "creates",
-        EtcdOperation::Update => "updates",
-        EtcdOperation::Delete => "deletes",
-        EtcdOperation::Get => "reads",
-    }
-}
-
-fn do_create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
-    let req = r.req;
-    let mut obj = match decode_and_default(core, r) {
-        Ok(o) => o,
-        Err(s) => return ApiResponse::failure(s),
-    };
-    // The create handler wipes client-set system fields and checks the namespace.
-    {
-        let m = obj.meta_mut();
-        m.uid = None;
-        m.creation_timestamp = None;
-        m.deletion_timestamp = None;
-        m.deletion_grace_period_seconds = None;
-    }
-    if let Err(s) = ensure_namespace(req.resource, req.namespace.as_deref(), &mut obj) {
-        return ApiResponse::failure(s);
-    }
-    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut obj, None) {
-        return ApiResponse::failure(s);
-    }
-    // The generic store: system fields, generated name, then the strategy and validation.
-    let uid = core.rng.uuid();
-    {
-        let m = obj.meta_mut();
-        m.uid = Some(uid);
-        m.creation_timestamp = Some(timestamp(core.now));
-    }
-    let mut prepared = Vec::new();
-    if obj.name().is_empty() {
-        if let Some(prefix) = obj.meta().generate_name.clone().filter(|g| !g.is_empty()) {
-            let name = format!("{prefix}{}", core.rng.name_suffix(5));
-            prepared.push(crate::trace::Change {
-                path: "metadata.name".into(),
-                before: None,
-                after: Some(name.clone()),
-            });
-            obj.meta_mut().name = Some(name.clone());
-            if let Some(o) = r.obj_ref.as_mut() {
-                o.name = name;
-            }
-        }
-    }
-    prepared.extend(strategy::prepare_for_create(&mut obj, &core.store, &mut core.rng, core.now));
-    let errors = hooks::validate(&obj, None);
-    validation_step(core, r, &obj, prepared, &errors);
-    if !errors.is_empty() {
-        return ApiResponse::failure(Status::invalid(hooks::group_kind(req.resource), obj.name(), &errors));
-    }
-    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut obj, None) {
-        return ApiResponse::failure(s);
-    }
-    // etcd: create only if absent.
-    let key = key_of(req.resource, obj.namespace(), obj.name());
-    if obj.meta().resource_version.as_deref().is_some_and(|rv| !rv.is_empty() && rv != "0") {
-        let msg = "resourceVersion should not be set on objects to be created";
-        etcd_step(
-            core,
-            r,
-            EtcdDetail {
-                operation: EtcdOperation::Create,
-                key,
-                revision: core.store.revision(),
-                value: String::new(),
-                error: Some(msg.into()),
-            },
-            false,
-        );
-        return ApiResponse::failure(Status {
-            code: 500,
-            reason: StatusReason::Unknown,
-            message: msg.into(),
-            details: None,
-        });
-    }
-    obj.meta_mut().resource_version = None;
-    match core.store.create(&key, obj.clone()) {
-        Ok(rev) => {
-            core.note_write();
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Create,
-                    key,
-                    revision: rev,
-                    value: r.stored_yaml(&obj, rev),
-                    error: None,
-                },
-                true,
-            );
-            ApiResponse::stored(201, obj, rev)
-        }
-        Err(_) => {
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Create,
-                    key: key.clone(),
-                    revision: core.store.revision(),
-                    value: String::new(),
-                    error: Some("the key already exists (create-if-absent transaction failed)".into()),
-                },
-                false,
-            );
-            ApiResponse::failure(Status::already_exists(group_resource(req.resource), obj.name()))
-        }
-    }
-}
-
-fn do_binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
-    let req = r.req;
-    let name = req.name.clone().unwrap_or_default();
-    let body = r.body.as_ref().map(Body::json);
-    let target =
-        body.as_ref().and_then(|b| b.pointer("/target/name")).and_then(Value::as_str).unwrap_or("").to_string();
-    let annotations = body.as_ref().and_then(|b| b.pointer("/metadata/annotations")).cloned();
-    if target.is_empty() {
-        let errors = [crate::errors::FieldError::required("target.name", "")];
-        return ApiResponse::failure(Status::invalid(crate::errors::GroupKind::new("", "Binding"), &name, &errors));
-    }
-    let key = key_of(req.resource, req.namespace.as_deref(), &name);
-    let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
-        return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
-    };
-    let binding_resource = GroupResource::new("", "pods/binding");
-    let Object::Pod(old_pod) = &old else {
-        return ApiResponse::failure(Status::internal_error("the stored object is not a Pod"));
-    };
-    if old_pod.metadata.deletion_timestamp.is_some() {
-        return ApiResponse::failure(Status::conflict(
-            binding_resource,
-            &name,
-            &format!("pod {name} is being deleted, cannot be assigned to a host"),
-        ));
-    }
-    let current = old_pod.spec.as_ref().and_then(|s| s.node_name.as_deref()).unwrap_or("");
-    if !current.is_empty() {
-        return ApiResponse::failure(Status::conflict(
-            binding_resource,
-            &name,
-            &format!("pod {name} is already assigned to node \"{current}\""),
-        ));
-    }
-    let annotations: std::collections::BTreeMap<String, String> = match annotations {
-        Some(a @ Value::Object(_)) => match serde_json::from_value(a) {
-            Ok(a) => a,
-            Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
-        },
-        _ => Default::default(),
-    };
-    let mut pod = (**old_pod).clone();
-    pod.spec.get_or_insert_with(Default::default).node_name = Some(target);
-    if !annotations.is_empty() {
-        pod.metadata.annotations.get_or_insert_with(Default::default).extend(annotations);
-    }
-    // api.UpdatePodCondition(PodScheduled=True).
-    let now = timestamp(core.now);
-    let conditions = pod.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
-    let mut found = false;
-    for c in conditions.iter_mut().filter(|c| c.type_ == "PodScheduled") {
-        found = true;
-        if c.status != "True" {
-            c.last_transition_time = Some(now.clone());
-        }
-        c.status = "True".into();
-        c.reason = None;
-        c.message = None;
-    }
-    if !found {
-        conditions.push(k8s_openapi::api::core::v1::PodCondition {
-            type_: "PodScheduled".into(),
-            status: "True".into(),
-            last_transition_time: Some(now),
-            ..Default::default()
-        });
-    }
-    let mut pod = Object::Pod(std::sync::Arc::new(pod));
-    // Admission sees the Binding (pods/binding CREATE), not the pod.
-    let mut binding = match &r.body {
-        Some(Body::Object(b)) if b.kind() == "Binding" => b.clone(),
-        Some(Body::Json(b)) => match Object::from_json("v1", "Binding", b.clone()) {
-            Ok(b) => b,
-            Err(_) => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
-        },
-        _ => return ApiResponse::failure(Status::bad_request("the request body is not a Binding")),
-    };
-    binding.meta_mut().namespace = req.namespace.clone();
-    if let Err(s) = admission(core, r, true, Operation::Create, user, &mut binding, None) {
-        return ApiResponse::failure(s);
-    }
-    if let Err(s) = admission(core, r, false, Operation::Create, user, &mut binding, None) {
-        return ApiResponse::failure(s);
-    }
-    pod.meta_mut().resource_version = None;
-    match core.store.update(&key, pod.clone(), Some(rev)) {
-        Ok(new_rev) => {
-            core.note_write();
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Update,
-                    key,
-                    revision: new_rev,
-                    value: r.stored_yaml(&pod, new_rev),
-                    error: None,
-                },
-                true,
-            );
-            ApiResponse::stored(201, pod, new_rev)
-        }
-        Err(_) => ApiResponse::failure(Status::conflict(
-            GroupResource::new("", "pods"),
-            &name,
-            "the object has been modified; please apply your changes to the latest version and try again",
-        )),
-    }
-}
-
-fn should_delete_during_update(old: &Object, new: &Object) -> bool {
-    let had = old.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty());
-    let has = new.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty());
-    if !had || has || new.meta().deletion_timestamp.is_none() {
-        return false;
-    }
-    if let Object::Namespace(ns) = new {
-        if ns.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()) {
-            return false;
-        }
-    }
-    if new.kind() == "Pod" {
-        return new.meta().deletion_grace_period_seconds == Some(0);
-    }
-    true
-}
-
-fn do_update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
-    let req = r.req;
-    let name = req.name.clone().unwrap_or_default();
-    let key = key_of(req.resource, req.namespace.as_deref(), &name);
-    let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
-        return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
-    };
-    let Some(body) = r.body.take() else {
-        return ApiResponse::failure(Status::bad_request("the request body is empty"));
-    };
-    // A patch applies to the stored object; an update replaces it.
-    let strict = req.caller.component == Component::Kubectl;
-    let decoded = if req.verb == Verb::Patch {
-        let mut current = with_resource_version(old.clone(), rev).to_json();
-        strategic::merge(&mut current, &body.json());
-        hooks::decode(req.resource, &current, strict)
-    } else {
-        body.decode(req.resource, strict)
-    };
-    let mut incoming = match decoded {
-        Ok(o) => o,
-        Err(s) => return ApiResponse::failure(s),
-    };
-    if incoming.name() != name {
-        return ApiResponse::failure(Status::bad_request(format!(
-            "the name of the object ({}) does not match the name on the URL ({name})",
-            incoming.name()
-        )));
-    }
-    if let Err(s) = ensure_namespace(req.resource, req.namespace.as_deref(), &mut incoming) {
-        return ApiResponse::failure(s);
-    }
-    // Optimistic concurrency: a resourceVersion in the request must be the stored one.
-    if let Some(rv) = incoming.meta().resource_version.clone().filter(|v| !v.is_empty()) {
-        if rv != rev.to_string() {
-            return ApiResponse::failure(Status::conflict(
-                group_resource(req.resource),
-                &name,
-                "the object has been modified; please apply your changes to the latest version and try again",
-            ));
-        }
-    }
-    let defaults = hooks::default_object(&mut incoming, r.verbose);
-    let sub = req.subresource.as_deref().unwrap_or("");
-    let mut new = match sub {
-        "status" => strategy::prepare_for_status_update(incoming, &old),
-        "finalize" if req.resource.kind == "Namespace" => {
-            let mut v = old.to_json();
-            v["spec"]["finalizers"] = incoming.to_json().pointer("/spec/finalizers").cloned().unwrap_or(json!([]));
-            Object::from_json("v1", "Namespace", v).unwrap_or_else(|_| old.clone())
-        }
-        _ => {
-            let mut n = incoming;
-            strategy::prepare_for_update(&mut n, &old);
-            n
-        }
-    };
-    if r.verbose {
-        r.step(
-            core,
-            Phase::Validation,
-            Component::ApiServer,
-            Component::ApiServer,
-            format!("decodes the {} and merges it with the stored object", req.resource.kind),
-            Detail::Validation(ValidationDetail { defaults, errors: vec![] }),
-            StepStatus::Ok,
-        );
-    }
-    if let Err(s) = admission(core, r, true, Operation::Update, user, &mut new, Some(&old)) {
-        return ApiResponse::failure(s);
-    }
-    let errors = if sub.is_empty() { hooks::validate(&new, Some(&old)) } else { Vec::new() };
-    if r.verbose || !errors.is_empty() {
-        validation_step(core, r, &new, vec![], &errors);
-    }
-    if !errors.is_empty() {
-        return ApiResponse::failure(Status::invalid(hooks::group_kind(req.resource), &name, &errors));
-    }
-    if let Err(s) = admission(core, r, false, Operation::Update, user, &mut new, Some(&old)) {
-        return ApiResponse::failure(s);
-    }
-    // Compare without the version (it is set again below). The stored `old` has none, so
-    // neither object is copied out of its shared handle unless it carries one.
-    if new.meta().resource_version.is_some() {
-        new.meta_mut().resource_version = None;
-    }
-    let mut old = old;
-    if old.meta().resource_version.is_some() {
-        old.meta_mut().resource_version = None;
-    }
-    if new == old {
-        // Nothing changed: etcd is not written, the stored object is returned as is.
-        return ApiResponse::stored(200, old, rev);
-    }
-    if should_delete_during_update(&old, &new) {
-        return delete_now(core, r, &key, &name);
-    }
-    match core.store.update(&key, new.clone(), Some(rev)) {
-        Ok(new_rev) => {
-            core.note_write();
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Update,
-                    key,
-                    revision: new_rev,
-                    value: r.stored_yaml(&new, new_rev),
-                    error: None,
-                },
-                true,
-            );
-            ApiResponse::stored(200, new, new_rev)
-        }
-        Err(StoreError::Conflict { .. }) => ApiResponse::failure(Status::conflict(
-            group_resource(req.resource),
-            &name,
-            "the object has been modified; please apply your changes to the latest version and try again",
-        )),
-        Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
-    }
-}
-
-fn delete_now(core: &mut Core, r: &mut Req, key: &str, name: &str) -> ApiResponse {
-    match core.store.delete(key) {
-        Ok((rev, last)) => {
-            core.note_write();
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Delete,
-                    key: key.to_string(),
-                    revision: rev,
-                    value: String::new(),
-                    error: None,
-                },
-                true,
-            );
-            ApiResponse::stored(200, last, rev)
-        }
-        Err(_) => ApiResponse::failure(Status::not_found(group_resource(r.req.resource), name)),
-    }
-}
-
-fn do_delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
-    let req = r.req;
-    let name = req.name.clone().unwrap_or_default();
-    let key = key_of(req.resource, req.namespace.as_deref(), &name);
-    let Some((old, rev)) = core.store.get(&key).map(|(o, rev)| (o.clone(), rev)) else {
-        return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
-    };
-    let opts = r.body.as_ref().map(|b| b.json().into_owned()).unwrap_or(Value::Null);
-    if let Some(uid) = opts.pointer("/preconditions/uid").and_then(Value::as_str) {
-        if Some(uid) != old.meta().uid.as_deref() {
-            return ApiResponse::failure(Status::conflict(
-                group_resource(req.resource),
-                &name,
-                &format!(
-                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
-                    old.meta().uid.as_deref().unwrap_or("")
-                ),
-            ));
-        }
-    }
-    let mut obj = old.clone();
-    if let Err(s) = admission(core, r, false, Operation::Delete, user, &mut obj, Some(&old)) {
-        return ApiResponse::failure(s);
-    }
-    let requested_grace = opts.get("gracePeriodSeconds").and_then(Value::as_i64);
-    let mut v = old.to_json();
-    let already_deleting = old.meta().deletion_timestamp.is_some();
-    // `propagationPolicy` (or the older `orphanDependents`): Foreground and Orphan are carried
-    // out by the garbage collector, which the finalizers `foregroundDeletion` and `orphan`
-    // call in; Background (the default of every built-in kind) needs none.
-    let policy = opts.get("propagationPolicy").and_then(Value::as_str).or_else(|| {
-        opts.get("orphanDependents").and_then(Value::as_bool).map(|o| if o { "Orphan" } else { "Background" })
-    });
-    let gc_finalizer = match policy {
-        Some("Foreground") => Some("foregroundDeletion"),
-        Some("Orphan") => Some("orphan"),
-        _ => None,
-    };
-    if let Some(f) = gc_finalizer {
-        let list = v["metadata"]["finalizers"].as_array().cloned().unwrap_or_default();
-        if !list.iter().any(|x| x == f) {
-            let mut list = list;
-            list.push(json!(f));
-            v["metadata"]["finalizers"] = json!(list);
-        }
-    }
-    let has_finalizers = old.meta().finalizers.as_ref().is_some_and(|f| !f.is_empty()) || gc_finalizer.is_some();
-    let ns_finalizers = match &old {
-        Object::Namespace(ns) => ns.spec.as_ref().and_then(|s| s.finalizers.as_ref()).is_some_and(|f| !f.is_empty()),
-        _ => false,
-    };
-    // Graceful deletion of a pod that runs on a node.
-    let mut grace = 0i64;
-    if let Object::Pod(p) = &old {
-        let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()).is_some_and(|n| !n.is_empty());
-        let terminal = matches!(p.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Succeeded" | "Failed"));
-        let spec_grace = p.spec.as_ref().and_then(|s| s.termination_grace_period_seconds).unwrap_or(30);
-        grace = requested_grace.unwrap_or(spec_grace);
-        if !bound || terminal {
-            grace = 0;
-        }
-    }
-    let now = serde_json::to_value(timestamp(core.now)).unwrap_or(Value::Null);
-    let mark = |v: &mut Value, grace: i64, at: Value| {
-        v["metadata"]["deletionTimestamp"] = at;
-        v["metadata"]["deletionGracePeriodSeconds"] = json!(grace);
-    };
-    let must_wait = grace > 0 || has_finalizers || ns_finalizers;
-    if !must_wait {
-        return delete_now(core, r, &key, &name);
-    }
-    if already_deleting && grace == 0 && !has_finalizers && !ns_finalizers {
-        return delete_now(core, r, &key, &name);
-    }
-    if already_deleting {
-        if grace > 0 || old.meta().deletion_grace_period_seconds == Some(0) {
-            return ApiResponse::stored(200, old, rev);
-        }
-        v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
-    } else {
-        let at = serde_json::to_value(timestamp(core.now + grace.max(0) as u64 * 1000)).unwrap_or(now.clone());
-        mark(&mut v, grace, at);
-        if ns_finalizers {
-            v["status"]["phase"] = json!("Terminating");
-        }
-    }
-    let new = match Object::from_json(&old.api_version(), old.kind(), v) {
-        Ok(o) => o,
-        Err(e) => return ApiResponse::failure(Status::internal_error(&e.to_string())),
-    };
-    match core.store.update(&key, new.clone(), Some(rev)) {
-        Ok(new_rev) => {
-            core.note_write();
-            etcd_step(
-                core,
-                r,
-                EtcdDetail {
-                    operation: EtcdOperation::Update,
-                    key,
-                    revision: new_rev,
-                    value: r.stored_yaml(&new, new_rev),
-                    error: None,
-                },
-                true,
-            );
-            ApiResponse::stored(200, new, new_rev)
-        }
-        Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
-    }
 }
 
 #[cfg(test)]

@@ -4,11 +4,12 @@
 use super::*;
 use crate::cluster;
 use crate::object::resource_for;
+use crate::world::World;
 use expect_test::{expect, Expect};
 use serde_json::json;
 
-fn core() -> Core {
-    let mut core = Core::new(3);
+fn core() -> World {
+    let mut core = World::new(3);
     cluster::load(&mut core, None).expect("default cluster");
     core
 }
@@ -46,7 +47,7 @@ fn req(
 
 /// One line per response: code, then the Status message or the interesting fields of the
 /// object; and the summary of each step the request recorded.
-fn show(core: &mut Core, out: &mut String, r: ApiRequest, fields: &[&str]) -> ApiResponse {
+fn show(core: &mut World, out: &mut String, r: ApiRequest, fields: &[&str]) -> ApiResponse {
     let before = core.steps.len();
     let resp = handle(core, r);
     match (&resp.error, resp.clone().into_object()) {
@@ -79,7 +80,7 @@ fn pod(name: &str) -> Value {
             "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"cpu": "100m", "memory": "64Mi"}}}]}})
 }
 
-fn check(f: impl FnOnce(&mut Core, &mut String), expect: Expect) {
+fn check(f: impl FnOnce(&mut World, &mut String), expect: Expect) {
     let mut core = core();
     let mut out = String::new();
     f(&mut core, &mut out);
@@ -462,7 +463,7 @@ fn kept_rbac_answers_follow_the_bindings() {
     let mut core = core();
     let a = admin();
     let dave = Caller::kubectl(Credential::ClientCertificate { common_name: "dave".into(), organizations: vec![] });
-    let list = |core: &mut Core| {
+    let list = |core: &mut World| {
         let r = handle(core, req(&dave, Verb::List, "v1", "Pod", Some("default"), None, None, None));
         if r.ok() {
             "200".to_string()

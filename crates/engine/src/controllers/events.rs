@@ -20,13 +20,14 @@
 use super::util::{now, revision_of};
 use crate::apiserver::{ApiRequest, ApiResponse, Body, Caller, Verb, EPOCH_UNIX_MS};
 use crate::object::Object;
-use crate::sim::{object_ref, Core, StepBuilder};
+use crate::sim::{object_ref, StepBuilder};
 use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The API entry point the controllers write through (normally [`crate::apiserver::handle`]).
-pub type ApiFn = fn(&mut Core, ApiRequest) -> ApiResponse;
+pub type ApiFn = fn(&mut World, ApiRequest) -> ApiResponse;
 
 /// Similar events (same reason, different messages) before they are combined.
 const MAX_SIMILAR_EVENTS: usize = 10;
@@ -85,7 +86,7 @@ impl EventRecorder {
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         api: ApiFn,
         source: EventSourceInfo,
         involved: &Object,

@@ -76,9 +76,10 @@ pub use events::{ApiFn, EventRecorder, EventSourceInfo};
 
 use crate::apiserver::{ApiRequest, ApiResponse, Body, Caller, Verb};
 use crate::object::Object;
-use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
+use crate::sim::{object_ref, Actor, StepBuilder, Target, Task};
 use crate::store::WatchEvent;
 use crate::trace::{Component, ControllerDetail, Detail, Phase, StepStatus, WatchDetail};
+use crate::world::World;
 use std::collections::BTreeMap;
 
 /// First retry delay of the controllers' rate-limited work queues (client-go's
@@ -108,7 +109,7 @@ struct Queues {
 /// What a controller gets while it observes or syncs: the shared core, the API server, its
 /// work queue and the event recorder.
 pub struct Cx<'a> {
-    pub core: &'a mut Core,
+    pub core: &'a mut World,
     api: ApiFn,
     queues: &'a mut Queues,
     events: &'a mut EventRecorder,
@@ -400,19 +401,19 @@ impl ControllerManager {
     }
 }
 
-impl Actor for ControllerManager {
+impl Actor<World> for ControllerManager {
     fn handles(&self, target: &Target) -> bool {
         matches!(target, Target::Controller(n) if self.controllers.iter().any(|c| c.name() == *n))
     }
 
-    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, event: &WatchEvent<Object>) {
         let mut cx = Cx { core, api: self.api, queues: &mut self.queues, events: &mut self.events };
         for c in self.controllers.iter_mut() {
             c.observe(&mut cx, event);
         }
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         let Target::Controller(name) = &task.target else { return };
         let k = (*name, task.key.clone());
         if self.queues.pending.get(&k) == Some(&core.now) {

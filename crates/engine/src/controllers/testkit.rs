@@ -19,6 +19,7 @@ use crate::object::{resource_for, Object};
 use crate::sim::{run_loop, Actor, Core, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Component, Detail, Phase};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{Node, Pod};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,7 +33,7 @@ pub const KILL_MS: u64 = 1_000;
 pub const SCHEDULE_LATENCY_MS: u64 = 4;
 
 /// The API server every test component writes through: the real pipeline.
-fn api(core: &mut Core, req: ApiRequest) -> ApiResponse {
+fn api(core: &mut World, req: ApiRequest) -> ApiResponse {
     apiserver::handle(core, req)
 }
 
@@ -123,7 +124,7 @@ pub fn parse_duration(s: &str) -> Option<u64> {
 /// objects (system namespaces with their ServiceAccount and root CA ConfigMap, bootstrap
 /// RBAC, controller ServiceAccounts), then Ready nodes and their Leases. Returns the keys it
 /// created.
-pub fn setup(core: &mut Core, nodes: &[NodeSpec]) -> BTreeSet<String> {
+pub fn setup(core: &mut World, nodes: &[NodeSpec]) -> BTreeSet<String> {
     let now = apiserver::timestamp(0);
     let mut docs: Vec<Value> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
@@ -152,7 +153,7 @@ pub fn setup(core: &mut Core, nodes: &[NodeSpec]) -> BTreeSet<String> {
 // ---------------------------------------------------------------------------------------
 // Fake scheduler and kubelet
 
-fn note(core: &mut Core, from: Component, node: Option<&str>, text: String) {
+fn note(core: &mut World, from: Component, node: Option<&str>, text: String) {
     let mut b = StepBuilder::new(Phase::Kubelet, from, Component::ApiServer, text.clone(), Detail::Note { text });
     if let Some(n) = node {
         b = b.node(n);
@@ -164,12 +165,12 @@ fn note(core: &mut Core, from: Component, node: Option<&str>, text: String) {
 #[derive(Default)]
 pub struct FakeScheduler;
 
-impl Actor for FakeScheduler {
+impl Actor<World> for FakeScheduler {
     fn handles(&self, target: &Target) -> bool {
         *target == Target::Scheduler
     }
 
-    fn observe(&mut self, core: &mut Core, ev: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, ev: &WatchEvent<Object>) {
         if let Object::Pod(p) = &*ev.object {
             if ev.kind != EventType::Deleted
                 && node_name(p).is_empty()
@@ -181,7 +182,7 @@ impl Actor for FakeScheduler {
         }
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         let (ns, name) = split_key(&task.key);
         let Some(Object::Pod(pod)) = get(core, "Pod", ns, name) else { return };
         if !node_name(&pod).is_empty() || is_deleting(&pod.metadata) {
@@ -252,7 +253,7 @@ impl FakeKubelet {
         pod.metadata.annotations.as_ref().and_then(|a| a.get(k)).map(String::as_str)
     }
 
-    fn write_status(&self, core: &mut Core, pod: Pod) -> bool {
+    fn write_status(&self, core: &mut World, pod: Pod) -> bool {
         let ns = pod.metadata.namespace.clone();
         let name = pod.metadata.name.clone();
         let mut req = request(
@@ -285,12 +286,12 @@ fn cond(
     }
 }
 
-impl Actor for FakeKubelet {
+impl Actor<World> for FakeKubelet {
     fn handles(&self, target: &Target) -> bool {
         *target == self.target()
     }
 
-    fn observe(&mut self, core: &mut Core, ev: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, ev: &WatchEvent<Object>) {
         if !self.started {
             self.started = true;
             core.after(HEARTBEAT_MS, Task::periodic(self.target(), "heartbeat"));
@@ -321,7 +322,7 @@ impl Actor for FakeKubelet {
         }
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         if self.stopped(core.now) {
             return;
         }
@@ -528,7 +529,7 @@ fn parse_script(text: &str) -> (Vec<Action>, BTreeMap<String, String>) {
 }
 
 fn kubectl(
-    core: &mut Core,
+    core: &mut World,
     verb: Verb,
     kind: &str,
     ns: Option<&str>,
@@ -538,14 +539,14 @@ fn kubectl(
     api(core, request(admin(), verb, kind, ns, name, body))
 }
 
-impl Actor for Script {
+impl Actor<World> for Script {
     fn handles(&self, target: &Target) -> bool {
         *target == Target::Kubectl
     }
 
-    fn observe(&mut self, _: &mut Core, _: &WatchEvent<Object>) {}
+    fn observe(&mut self, _: &mut World, _: &WatchEvent<Object>) {}
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         let Ok(i) = task.key.parse::<usize>() else { return };
         let Some(a) = self.actions.get(i).cloned() else { return };
         let verb = a.words.first().map(String::as_str).unwrap_or("");
@@ -609,7 +610,7 @@ impl Actor for Script {
 
 use serde::Deserialize;
 
-fn apply(core: &mut Core, mut v: Value) {
+fn apply(core: &mut World, mut v: Value) {
     let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
     let Some(info) = resource_for(&api_version, &kind) else { return };
@@ -652,7 +653,7 @@ pub fn run(cluster: &str, script: &str) -> String {
     let (actions, options) = parse_script(script);
     let limit = options.get("limit").and_then(|s| parse_duration(s)).unwrap_or(900_000);
     let show_watch = options.contains_key("watch");
-    let mut core = Core::new(7);
+    let mut core = World::new(7);
     let setup_keys = setup(&mut core, &nodes);
     let setup_revision = core.store.revision();
     core.steps.clear();
@@ -669,7 +670,7 @@ pub fn run(cluster: &str, script: &str) -> String {
         nodes.iter().cloned().enumerate().map(|(i, n)| FakeKubelet::new(n, i)).collect();
     let mut script_actor = Script { actions };
     {
-        let mut actors: Vec<&mut dyn Actor> = vec![&mut script_actor, &mut cm, &mut scheduler];
+        let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut script_actor, &mut cm, &mut scheduler];
         for k in kubelets.iter_mut() {
             actors.push(k);
         }

@@ -37,6 +37,7 @@ use crate::object::Object;
 use crate::sim::{Actor, Core, Target, Task};
 use crate::store::WatchEvent;
 use crate::trace::{Detail, ObjectRef, Phase, StepStatus};
+use crate::world::World;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -201,7 +202,7 @@ impl KubectlApply {
 
     /// Reads the file (kubectl maps every document before it sends anything: documents it
     /// cannot read or map become client-side errors right away) and queues the first request.
-    pub fn start(&mut self, core: &mut Core) {
+    pub fn start(&mut self, core: &mut World) {
         for i in 0..self.docs.len() {
             if let Pending::Client(e) = &self.docs[i].1 {
                 let e = e.clone();
@@ -259,7 +260,7 @@ impl KubectlApply {
     }
 
     /// Queues the next document kubectl can send, from `index` on.
-    fn next(&self, core: &mut Core, index: usize, delay: u64) {
+    fn next(&self, core: &mut World, index: usize, delay: u64) {
         if self.unauthorized {
             return;
         }
@@ -274,7 +275,7 @@ impl KubectlApply {
     }
 
     /// Sets what kubectl prints on the response step of a request.
-    fn annotate_response(core: &mut Core, request_id: u32, text: &str) {
+    fn annotate_response(core: &mut World, request_id: u32, text: &str) {
         if let Some(step) = core.steps.iter_mut().rev().find(|s| s.request_id == Some(request_id)) {
             if let Detail::Response(r) = &mut step.detail {
                 r.kubectl = text.to_string();
@@ -311,7 +312,7 @@ impl KubectlApply {
 
     fn server_error(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         index: usize,
         obj: &ClientObject,
         verb_text: &str,
@@ -364,7 +365,7 @@ impl KubectlApply {
     /// A document kubectl refuses itself: while reading the file (`in_loop == false`; these
     /// errors are printed first) or in the apply loop (printed in document order with the
     /// server's).
-    fn client_error(&mut self, core: &mut Core, index: usize, text: String, in_loop: bool) {
+    fn client_error(&mut self, core: &mut World, index: usize, text: String, in_loop: bool) {
         let (doc, _) = &self.docs[index];
         let summary = format!("kubectl cannot use document {} (line {}): {}", index + 1, doc.line, first_line(&text));
         let object = doc.name.clone().map(|name| ObjectRef { kind: doc.kind.clone(), namespace: None, name });
@@ -390,7 +391,7 @@ impl KubectlApply {
         }
     }
 
-    fn run_get(&mut self, core: &mut Core, index: usize) {
+    fn run_get(&mut self, core: &mut World, index: usize) {
         let obj = match &self.docs[index].1 {
             Pending::Client(_) => return,
             Pending::Ready(o) => o.clone(),
@@ -430,7 +431,7 @@ impl KubectlApply {
         }
     }
 
-    fn run_create(&mut self, core: &mut Core, index: usize, get_id: u32) {
+    fn run_create(&mut self, core: &mut World, index: usize, get_id: u32) {
         let Pending::Ready(obj) = &self.docs[index].1 else { return };
         let obj = obj.clone();
         let body = self.current_body.clone();
@@ -456,7 +457,7 @@ impl KubectlApply {
 
     fn patch_or_unchanged(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         index: usize,
         obj: &ClientObject,
         live: ApiResponse,
@@ -495,7 +496,7 @@ impl KubectlApply {
         core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", rid)));
     }
 
-    fn run_patch(&mut self, core: &mut Core, index: usize, get_id: u32) {
+    fn run_patch(&mut self, core: &mut World, index: usize, get_id: u32) {
         let Pending::Ready(obj) = &self.docs[index].1 else { return };
         let obj = obj.clone();
         let patch = self.current_body.clone();
@@ -602,14 +603,14 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
-impl Actor for KubectlApply {
+impl Actor<World> for KubectlApply {
     fn handles(&self, target: &Target) -> bool {
         *target == Target::Kubectl
     }
 
-    fn observe(&mut self, _core: &mut Core, _event: &WatchEvent<Object>) {}
+    fn observe(&mut self, _core: &mut World, _event: &WatchEvent<Object>) {}
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         let parts: Vec<&str> = task.key.split('/').collect();
         let index = parts.get(1).and_then(|s| s.parse::<usize>().ok()).unwrap_or(usize::MAX);
         if index >= self.docs.len() || self.unauthorized {

@@ -15,8 +15,8 @@ use super::{admission, cgroups, volumes, Kubelet, PodWorker, POD_WORKER_BACKOFF_
 use crate::labels::Operator;
 use crate::quantity::Quantity;
 use crate::resource::{self, Totals};
-use crate::sim::Core;
 use crate::trace::{Component, Phase, StepStatus, Table};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration};
 use std::collections::BTreeMap;
 
@@ -262,7 +262,7 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod], node_conditions: &[String]
 
 impl Kubelet {
     /// Admission, QoS class, pod cgroup and the first status.
-    pub(super) fn admit(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn admit(&mut self, core: &mut World, w: &mut PodWorker) {
         let Some(node) = self.node_obj(core) else {
             let obj = w.reference();
             self.work(

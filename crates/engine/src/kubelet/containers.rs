@@ -8,9 +8,10 @@ use super::images::{go_duration, CachedImage, ResolvedImage};
 use super::probes::{ProbeKind, WorkerState};
 use super::runtime::{End, OnStop, Process};
 use super::{cgroups, cni, env, probes, qos, runtime, volumes, Kubelet, PodWorker, POD_WORKER_BACKOFF_MS};
-use crate::sim::{Core, Task};
+use crate::sim::Task;
 use crate::sort::CollectMap;
 use crate::trace::{Component, Phase, StepStatus, Table};
+use crate::world::World;
 use k8s_openapi::api::core::v1::Container;
 use std::collections::BTreeMap;
 
@@ -192,7 +193,7 @@ pub(super) fn should_restart(policy: &str, code: i32) -> bool {
 
 impl Kubelet {
     /// Completes a finished runtime operation; `false` while one is still in flight.
-    pub(super) fn progress_op(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    pub(super) fn progress_op(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         let Some(op) = w.op.clone() else { return true };
         if core.now < op.done_at() {
             self.wake(core, w, op.done_at(), false);
@@ -262,7 +263,7 @@ impl Kubelet {
     }
 
     /// Decides what to start next: init containers in order, then app containers.
-    pub(super) fn containers(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn containers(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.op.is_some() || w.deleting {
             return;
         }
@@ -305,7 +306,7 @@ impl Kubelet {
     }
 
     /// Starts (or restarts) container `i`, unless a back-off says to wait.
-    fn start_or_backoff(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn start_or_backoff(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         if core.now < w.ctrs[i].next_try {
             let at = w.ctrs[i].next_try;
             self.wake(core, w, at, true);
@@ -317,7 +318,7 @@ impl Kubelet {
 
     /// doBackOff, then the start: `previous` is the newest exited instance the sync's pod
     /// status shows (none for a first start, or a first restart inside a probe kill's sync).
-    fn start_unless_backoff(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, previous: Option<Term>) {
+    fn start_unless_backoff(&mut self, core: &mut World, w: &mut PodWorker, i: usize, previous: Option<Term>) {
         if let Some(prev) = previous {
             let key = format!("{}_{}_{}_{}", w.name(), w.ns(), w.uid, w.ctrs[i].name);
             if self.crash_backoff.in_backoff_since(&key, prev.finished_ms, core.now) {
@@ -356,7 +357,7 @@ impl Kubelet {
     }
 
     /// Resolves the environment and asks the runtime to create the container.
-    pub(super) fn begin_create(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    pub(super) fn begin_create(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let node = self.node_obj(core);
         let alloc =
             qos::resource_list(node.as_ref().and_then(|n| n.status.as_ref()).and_then(|s| s.allocatable.as_ref()));
@@ -387,7 +388,7 @@ impl Kubelet {
     }
 
     /// StartContainer returned: the process runs (or could not start).
-    fn finish_start(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    fn finish_start(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let Some(img) = w.ctrs[i].image.clone() else { return };
         let spec = w.ctrs[i].spec.clone();
         let argv = runtime::effective_argv(&img.info, spec.command.as_ref(), spec.args.as_ref());
@@ -637,7 +638,7 @@ impl Kubelet {
     }
 
     /// Stops container `i`: `message` is the Killing event's text.
-    pub(super) fn kill(&mut self, core: &mut Core, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
+    pub(super) fn kill(&mut self, core: &mut World, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
         self.stop_container(core, w, i, message, grace_s, None);
     }
 
@@ -645,7 +646,7 @@ impl Kubelet {
     /// has exited.
     pub(super) fn kill_terminating(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         w: &mut PodWorker,
         i: usize,
         message: String,
@@ -661,7 +662,7 @@ impl Kubelet {
     /// stop belongs to a pod sync that waits for it (a failed probe or postStart hook).
     pub(super) fn stop_container(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         w: &mut PodWorker,
         i: usize,
         message: String,
@@ -689,13 +690,13 @@ impl Kubelet {
     }
 
     /// A container's process ended (exit, OOM kill, or the end of a stop).
-    pub(super) fn on_exit(&mut self, core: &mut Core, key: &str, name: &str, instance: u32) {
+    pub(super) fn on_exit(&mut self, core: &mut World, key: &str, name: &str, instance: u32) {
         let Some(mut w) = self.pods.remove(key) else { return };
         self.exit_container(core, &mut w, name, instance);
         self.pods.insert(key.to_string(), w);
     }
 
-    fn exit_container(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, instance: u32) {
+    fn exit_container(&mut self, core: &mut World, w: &mut PodWorker, name: &str, instance: u32) {
         let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
         if w.ctrs[i].instance != instance {
             return;

@@ -7,8 +7,9 @@
 
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb, EPOCH_UNIX_MS};
 use crate::object::{resource_for, Object};
-use crate::sim::{object_ref, Core, StepBuilder};
+use crate::sim::{object_ref, StepBuilder};
 use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference};
 use std::collections::BTreeMap;
 
@@ -80,7 +81,7 @@ impl EventRecorder {
 
     /// Records an event; returns the index of its trace step (`None` when the spam filter
     /// dropped it).
-    pub fn record(&mut self, core: &mut Core, spec: EventSpec) -> Option<usize> {
+    pub fn record(&mut self, core: &mut World, spec: EventSpec) -> Option<usize> {
         let obj = spec.involved;
         let meta = obj.meta();
         let ns = meta.namespace.clone().unwrap_or_else(|| "default".to_string());

@@ -7,6 +7,7 @@ use super::{Kubelet, PodWorker};
 use crate::apiserver;
 use crate::sim::{Core, Task};
 use crate::trace::Phase;
+use crate::world::World;
 
 /// The eviction manager's monitoring interval.
 pub const EVICTION_MONITORING_MS: u64 = 10_000;
@@ -26,7 +27,7 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn eviction(&mut self, core: &mut Core) {
+    pub(super) fn eviction(&mut self, core: &mut World) {
         self.ensure_init(core);
         let Some(dp) = self.config.faults.disk_pressure.clone() else { return };
         if core.now < dp.since_ms {
@@ -117,7 +118,7 @@ impl Kubelet {
     }
 
     /// After an evicted pod's containers stopped: remove its sandbox.
-    pub(super) fn finish_evicted(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn finish_evicted(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.evicted.is_some() && !w.ctrs.iter().any(|c| c.running()) {
             self.stop_sandbox(core, w);
             self.update_status(core, w);

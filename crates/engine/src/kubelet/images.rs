@@ -13,8 +13,8 @@
 
 use super::containers::{CState, Op};
 use super::{images, Kubelet, PodWorker, POD_WORKER_BACKOFF_MS};
-use crate::sim::Core;
 use crate::trace::{Component, Phase, StepStatus};
+use crate::world::World;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
@@ -1132,7 +1132,7 @@ pub(super) struct ResolvedImage {
 
 impl Kubelet {
     /// The image manager: pull policy, cache, back-off, pull.
-    pub(super) fn ensure_image(&mut self, core: &mut Core, w: &mut PodWorker, i: usize) {
+    pub(super) fn ensure_image(&mut self, core: &mut World, w: &mut PodWorker, i: usize) {
         let image = w.ctrs[i].spec.image.clone().unwrap_or_default();
         let r = match images::parse_image_ref(&image) {
             Ok(r) => r,

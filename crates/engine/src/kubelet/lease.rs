@@ -5,7 +5,7 @@
 use super::Kubelet;
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
-use crate::sim::Core;
+use crate::world::World;
 
 /// `nodeLeaseDurationSeconds`: the Lease's `spec.leaseDurationSeconds`.
 pub const NODE_LEASE_DURATION_S: i32 = 40;
@@ -15,7 +15,7 @@ pub const NODE_LEASE_RENEW_INTERVAL_MS: u64 = 10_000;
 pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 
 impl Kubelet {
-    pub(super) fn renew_lease(&self, core: &mut Core) -> bool {
+    pub(super) fn renew_lease(&self, core: &mut World) -> bool {
         let Some(resource) = resource_for("coordination.k8s.io/v1", "Lease") else { return false };
         let key = resource.etcd_key(Some(NODE_LEASE_NAMESPACE), &self.node);
         let renew = crate::controllers::util::micro_time(core.now);

@@ -60,6 +60,7 @@ use crate::object::Object;
 use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Component, Detail, Phase, StepStatus, Table, WatchDetail, WorkDetail};
+use crate::world::World;
 use containers::{Ctr, Op};
 use events::{EventRecorder, EventSpec};
 use images::{Backoff, CachedImage, ImageCache};
@@ -336,12 +337,12 @@ impl Kubelet {
 
     /// Starts the kubelet: it lists the pods already bound to its node and arms the timers
     /// of its node faults.
-    pub fn start(&mut self, core: &mut Core) {
+    pub fn start(&mut self, core: &mut World) {
         core.after(0, Task::new(self.target(), "start"));
         self.start_timers(core);
     }
 
-    fn start_timers(&mut self, core: &mut Core) {
+    fn start_timers(&mut self, core: &mut World) {
         if self.timers_started {
             return;
         }
@@ -391,7 +392,7 @@ impl Kubelet {
         }
     }
 
-    fn wake(&self, core: &mut Core, w: &mut PodWorker, at: u64, periodic: bool) {
+    fn wake(&self, core: &mut World, w: &mut PodWorker, at: u64, periodic: bool) {
         let at = at.max(core.now);
         if w.wakes.insert(at) {
             let key = format!("sync|{}", w.key);
@@ -408,7 +409,7 @@ impl Kubelet {
     #[allow(clippy::too_many_arguments)]
     fn work(
         &self,
-        core: &mut Core,
+        core: &mut World,
         phase: Phase,
         from: Component,
         to: Component,
@@ -437,7 +438,7 @@ impl Kubelet {
     #[allow(clippy::too_many_arguments)]
     fn event(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         w: &PodWorker,
         ctr: Option<usize>,
         type_: &'static str,
@@ -450,7 +451,7 @@ impl Kubelet {
         self.recorder.record(core, EventSpec { involved: &obj, field_path, type_, reason, message, phase });
     }
 
-    fn node_event(&mut self, core: &mut Core, type_: &'static str, reason: &str, message: String) {
+    fn node_event(&mut self, core: &mut World, type_: &'static str, reason: &str, message: String) {
         if let Some(node) = self.node_obj(core) {
             let obj = Object::Node(node);
             self.recorder.record(
@@ -460,7 +461,7 @@ impl Kubelet {
         }
     }
 
-    fn ensure_init(&mut self, core: &mut Core) {
+    fn ensure_init(&mut self, core: &mut World) {
         if self.initialised {
             return;
         }
@@ -505,7 +506,7 @@ impl Kubelet {
         self.ipam = Some(cni::HostLocal::new(cidr));
     }
 
-    fn stopped(&mut self, core: &mut Core) -> bool {
+    fn stopped(&mut self, core: &mut World) -> bool {
         let Some(at) = self.config.faults.not_ready_at else { return false };
         if core.now < at {
             return false;
@@ -537,7 +538,7 @@ impl Kubelet {
     // -----------------------------------------------------------------------------------
     // The pod worker.
 
-    fn sync(&mut self, core: &mut Core, key: &str) {
+    fn sync(&mut self, core: &mut World, key: &str) {
         self.ensure_init(core);
         let pod = Self::read_pod(core, key);
         let mut w = match self.pods.remove(key) {
@@ -595,7 +596,7 @@ impl Kubelet {
         self.pods.insert(key.to_string(), w);
     }
 
-    fn sync_worker(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn sync_worker(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.admitted.is_none() {
             self.admit(core, w);
             return;
@@ -665,7 +666,7 @@ impl Kubelet {
     /// A sync pass that started containers is over. The status is not written now: PLEG's
     /// next relist reports what the pass started (or what has exited since), and the sync it
     /// triggers writes it.
-    fn end_pass(&mut self, core: &mut Core, w: &mut PodWorker) {
+    fn end_pass(&mut self, core: &mut World, w: &mut PodWorker) {
         w.in_pass = false;
         let at = Self::next_relist(core.now);
         self.wake(core, w, at, false);
@@ -693,12 +694,12 @@ fn fingerprint(p: &std::sync::Arc<Pod>) -> Fingerprint {
     Fingerprint(std::sync::Arc::clone(p))
 }
 
-impl Actor for Kubelet {
+impl Actor<World> for Kubelet {
     fn handles(&self, target: &Target) -> bool {
         matches!(target, Target::Kubelet(n) if *n == self.node)
     }
 
-    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, event: &WatchEvent<Object>) {
         let Object::Pod(p) = &*event.object else { return };
         let bound = p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(self.node.as_str());
         if !bound && self.pods.is_empty() {
@@ -722,7 +723,7 @@ impl Actor for Kubelet {
         core.after(WATCH_LATENCY_MS, Task::new(self.target(), format!("sync|{key}")));
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         if self.stopped(core) {
             return;
         }

@@ -5,8 +5,9 @@
 use super::Kubelet;
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
-use crate::sim::{object_ref, Core, StepBuilder};
+use crate::sim::{object_ref, StepBuilder};
 use crate::trace::{Component, Detail, Phase, WorkDetail};
+use crate::world::World;
 use k8s_openapi::api::core::v1::Node;
 
 /// `nodeStatusUpdateFrequency`: how often the kubelet computes its node status.
@@ -16,7 +17,7 @@ pub const NODE_STATUS_REPORT_FREQUENCY_MS: u64 = 300_000;
 
 /// A routine write of the heartbeat: one that succeeds leaves no step (the API server
 /// records none for it, and this drops any its callees recorded); a refused one stays.
-fn quietly(core: &mut Core, write: impl FnOnce(&mut Core) -> bool) {
+fn quietly(core: &mut World, write: impl FnOnce(&mut World) -> bool) {
     let steps = core.steps.len();
     if core.routine(write) {
         core.steps.truncate(steps);
@@ -39,7 +40,7 @@ impl Kubelet {
     /// watched like any other, they keep no run from settling, and a write that succeeds is
     /// not a step of the trace (a run would otherwise show one every 10 s per node); a
     /// refused one is.
-    pub(super) fn heartbeat(&mut self, core: &mut Core) {
+    pub(super) fn heartbeat(&mut self, core: &mut World) {
         quietly(core, |core| self.renew_lease(core));
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
@@ -54,7 +55,7 @@ impl Kubelet {
     }
 
     /// Writes `node.status.images` after a pull (and once DiskPressure starts).
-    pub(super) fn update_node_images(&mut self, core: &mut Core) {
+    pub(super) fn update_node_images(&mut self, core: &mut World) {
         let Some(node) = self.node_obj(core) else { return };
         let mut node = std::sync::Arc::unwrap_or_clone(node);
         let list: Vec<k8s_openapi::api::core::v1::ContainerImage> = self
@@ -71,7 +72,7 @@ impl Kubelet {
         self.write_node_status(core, node, "kubelet reports the node's images (node.status.images)".into());
     }
 
-    pub(super) fn write_node_status(&mut self, core: &mut Core, mut node: Node, summary: String) {
+    pub(super) fn write_node_status(&mut self, core: &mut World, mut node: Node, summary: String) {
         let Some(resource) = resource_for("v1", "Node") else { return };
         // Every post of node status is a heartbeat: each condition's lastHeartbeatTime is now.
         stamp_heartbeat(&mut node, core.now);

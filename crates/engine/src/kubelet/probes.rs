@@ -17,8 +17,9 @@ use super::containers::InSyncKill;
 use super::images::ImageInfo;
 use super::runtime::{exec_in_container, http_status, Process, Routes};
 use super::{cni, probes, volumes, Kubelet, PodWorker};
-use crate::sim::{Core, Task};
+use crate::sim::Task;
 use crate::trace::{Component, Phase, StepStatus};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{Container, Probe};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
@@ -262,7 +263,7 @@ impl Kubelet {
     /// A probe tick.
     pub(super) fn on_probe(
         &mut self,
-        core: &mut Core,
+        core: &mut World,
         key: &str,
         name: &str,
         kind: ProbeKind,
@@ -274,7 +275,7 @@ impl Kubelet {
         self.pods.insert(key.to_string(), w);
     }
 
-    fn probe(&mut self, core: &mut Core, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
+    fn probe(&mut self, core: &mut World, w: &mut PodWorker, name: &str, kind: ProbeKind, instance: u32, task: &Task) {
         let Some(i) = w.ctrs.iter().position(|c| c.name == name) else { return };
         if w.ctrs[i].instance != instance || !w.ctrs[i].running() || w.terminal.is_some() || w.deleting {
             return;

@@ -3,8 +3,8 @@
 //! the CNI DEL that releases its address.
 
 use super::{cgroups, cni, images, runtime, Kubelet, PodWorker, POD_WORKER_BACKOFF_MS};
-use crate::sim::Core;
 use crate::trace::{Component, Phase, StepStatus};
+use crate::world::World;
 
 /// When the sandbox network is set up, counted from RunPodSandbox.
 pub const CNI_AT_MS: u64 = 150;
@@ -42,7 +42,7 @@ pub(super) enum Sandbox {
 
 impl Kubelet {
     /// The sandbox: RunPodSandbox, CNI ADD; `true` once ready.
-    pub(super) fn sandbox_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    pub(super) fn sandbox_ready(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         let obj = w.reference();
         loop {
             match w.sandbox.clone() {
@@ -184,7 +184,7 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn stop_sandbox(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn stop_sandbox(&mut self, core: &mut World, w: &mut PodWorker) {
         let Sandbox::Ready { id, netns, ip, veth } = w.sandbox.clone() else {
             if !matches!(w.sandbox, Sandbox::Stopped { .. }) {
                 w.sandbox = Sandbox::Stopped { ip: None };

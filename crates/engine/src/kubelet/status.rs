@@ -12,8 +12,9 @@ use super::sandbox::Sandbox;
 use super::{status, Kubelet, PodWorker};
 use crate::apiserver::{self, timestamp, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
-use crate::sim::{object_ref, Core, StepBuilder};
+use crate::sim::{object_ref, StepBuilder};
 use crate::trace::{Change, Component, Detail, Phase, WorkDetail};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, HostIP,
     Pod, PodCondition, PodIP, PodSpec, PodStatus, ResourceRequirements, VolumeMountStatus,
@@ -519,7 +520,7 @@ pub(super) fn summary(new: &PodStatus, w: &PodWorker) -> String {
 
 impl Kubelet {
     /// Writes the pod status through the API server when it changed.
-    pub(super) fn update_status(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn update_status(&mut self, core: &mut World, w: &mut PodWorker) {
         let node_ip = self.node_ip(core);
         let new = status::generate(w, &node_ip, core.now);
         if let Some(last) = &w.last_status {
@@ -565,7 +566,7 @@ impl Kubelet {
         }
     }
 
-    fn work_changes(&self, core: &mut Core, obj: &Object, summary: String, changes: Vec<Change>) {
+    fn work_changes(&self, core: &mut World, obj: &Object, summary: String, changes: Vec<Change>) {
         core.record(
             StepBuilder::new(
                 Phase::Status,

@@ -7,12 +7,13 @@ use super::sandbox::Sandbox;
 use super::{runtime, status, Kubelet, PodWorker};
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::resource_for;
-use crate::sim::{object_ref, Core, StepBuilder};
+use crate::sim::{object_ref, StepBuilder};
 use crate::trace::{Component, Detail, Phase, StepStatus, WatchDetail};
+use crate::world::World;
 
 impl Kubelet {
     /// Ends the pod when nothing will run again.
-    pub(super) fn check_terminal(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn check_terminal(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.terminal.is_some() || w.op.is_some() {
             return;
         }
@@ -64,7 +65,7 @@ impl Kubelet {
     /// write the status as it is now, stop every container and wait for all of them (the pod
     /// worker is blocked in killPod, so nothing is written meanwhile), remove the sandbox,
     /// write the terminal status, then delete the object.
-    pub(super) fn terminate(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn terminate(&mut self, core: &mut World, w: &mut PodWorker) {
         if !w.deleting {
             w.deleting = true;
             w.op = None;
@@ -143,7 +144,7 @@ impl Kubelet {
 
     /// The pod vanished from the API (deleted without a grace period): kill what still runs
     /// and remove the sandbox.
-    pub(super) fn forget(&mut self, core: &mut Core, w: &mut PodWorker) {
+    pub(super) fn forget(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.deleted || w.admitted != Some(true) {
             if let Sandbox::Ready { id, .. } = &w.sandbox {
                 if let Some(ipam) = self.ipam.as_mut() {

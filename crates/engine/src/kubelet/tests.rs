@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::sim::run_loop;
+use crate::world::World;
 use expect_test::{expect, Expect};
 
 /// A kind worker node: 8 CPUs, 16Gi, podCIDR 10.244.1.0/24.
@@ -33,12 +34,12 @@ struct Setup {
     deletes: Vec<(u64, String, i64)>,
 }
 
-impl Actor for Setup {
+impl Actor<World> for Setup {
     fn handles(&self, t: &Target) -> bool {
         *t == Target::Controller("test-setup")
     }
-    fn observe(&mut self, _: &mut Core, _: &WatchEvent<Object>) {}
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn observe(&mut self, _: &mut World, _: &WatchEvent<Object>) {}
+    fn run(&mut self, core: &mut World, task: &Task) {
         if let Some(key) = task.key.strip_prefix("delete|") {
             let grace = self.deletes.iter().find(|d| d.1 == key).map(|d| d.2).unwrap_or(30);
             let (ns, name) = key.split_once('/').unwrap_or(("default", key));
@@ -92,7 +93,7 @@ fn run_scenario(
     topics: &[&str],
     deletes: Vec<(u64, String, i64)>,
 ) -> String {
-    let mut core = Core::new(7);
+    let mut core = World::new(7);
     let mut all = docs(node);
     all.extend(docs(objects));
     let pod_keys: Vec<String> = all
@@ -2344,7 +2345,7 @@ fn grpc_liveness_probe_from_the_docs() {
 fn kubelet_start_picks_up_pods_already_bound() {
     // The pod exists before the kubelet starts (a kubelet restart): it lists instead of
     // waiting for a watch event.
-    let mut core = Core::new(7);
+    let mut core = World::new(7);
     let pod = pod(
         "web",
         "  containers:\n  - {name: web, image: busybox:1.36, imagePullPolicy: IfNotPresent, command: [sleep, infinity]}",
@@ -2436,7 +2437,7 @@ fn faults_parse_from_lab_settings() {
 /// The summaries of the steps the kubelet of `worker-1` leaves in `limit_ms` on a cluster of
 /// `NODE` and `objects` (no pods), and the Lease as stored at the end, if any.
 fn heartbeat_steps(objects: &str, limit_ms: u64) -> (Vec<String>, Option<String>) {
-    let mut core = Core::new(7);
+    let mut core = World::new(7);
     crate::cluster::load(&mut core, Some(&format!("{NODE}\n---\n{objects}"))).expect("the test cluster loads");
     let mut kubelet = Kubelet::new("worker-1", KubeletConfig::default());
     kubelet.start(&mut core);

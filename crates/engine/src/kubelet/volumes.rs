@@ -13,9 +13,9 @@
 
 use super::{cgroups, volumes, Kubelet, PodWorker, PLEG_RELIST_MS};
 use crate::object::Object;
-use crate::sim::Core;
 use crate::store::Store;
 use crate::trace::{Component, Phase, StepStatus, Table};
+use crate::world::World;
 use k8s_openapi::api::core::v1::{ConfigMap, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Volume};
 use std::collections::BTreeMap;
 
@@ -551,7 +551,7 @@ pub(super) struct VolFail {
 
 impl Kubelet {
     /// Volumes: one SetUp attempt per due volume; `true` when all are mounted.
-    pub(super) fn volumes_ready(&mut self, core: &mut Core, w: &mut PodWorker) -> bool {
+    pub(super) fn volumes_ready(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
         if w.volumes_done {
             return true;
         }

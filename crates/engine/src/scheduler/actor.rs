@@ -12,9 +12,10 @@ use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference, Pod};
 use super::{queue, ClusterSnapshot, ScheduleResult, Scheduler};
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
-use crate::sim::{object_ref, Actor, Core, StepBuilder, Target, Task};
+use crate::sim::{object_ref, Actor, StepBuilder, Target, Task};
 use crate::store::{EventType, WatchEvent};
 use crate::trace::{Component, Detail, EventDetail, Phase, StepStatus, WatchDetail};
+use crate::world::World;
 
 /// How long a watch event takes to reach the scheduler's queue.
 const WATCH_LATENCY_MS: u64 = 2;
@@ -72,7 +73,7 @@ impl SchedulerActor {
 
     /// The cluster changed in a way that may free room: retry the pods that did not fit,
     /// each after its back-off.
-    fn retry_unschedulable(&mut self, core: &mut Core) {
+    fn retry_unschedulable(&mut self, core: &mut World) {
         for key in std::mem::take(&mut self.unschedulable) {
             if !core.is_queued(&Target::Scheduler, &key) {
                 let attempts = self.attempts.get(&key).copied().unwrap_or(1);
@@ -81,7 +82,7 @@ impl SchedulerActor {
         }
     }
 
-    fn write(core: &mut Core, verb: Verb, kind: &str, ns: &str, name: &str, sub: Option<&str>, body: Body) -> bool {
+    fn write(core: &mut World, verb: Verb, kind: &str, ns: &str, name: &str, sub: Option<&str>, body: Body) -> bool {
         let Some(resource) = resource_for("v1", kind) else { return false };
         apiserver::handle(
             core,
@@ -101,7 +102,7 @@ impl SchedulerActor {
     }
 
     /// Records an event about `pod`, as the scheduler's event recorder writes it.
-    fn event(&mut self, core: &mut Core, pod: &Arc<Pod>, detail: EventDetail, action: &str) {
+    fn event(&mut self, core: &mut World, pod: &Arc<Pod>, detail: EventDetail, action: &str) {
         let pod_ref = object_ref(&Object::Pod(pod.clone()));
         let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
         let pod_name = pod.metadata.name.clone().unwrap_or_default();
@@ -151,7 +152,7 @@ impl SchedulerActor {
         );
     }
 
-    fn schedule(&mut self, core: &mut Core, key: &str) {
+    fn schedule(&mut self, core: &mut World, key: &str) {
         let Some((ns, name)) = key.split_once('/') else { return };
         let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
             Some((Object::Pod(p), _)) => p.clone(),
@@ -246,7 +247,7 @@ impl SchedulerActor {
 }
 
 /// Requeues a pod whose cycle failed for a reason other than fit (a failed write).
-fn requeue(actor: &mut SchedulerActor, core: &mut Core, key: &str) {
+fn requeue(actor: &mut SchedulerActor, core: &mut World, key: &str) {
     let attempts = actor.attempts.get(key).copied().unwrap_or(1);
     core.after(queue::backoff_ms(attempts), Task::new(Target::Scheduler, key.to_string()));
 }
@@ -278,12 +279,12 @@ fn node_scheduling_properties_changed(
         || old.metadata.annotations != new.metadata.annotations
 }
 
-impl Actor for SchedulerActor {
+impl Actor<World> for SchedulerActor {
     fn handles(&self, target: &Target) -> bool {
         *target == Target::Scheduler
     }
 
-    fn observe(&mut self, core: &mut Core, event: &WatchEvent<Object>) {
+    fn observe(&mut self, core: &mut World, event: &WatchEvent<Object>) {
         match &*event.object {
             Object::Pod(pod) => {
                 let key = pod_key(pod);
@@ -341,7 +342,7 @@ impl Actor for SchedulerActor {
         }
     }
 
-    fn run(&mut self, core: &mut Core, task: &Task) {
+    fn run(&mut self, core: &mut World, task: &Task) {
         self.schedule(core, &task.key);
     }
 }

@@ -6,6 +6,7 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod pod_security;
 mod priority;
+mod resource_quota;
 mod runtime_class;
 mod service_account;
 mod simple;
@@ -14,6 +15,7 @@ use super::{MutatingPlugin, ValidatingPlugin};
 use crate::object::Object;
 use k8s_openapi::api::core::v1::{Container, Pod, PodSpec};
 pub(crate) use limit_ranger::pod_totals;
+pub use resource_quota::QuotaStatusUpdate;
 
 pub(crate) type Built = (Option<Box<dyn MutatingPlugin>>, Option<Box<dyn ValidatingPlugin>>);
 
@@ -36,7 +38,7 @@ pub(crate) fn build(name: &'static str) -> Built {
         "DefaultIngressClass" => (Some(Box::new(simple::DefaultIngressClass)), None),
         "MutatingAdmissionWebhook" => (Some(Box::new(super::webhook::MutatingAdmissionWebhook)), None),
         "ValidatingAdmissionWebhook" => (None, Some(Box::new(super::webhook::ValidatingAdmissionWebhook))),
-        "ResourceQuota" => (None, Some(Box::new(super::quota::ResourceQuota))),
+        "ResourceQuota" => (None, Some(Box::new(resource_quota::ResourceQuota))),
         other => inert::build(other),
     }
 }

@@ -15,8 +15,8 @@
 //! counts every object). Upstream the admission plugin itself then writes the new usage into
 //! `status.used`; the updates are returned for the API server to write.
 
-use super::plugins::pod_totals;
-use super::{Attributes, Context, Decision, Operation, ValidatingPlugin};
+use super::{all_containers, pod_totals};
+use crate::admission::{Attributes, Context, Decision, Operation, ValidatingPlugin};
 use crate::object::Object;
 use crate::quantity::Quantity;
 use crate::sort::CollectMap;
@@ -174,7 +174,7 @@ fn object_usage(attrs: &Attributes, obj: &Object, now_unix_ms: i64) -> Usage {
 
 fn is_best_effort(pod: &Pod) -> bool {
     pod.spec.as_ref().is_none_or(|s| {
-        super::plugins::all_containers(s).all(|c| {
+        all_containers(s).all(|c| {
             let r = c.resources.as_ref();
             let none = |m: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>| {
                 m.is_none_or(|m| {
