@@ -651,7 +651,18 @@ fn page(lab: Lab) -> impl IntoView {
                 <ViewTabs views=&View::LEFT narrow=false label="Your input" />
                 // The Manifest view: the editor, and the natural place for a terminal pane
                 // (a live kubectl session) under it.
-                {panel(View::Manifest, view! { <editor::Editor /> }.into_any())}
+                {panel(
+                    View::Manifest,
+                    view! {
+                        <editor::Editor />
+                        <p class="to-journey">
+                            <button type="button" on:click=move |_| layout.show_and_focus(View::Journey, "status-title")>
+                                "See what the cluster did ▸"
+                            </button>
+                        </p>
+                    }
+                        .into_any(),
+                )}
                 {panel(View::Cluster, view! { <cluster::ClusterPanel /> }.into_any())}
             </div>
             <div class="col-run">
@@ -718,7 +729,7 @@ fn RunStatus() -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {
         <section class="panel status" aria-labelledby="status-title">
-            <h2 id="status-title" class="panel-title">
+            <h2 id="status-title" class="panel-title" tabindex="-1">
                 "Outcome"
             </h2>
             {move || {

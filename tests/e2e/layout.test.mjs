@@ -9,7 +9,8 @@
 // layout-embed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { axeViolations, openApp, pickStarter, runs, screenshot, start, waitForRun } from './support.mjs';
+import { join } from 'node:path';
+import { axeViolations, openApp, pickStarter, runs, SCREENSHOTS, screenshot, start, waitForRun } from './support.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1440, height: 900 };
@@ -88,6 +89,7 @@ for (const [name, viewport, limit] of [
     // Nothing moved when the run ended (the containers keep their size).
     const cls = await layoutShift(page);
     assert.ok(cls < 0.05, `layout shift ${cls}`);
+    await screenshot(page, `layout-${name}-first-screen`);
     await screenshot(page, `layout-${name}`, { fullPage: true });
     await checkAxe(page, `${name}: default view`);
     assert.deepEqual(page.problems, []);
@@ -105,6 +107,11 @@ test('phone: the four view tabs, by touch and by keyboard, in light and dark', a
     await checkAxe(page, `${colorScheme}: phone, Manifest view`);
     if (colorScheme === 'light') await screenshot(page, 'layout-phone-manifest', { fullPage: true });
     await pickStarter(page, 'pending');
+    // From the manifest to what it did, in one tap.
+    await page.click('.to-journey button');
+    await page.waitForFunction(() => document.activeElement?.id === 'status-title');
+    assert.deepEqual(await shownViews(page), ['view-journey']);
+    await page.click('#tab-n-manifest');
     // Arrow keys move along the tabs and show each view.
     await page.focus('#tab-n-manifest');
     await page.keyboard.press('ArrowRight');
@@ -117,6 +124,7 @@ test('phone: the four view tabs, by touch and by keyboard, in light and dark', a
     await page.locator('.policy summary').first().click();
     await checkAxe(page, `${colorScheme}: phone, Cluster view`);
     if (colorScheme === 'light') await screenshot(page, 'layout-phone-cluster', { fullPage: true });
+    await page.focus('#tab-n-cluster');
     await page.keyboard.press('End');
     assert.deepEqual(await shownViews(page), ['view-learn']);
     assert.ok(await page.isVisible('#quiz-group'));
@@ -188,6 +196,7 @@ for (const [name, viewport] of [
     assert.match(await wrong.locator('.result').textContent(), /Not quite\. The answer: TaintToleration/);
     await q.scrollIntoViewIfNeeded();
     await screenshot(page, `layout-quiz-at-phase${name === 'phone' ? '-phone' : ''}`);
+    await page.locator('#phase-card').screenshot({ path: join(SCREENSHOTS, `layout-quiz-at-phase-card${name === 'phone' ? '-phone' : ''}.png`) });
     await checkAxe(page, `${name}: quiz at the Scheduling phase`);
     // Stepping inside the phase keeps the answers; the Learn view has the whole overview.
     await page.click('#forward');
@@ -202,14 +211,21 @@ for (const [name, viewport] of [
   });
 }
 
-test('an embed (800 px): no word about saving, cards of one width, the scheduler message once', async () => {
+/** Opens an embed URL (`query` after `?`) in a fresh context, recording problems. */
+async function openEmbed(query, { timeline = true } = {}) {
   const context = await env.browser.newContext({ viewport: { width: 800, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && page.problems.push(`console error: ${m.text()}`));
-  await page.goto(`${env.url}?embed&starter=pending&panels=editor,outcome,timeline,detail`);
-  await waitForRun(page, 0);
+  page.on('requestfailed', (r) => page.problems.push(`request failed: ${r.url()}`));
+  await page.goto(`${env.url}?${query}`);
+  await waitForRun(page, 0, { timeline });
+  return page;
+}
+
+test('an embed (800 px): no word about saving, cards of one width, the scheduler message once', async () => {
+  const page = await openEmbed('embed&starter=pending&panels=editor,outcome,timeline,detail');
   const hint = await page.textContent('#manifest-hint');
   assert.doesNotMatch(hint, /saved in this browser/, hint);
   assert.match(hint, /Tab indents/);
@@ -224,7 +240,7 @@ test('an embed (800 px): no word about saving, cards of one width, the scheduler
   assert.ok(scroll <= 800, `the embed is ${scroll}px wide`);
   // "Where it broke" gives the scheduler's message once.
   const failure = await page.textContent('#failure');
-  const times = failure.split('0/3 nodes are available').length - 1;
+  const times = failure.split('0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.').length - 1;
   assert.equal(times, 1, failure);
   // The embed's own step: the scheduling cycle, whose detail is the widest.
   await page.click('#failure button');
@@ -237,13 +253,11 @@ test('an embed (800 px): no word about saving, cards of one width, the scheduler
   await checkAxe(page, 'embed, scheduling step');
   assert.equal(await page.locator('[role=tablist].view-tabs').count(), 0, 'an embed has no view tabs');
   assert.deepEqual(page.problems, []);
-  await context.close();
+  await page.context().close();
 });
 
 test('a readonly embed says so under the editor', async () => {
-  const page = await openApp(env, { wait: false });
-  await page.goto(`${env.url}?embed&starter=forbidden&panels=editor,outcome&readonly`);
-  await waitForRun(page, 0, { timeline: false });
+  const page = await openEmbed('embed&starter=forbidden&panels=editor,outcome&readonly', { timeline: false });
   const hint = await page.textContent('#manifest-hint');
   assert.match(hint, /read-only/);
   assert.doesNotMatch(hint, /saved in this browser|Tab indents/);
