@@ -134,8 +134,7 @@ pub fn ViewTabs(views: &'static [View], narrow: bool, label: &'static str) -> im
         }
         if narrow {
             // A tab chosen far down the page: show the view from its top, under the bar.
-            if let Some(main) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("lab"))
-            {
+            if let Some(main) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("lab")) {
                 let top = main.get_bounding_client_rect().top();
                 if top < 0.0 {
                     let bar = list.get().map(|l| l.get_bounding_client_rect().height()).unwrap_or(0.0);
