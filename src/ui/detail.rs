@@ -11,8 +11,10 @@ use podlab_engine::trace::{
     ScheduleDetail, Step, StepStatus, Table, UserInfo, ValidationDetail, WatchDetail, WebhookCall, WorkDetail,
 };
 
+/// The current step in full. With `phase_quiz` (the page, not an embed), its head offers the
+/// quiz of the step's phase ("Check yourself on …"), opened in the phase card below.
 #[component]
-pub fn StepDetail() -> impl IntoView {
+pub fn StepDetail(#[prop(optional)] phase_quiz: bool) -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {
         <section class="panel detail" aria-labelledby="detail-title">
@@ -25,7 +27,10 @@ pub fn StepDetail() -> impl IntoView {
                 };
                 let i = lab.step.get();
                 match run.step(i) {
-                    Some(step) => step_view(step, run.len()).into_any(),
+                    Some(step) => {
+                        let quiz = phase_quiz.then(|| super::explain::quiz_button(step.phase, "phase-quiz-open"));
+                        step_view(step, run.len(), quiz).into_any()
+                    }
                     None => view! { <p class="muted">"This run has no steps."</p> }.into_any(),
                 }
             }}
@@ -42,7 +47,7 @@ fn status_badge(s: StepStatus) -> impl IntoView {
     view! { <span class=class>{text}</span> }
 }
 
-fn step_view(step: &Step, total: usize) -> impl IntoView {
+fn step_view(step: &Step, total: usize, quiz: Option<AnyView>) -> impl IntoView {
     let node = step.node.as_deref();
     let arrow = if step.from == step.to {
         component_name(step.from, node)
@@ -63,6 +68,7 @@ fn step_view(step: &Step, total: usize) -> impl IntoView {
                 {step.summary.clone()}
             </p>
             {object.map(|o| view! { <p class="step-object">"Object: " <code>{o}</code></p> })}
+            {quiz}
         </div>
         <div class="step-body" id="step-body">
             {detail_view(&step.detail)}

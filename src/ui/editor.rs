@@ -201,8 +201,18 @@ pub fn Editor() -> impl IntoView {
                 </div>
             </div>
             <p id="manifest-hint" class="hint">
-                "Separate documents with " <code>"---"</code>
-                ". Tab indents; press Escape, then Tab, to leave the editor. Your text is saved in this browser as you type."
+                {if lab.readonly {
+                    "This manifest is read-only here. Press Tab to leave the editor.".into_any()
+                } else {
+                    view! {
+                        "Separate documents with "
+                        <code>"---"</code>
+                        ". Tab indents; press Escape, then Tab, to leave the editor."
+                    }
+                        .into_any()
+                }}
+                // An embed saves nothing (docs/embedding.md): it does not say it does.
+                {(!lab.embedded).then_some(" Your text is saved in this browser as you type.")}
             </p>
             <div id="markers" class="markers" aria-live="polite">
                 {move || {

@@ -355,7 +355,7 @@ pub fn LearnPanel() -> impl IntoView {
     let exercises = StoredValue::new(content::exercises());
     view! {
         <section class="panel learn" id="learn" aria-labelledby="learn-title">
-            <h2 id="learn-title" class="panel-title">
+            <h2 id="learn-title" class="panel-title" tabindex="-1">
                 "Learn: quizzes and exercises"
             </h2>
             {move || ui.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
@@ -443,6 +443,15 @@ fn quiz_view(ui: LearnUi, quizzes: StoredValue<Vec<podlab_learn::quiz::Quiz>>) -
                 })
         }}
     }
+}
+
+/// Questions answered in place, each graded and recorded like the Learn view's (the phase
+/// card's quiz).
+pub fn questions_view(ui: LearnUi, questions: Vec<Question>) -> impl IntoView {
+    questions
+        .into_iter()
+        .map(|q| question_view(q, move |q: &Question, g: &Graded, a: &Response| record_quiz(ui, q, g, a)))
+        .collect_view()
 }
 
 /// Records a quiz answer in the progress and tells the page (and an embedding host).

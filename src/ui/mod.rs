@@ -8,6 +8,7 @@ mod diagram;
 mod editor;
 mod embed;
 mod explain;
+pub mod layout;
 pub mod learn;
 mod panes;
 mod share;
@@ -495,6 +496,14 @@ pub fn App() -> impl IntoView {
     provide_context(lab);
     let learn_ui = learn::LearnUi::new();
     provide_context(learn_ui);
+    // A page opened for an exercise (a permalink's) shows it beside the manifest.
+    let first_view = if embed.is_none() && lab.exercise.get_untracked().is_some() {
+        layout::View::Learn
+    } else {
+        layout::View::Journey
+    };
+    let layout = layout::Layout::new(first_view);
+    provide_context(layout);
     // The exercise of a permalink or an embed's `exercise=` is the learn panel's exercise,
     // and the exercise loaded there goes into the page's permalink.
     if let Some(id) = lab.exercise.get_untracked() {
@@ -516,6 +525,7 @@ pub fn App() -> impl IntoView {
         if id.is_some() && learn_ui.exercise.get_untracked() != id {
             learn_ui.view.set("exercises");
             learn_ui.exercise.set(id);
+            layout.show(layout::View::Learn);
         }
     });
     Effect::new(move || {
@@ -583,12 +593,32 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The full lab page.
+/// The full lab page: the header, the view tabs and the two columns (see [`layout`]).
 fn page(lab: Lab) -> impl IntoView {
+    use layout::{View, ViewTabs};
+    let layout = expect_context::<layout::Layout>();
     let theme = RwSignal::new(Theme::from_storage());
     theme.get_untracked().apply();
+    // A view's container: a tab panel, shown by the stylesheet when its column (or, on a
+    // narrow screen, the page) shows it.
+    let panel = |v: View, children: AnyView| {
+        view! {
+            <div id=v.panel_id() class=format!("view view-{}", v.id()) role="tabpanel" aria-label=v.title()>
+                {children}
+            </div>
+        }
+    };
     view! {
-        <a class="skip" href="#timeline-title">"Skip to the timeline"</a>
+        <a
+            class="skip"
+            href="#timeline-title"
+            on:click=move |ev| {
+                ev.prevent_default();
+                layout.show_and_focus(View::Journey, "timeline-title");
+            }
+        >
+            "Skip to the timeline"
+        </a>
         <header class="topbar">
             <h1 class="brand">"podlab"</h1>
             <p class="tagline">"what a cluster does with your manifest, step by step"</p>
@@ -609,20 +639,50 @@ fn page(lab: Lab) -> impl IntoView {
             <share::CopyLink />
         </header>
         <share::LinkNotices />
-        <main class="lab" data-runs=move || lab.runs.get().to_string()>
+        <ViewTabs views=&View::ALL narrow=true label="Lab views" />
+        <main
+            class="lab"
+            id="lab"
+            data-runs=move || lab.runs.get().to_string()
+            data-left=move || layout.left.get().id()
+            data-right=move || layout.right.get().id()
+            data-focus=move || layout.focus.get().id()
+        >
             <div class="col-input">
-                <editor::Editor />
-                <cluster::ClusterPanel />
+                <ViewTabs views=&View::LEFT narrow=false label="Your input" />
+                // The Manifest view: the editor, and the natural place for a terminal pane
+                // (a live kubectl session) under it.
+                {panel(
+                    View::Manifest,
+                    view! {
+                        <editor::Editor />
+                        <p class="to-journey">
+                            <button type="button" on:click=move |_| layout.show_and_focus(View::Journey, "status-title")>
+                                "See what the cluster did ▸"
+                            </button>
+                        </p>
+                    }
+                        .into_any(),
+                )}
+                {panel(View::Cluster, view! { <cluster::ClusterPanel /> }.into_any())}
             </div>
             <div class="col-run">
-                <RunStatus />
-                <learn::PredictPause />
-                <timeline::Timeline />
-                <diagram::Diagram />
-                <detail::StepDetail />
-                <panes::Panes />
-                <explain::Explanations />
-                <learn::LearnPanel />
+                <ViewTabs views=&View::RIGHT narrow=false label="What happened" />
+                {panel(
+                    View::Journey,
+                    view! {
+                        <RunStatus />
+                        <timeline::Timeline />
+                        <learn::PredictPause />
+                        <detail::StepDetail phase_quiz=true />
+                        <explain::PhaseCard />
+                        <diagram::Diagram />
+                        <panes::Panes />
+                        <explain::Explanations collapsible=true />
+                    }
+                        .into_any(),
+                )}
+                {panel(View::Learn, view! { <learn::LearnPanel /> }.into_any())}
             </div>
         </main>
         <footer class="foot">
@@ -670,7 +730,7 @@ fn RunStatus() -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {
         <section class="panel status" aria-labelledby="status-title">
-            <h2 id="status-title" class="panel-title">
+            <h2 id="status-title" class="panel-title" tabindex="-1">
                 "Outcome"
             </h2>
             {move || {
@@ -736,6 +796,10 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
             .map(|f| {
                 let text = crate::explain::phase_text(f.phase);
                 let href = format!("#explain-{}", f.phase.id());
+                // The message in a block of its own only when the sentence does not already
+                // say it (a scheduler's or admission's summary often is the message).
+                let message = (!f.message.trim().is_empty() && !f.summary.contains(f.message.trim()))
+                    .then(|| view! { <pre class="message">{f.message.clone()}</pre> });
                 view! {
                     <div class="failure" id="failure">
                         <h3>"Where it broke"</h3>
@@ -743,7 +807,7 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
                             "Step " {f.step + 1} ", " <strong>{f.phase.title()}</strong> " ("
                             {f.component.title()} "): " {f.summary.clone()}
                         </p>
-                        <pre class="message">{f.message.clone()}</pre>
+                        {message}
                         <p>
                             <strong>"How to fix it: "</strong>
                             {text.fix}
@@ -752,7 +816,9 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
                             <button type="button" on:click=move |_| lab.go(f.step)>
                                 "Show this step"
                             </button>
-                            <a href=href>"About " {f.phase.title()}</a>
+                            <a href=href on:click=|_| explain::open_all()>
+                                "About " {f.phase.title()}
+                            </a>
                         </p>
                     </div>
                 }

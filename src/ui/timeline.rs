@@ -209,7 +209,11 @@ pub fn Timeline() -> impl IntoView {
                                                 <span class="phase-title">{phase.title()}</span>
                                             </button>
                                             <span class="phase-count">{count_text}</span>
-                                            <a class="phase-about" href=format!("#explain-{}", phase.id())>
+                                            <a
+                                                class="phase-about"
+                                                href=format!("#explain-{}", phase.id())
+                                                on:click=|_| super::explain::open_all()
+                                            >
                                                 "About"
                                                 <span class="sr-only">" " {phase.title()}</span>
                                             </a>

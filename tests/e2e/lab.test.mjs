@@ -325,7 +325,7 @@ test('keyboard only: pick a starter, step with the arrow keys, play, switch pane
   assert.equal(n, total, 'playback stops at the last step');
 
   // The kubectl tabs: arrow keys move between them.
-  await page.focus('[role=tab][aria-selected=true]');
+  await page.focus('.panes [role=tab][aria-selected=true]');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'get pods -w');
   await page.keyboard.press('End');
@@ -361,6 +361,8 @@ test('the text and the settings survive a reload', async () => {
 test('identity: impersonation as alice from the admin', async () => {
   const page = await openApp(env);
   await pickStarter(page, 'forbidden');
+  // The identity is in the Cluster view, one click away from the manifest.
+  await page.click('#tab-c-cluster');
   let before = await runs(page);
   await page.selectOption('#user', 'kubernetes-admin');
   await waitForRun(page, before);
@@ -394,6 +396,7 @@ test('a broken cluster says so, and the nodes are shown at each step', async () 
   assert.deepEqual(nodes, ['kind-control-plane', 'kind-worker', 'kind-worker2']);
   assert.match(await page.textContent('.node[data-node="kind-control-plane"]'), /node-role\.kubernetes\.io\/control-plane:NoSchedule/);
   assert.match(await page.textContent('.node[data-node="kind-worker"]'), /CPU: 0 of 4 requested \(0%\)/);
+  await page.click('#tab-c-cluster');
   await page.locator('.cluster-yaml summary').click();
   const before = await runs(page);
   await page.fill('#cluster-text', 'kind: LabSettings\napiVersion: podlab.dev/v1alpha1\nusers: 3\n');
@@ -410,6 +413,7 @@ test('a broken cluster says so, and the nodes are shown at each step', async () 
 
 test('the cluster panel sums up namespaces, RBAC bindings, quotas and webhooks at each step', async () => {
   const page = await openApp(env);
+  await page.click('#tab-c-cluster');
   await page.selectOption('#preset', 'full');
   await page.waitForSelector('#run-summary');
   await page.waitForSelector('.policy-item[data-namespace="dev"]');
@@ -457,7 +461,10 @@ test('a crash shows the recovery message and keeps the text; the next visit does
 
 test('a phone-sized screen: one column, nothing wider than the screen', async () => {
   const page = await openApp(env, { viewport: { width: 360, height: 780 } });
+  // One view at a time: the starter menu is in the Manifest view, the outcome in the Journey.
+  await page.click('#tab-n-manifest');
   await pickStarter(page, 'forbidden');
+  await page.click('#tab-n-journey');
   await page.click('#failure button');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `the page is ${width}px wide`);

@@ -15,6 +15,7 @@ after(async () => {
 
 test('a quiz: one right answer, one wrong answer with its explanation', async () => {
   const page = await openApp(env);
+  await page.click('#tab-c-learn');
   await page.click('#learn-quiz-tab');
   await page.selectOption('#quiz-group', 'request-authentication');
   const right = page.locator('fieldset[data-question="authn-admin-method"]');
@@ -59,6 +60,7 @@ test('predict, then reveal: stepping pauses before the scheduler decides', async
 
 test('an exercise completed, and the progress kept after a reload', async () => {
   const page = await openApp(env);
+  await page.click('#tab-c-learn');
   await page.click('#learn-exercises-tab');
   const before = await runs(page);
   await page.locator('li[data-exercise="pending-pod"] button').click();
@@ -79,6 +81,7 @@ test('an exercise completed, and the progress kept after a reload', async () => 
   assert.match(await page.textContent('li[data-exercise="pending-pod"]'), /done/);
   await page.reload();
   await waitForRun(page, 0);
+  await page.click('#tab-c-learn');
   await page.click('#learn-exercises-tab');
   assert.match(await page.textContent('li[data-exercise="pending-pod"]'), /done/, 'kept after reload');
   const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('podlab.progress')));

@@ -95,7 +95,8 @@ export async function waitForRun(page, after, { timeline = true } = {}) {
     after,
     { timeout: 20_000 },
   );
-  if (timeline) await page.waitForSelector('#phases > li');
+  // Rendered, not necessarily shown: on a phone the timeline is in the Journey view.
+  if (timeline) await page.waitForSelector('#phases > li', { state: 'attached' });
 }
 
 /** Picks a starter from the menu and waits for its run. */
