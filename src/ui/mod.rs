@@ -775,6 +775,7 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
     let accepted: Vec<String> =
         run.run.documents.iter().filter(|d| d.accepted).map(|d| d.outcome.clone()).filter(|o| !o.is_empty()).collect();
     let failure = run.failure.clone();
+    let gaps = run.run.not_modelled.clone();
     let summary = format!(
         "{} steps, {} of cluster time · kubectl exited with {exit}",
         run.len(),
@@ -790,6 +791,28 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
                     <ul class="accepted">
                         {accepted.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}
                     </ul>
+                }
+            })}
+        {(!gaps.is_empty())
+            .then(|| {
+                view! {
+                    <div class="not-modelled" id="not-modelled" role="note">
+                        <h3>"Not modelled by the lab"</h3>
+                        {gaps
+                            .into_iter()
+                            .map(|g| {
+                                let step = g.step;
+                                view! {
+                                    <p>{g.text}</p>
+                                    <p class="actions">
+                                        <button type="button" on:click=move |_| lab.go(step)>
+                                            "Show this step"
+                                        </button>
+                                    </p>
+                                }
+                            })
+                            .collect_view()}
+                    </div>
                 }
             })}
         {failure

@@ -241,7 +241,19 @@ pub fn render_text(run: &Run, file: &str) -> String {
     }
     s += &format!("\n$ kubectl apply -f {file}\n{}", run.kubectl_output);
     s += &format!("(exit status {})\n", run.exit_code);
+    s += &render_not_modelled(run);
     s += &render_tail(run);
+    s
+}
+
+/// One line per object of the run that a component the lab does not model would act on
+/// (`# podlab: not modelled ...`), so the quiet after it is never read as Kubernetes'.
+pub fn render_not_modelled(run: &Run) -> String {
+    let mut s = String::new();
+    for n in &run.not_modelled {
+        let text = n.text.strip_prefix("Not modelled by the lab. ").unwrap_or(&n.text);
+        s += &format!("# podlab: not modelled (step {}): {text}\n", n.step + 1);
+    }
     s
 }
 
@@ -491,6 +503,9 @@ pub struct Report {
     /// With `--runtime`: how many pods of the accepted files end in each state (kubectl's
     /// STATUS column; `Pending` split by why: `Pending (FailedScheduling)` or not scheduled yet).
     pub pod_states: std::collections::BTreeMap<String, usize>,
+    /// Objects of the runs that a component the lab does not model would act on, counted by
+    /// that component (every one announced in its run).
+    pub not_modelled: std::collections::BTreeMap<String, usize>,
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -621,6 +636,10 @@ pub fn website_report_with(dir: &Path, runtime: bool) -> Option<Report> {
             r.accepted_files += 1;
             let ok: Vec<&str> = run.documents.iter().map(|d| d.outcome.as_str()).collect();
             lines += &format!("ok       {rel}: {}\n", ok.join(", "));
+            for n in &run.not_modelled {
+                *r.not_modelled.entry(n.component.clone()).or_default() += 1;
+                lines += &format!("           not modelled: {} {} ({})\n", n.object.kind, n.object.name, n.component);
+            }
             if runtime {
                 lines += &runtime_rows(&run, &mut r.pod_states);
             }
@@ -646,6 +665,11 @@ pub fn website_report_with(dir: &Path, runtime: bool) -> Option<Report> {
         "{lines}\nwebsite examples: {} files ({} documents): {} accepted, {} rejected as a fresh kind cluster would, {} rejected by the lab's fault\n",
         r.files, r.documents, r.accepted_files, r.expected, r.ours
     );
+    if !r.not_modelled.is_empty() {
+        let total: usize = r.not_modelled.values().sum();
+        let by: Vec<String> = r.not_modelled.iter().map(|(c, n)| format!("{n} {c}")).collect();
+        r.text += &format!("objects announced as not modelled: {total}: {}\n", by.join(", "));
+    }
     if runtime {
         let total: usize = r.pod_states.values().sum();
         let states: Vec<String> = r.pod_states.iter().map(|(s, n)| format!("{n} {s}")).collect();

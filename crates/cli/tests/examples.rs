@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 8] = [
+const EXAMPLES: [&str; 9] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -17,6 +17,7 @@ const EXAMPLES: [&str; 8] = [
     "no-traffic",
     "node-failure",
     "pod-update-refused",
+    "not-modelled",
 ];
 
 fn root() -> PathBuf {

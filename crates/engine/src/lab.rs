@@ -122,6 +122,10 @@ pub struct Run {
     /// The logical time the run ended.
     pub end_ms: u64,
     pub final_revision: u64,
+    /// The objects of the run that a component the lab does not model would act on in a real
+    /// cluster (each announced by a warning step; see [`crate::consumers`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<crate::consumers::NotModelled>,
     /// The learner's file as it was run (the markers' lines are its lines).
     #[serde(skip)]
     manifest: String,
@@ -298,12 +302,14 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         namespace: namespace.clone(),
     });
     kubectl.start(&mut core);
+    let not_modelled;
     {
         // The actors of the cluster: kubectl, kube-controller-manager (every controller,
         // node-lifecycle and taint-eviction included: the kubelets' heartbeats are routine
         // writes, which keep no run from settling), kube-scheduler, and one kubelet per Node
         // of the starting cluster.
         let mut controllers = ControllerManager::new();
+        let mut announcer = crate::consumers::Announcer::default();
         let mut scheduler = SchedulerActor::default();
         let base = KubeletConfig::default();
         let mut kubelets: Vec<Kubelet> = core
@@ -320,7 +326,9 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         }
         let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut kubectl, &mut controllers, &mut scheduler];
         actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        actors.push(&mut announcer);
         run_loop(&mut core, &mut actors, input.limit_ms);
+        not_modelled = announcer.found;
     }
     let (stdout, stderr, kubectl_output, exit_code) = kubectl.finish();
     Ok(Run {
@@ -340,6 +348,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         exit_code,
         end_ms: core.now,
         final_revision: core.store.revision(),
+        not_modelled,
         manifest: input.manifest.clone(),
         core: core.core,
     })

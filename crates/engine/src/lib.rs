@@ -8,6 +8,7 @@
 pub mod admission;
 pub mod apiserver;
 pub mod cluster;
+pub mod consumers;
 pub mod controllers;
 pub mod decode;
 pub mod defaults;

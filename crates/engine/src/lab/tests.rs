@@ -992,3 +992,107 @@ fn runs_on_a_kept_cluster_equal_fresh_runs() {
         assert!(kept.as_ref().is_some_and(|l| l.fits(&input)));
     }
 }
+
+/// A minimal valid object of every kind whose consumer the lab may lack, by (group, kind).
+fn minimal_object(group: &str, kind: &str, version: &str) -> Option<String> {
+    let pod_spec = "      containers:\n      - name: c\n        image: busybox:1.37\n";
+    let template = format!("    metadata:\n      labels:\n        app: x\n    spec:\n{pod_spec}");
+    let api = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
+    let body = match (group, kind) {
+        ("", "PersistentVolumeClaim") => {
+            "spec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n".to_string()
+        }
+        ("", "PersistentVolume") => {
+            "spec:\n  capacity:\n    storage: 1Gi\n  accessModes: [ReadWriteOnce]\n  hostPath:\n    path: /data\n".to_string()
+        }
+        ("", "ReplicationController") => {
+            format!("spec:\n  replicas: 1\n  selector:\n    app: x\n  template:\n{template}")
+        }
+        ("apps", "StatefulSet") => format!(
+            "spec:\n  serviceName: x\n  replicas: 2\n  selector:\n    matchLabels:\n      app: x\n  template:\n{template}"
+        ),
+        ("apps", "DaemonSet") => {
+            format!("spec:\n  selector:\n    matchLabels:\n      app: x\n  template:\n{template}")
+        }
+        ("batch", "CronJob") => format!(
+            "spec:\n  schedule: \"*/1 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n          - name: c\n            image: busybox:1.37\n"
+        ),
+        ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 5\n  targetCPUUtilizationPercentage: 50\n".to_string(),
+        ("autoscaling", "HorizontalPodAutoscaler") => "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 5\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target:\n        type: Utilization\n        averageUtilization: 50\n".to_string(),
+        ("policy", "PodDisruptionBudget") => {
+            "spec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: x\n".to_string()
+        }
+        ("networking.k8s.io", "Ingress") => "spec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        pathType: Prefix\n        backend:\n          service:\n            name: web\n            port:\n              number: 80\n".to_string(),
+        ("networking.k8s.io", "IngressClass") => "spec:\n  controller: k8s.io/ingress-nginx\n".to_string(),
+        ("networking.k8s.io", "NetworkPolicy") => "spec:\n  podSelector: {}\n  policyTypes: [Ingress]\n".to_string(),
+        ("storage.k8s.io", "StorageClass") => "provisioner: example.com/fast\n".to_string(),
+        ("storage.k8s.io", "CSIDriver") => "spec:\n  attachRequired: false\n".to_string(),
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => "spec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n    singular: widget\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n".to_string(),
+        ("snapshot.storage.k8s.io", "VolumeSnapshot") => {
+            "spec:\n  source:\n    persistentVolumeClaimName: data\n".to_string()
+        }
+        ("snapshot.storage.k8s.io", "VolumeSnapshotClass") => {
+            "driver: hostpath.csi.k8s.io\ndeletionPolicy: Delete\n".to_string()
+        }
+        _ => return None,
+    };
+    let name = if kind == "CustomResourceDefinition" { "widgets.example.com" } else { "x" };
+    Some(format!("apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n{body}"))
+}
+
+/// Never a silent nothing: every kind the API server accepts is either modelled (no
+/// announcement) or, when the component acting on it is missing from the lab, announced by
+/// a warning step and listed in the run.
+#[test]
+fn every_kind_without_its_consumer_is_announced() {
+    use crate::consumers::{row_of, Consumer};
+    let mut announced = 0;
+    for info in crate::object::RESOURCES {
+        let row = row_of(info).unwrap();
+        let gap = matches!(row.consumer, Consumer::NotModelled(_));
+        let Some(manifest) = minimal_object(info.group, info.kind, info.version) else {
+            assert!(
+                !gap,
+                "{} ({}) is not modelled and has no minimal object to test it",
+                info.kind,
+                info.api_version()
+            );
+            continue;
+        };
+        let r = run(&LabInput::new(manifest.clone(), "x.yaml")).unwrap();
+        assert!(r.all_accepted(), "{}: {}\n{manifest}", info.kind, r.kubectl_output);
+        if !gap {
+            assert!(r.not_modelled.is_empty(), "{} is modelled but announced: {:?}", info.kind, r.not_modelled);
+            continue;
+        }
+        announced += 1;
+        let Consumer::NotModelled(g) = row.consumer else { unreachable!() };
+        assert_eq!(r.not_modelled.len(), 1, "{}: {:?}", info.kind, r.not_modelled);
+        let n = &r.not_modelled[0];
+        assert_eq!((n.object.kind.as_str(), n.component.as_str()), (info.kind, g.component));
+        let step = &r.steps[n.step];
+        assert_eq!(step.status, crate::trace::StepStatus::Warning);
+        assert!(matches!(&step.detail, Detail::Note { text } if text == &n.text && text.contains(g.component)));
+        // Announced after the object was written, before the run ended.
+        let created = r.steps.iter().position(|s| s.summary.starts_with("201 Created")).unwrap();
+        assert!(n.step > created, "{}: step {} before the create at {created}", info.kind, n.step);
+    }
+    assert!(announced > 0, "no kind is announced");
+}
+
+#[test]
+fn a_modelled_run_announces_nothing() {
+    let r = run(&LabInput::new(POD, "pod.yaml")).unwrap();
+    assert!(r.not_modelled.is_empty());
+    assert!(!r.to_json().contains("not_modelled"));
+}
+
+#[test]
+fn ingress_announcement_reads_plainly() {
+    let m = minimal_object("networking.k8s.io", "Ingress", "v1").unwrap();
+    let r = run(&LabInput::new(m, "ingress.yaml")).unwrap();
+    assert_eq!(r.not_modelled.len(), 1);
+    let n = &r.not_modelled[0];
+    assert_eq!(r.steps[n.step].summary, "not modelled: an ingress controller would act on Ingress x");
+    expect!["Not modelled by the lab. In a real cluster, an ingress controller (an add-on) acts on Ingress default/x: it routes HTTP to the backend Services and writes its address into status.loadBalancer; a kind cluster has no ingress controller until you install one (ingress-nginx, for example), so a real kind cluster leaves it without an ADDRESS too. The lab does not model an ingress controller, so here the Ingress has no address. Read this as a gap of the lab, not as Kubernetes' behaviour."].assert_eq(&n.text);
+}
