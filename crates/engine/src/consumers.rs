@@ -166,7 +166,7 @@ pub const CONSUMERS: &[Row] = &[
     gap!(
         "policy",
         "PodDisruptionBudget",
-        "disruption controller",
+        "disruption-controller",
         KCM,
         Component::ControllerManager,
         "counts the healthy Pods it selects into its status (disruptionsAllowed), which the Eviction API (kubectl drain) then honours",
@@ -210,7 +210,7 @@ pub const CONSUMERS: &[Row] = &[
     gap!(
         "storage.k8s.io",
         "StorageClass",
-        "its provisioner",
+        "a volume provisioner",
         "an add-on or CSI driver",
         Component::ControllerManager,
         "creates a PersistentVolume for each claim of this class (for WaitForFirstConsumer, once a Pod using the claim is scheduled)",
