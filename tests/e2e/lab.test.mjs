@@ -279,6 +279,58 @@ test('the editor marks an unknown field and a YAML error on their lines', async 
   await page.context().close();
 });
 
+const UNMODELLED = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 2
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+      - name: db
+        image: nginx:1.29
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  defaultBackend:
+    service:
+      name: web
+      port:
+        number: 80
+`;
+
+test('never a silent nothing: a kind whose component the lab lacks is announced', async () => {
+  const page = await openApp(env);
+  await typeManifest(page, UNMODELLED);
+  await page.waitForSelector('#not-modelled');
+  const text = await page.textContent('#not-modelled');
+  assert.match(text, /Not modelled by the lab/);
+  // The Ingress is always announced (kind installs no ingress controller); the StatefulSet
+  // only while its controller is not modelled.
+  assert.match(text, /an ingress controller \(an add-on\) acts on Ingress default\/web/);
+  const paragraphs = await page.locator('#not-modelled p:not(.actions)').count();
+  assert.ok(paragraphs >= 1);
+  // Its button shows the warning step, whose detail says the same.
+  const buttons = page.locator('#not-modelled button');
+  await buttons.nth(paragraphs - 1).click();
+  await page.waitForFunction(() => /not modelled: an ingress controller/.test(document.querySelector('#step-summary')?.textContent ?? ''));
+  await screenshot(page, '15-not-modelled', { fullPage: true });
+  await checkAxe(page, 'not modelled announced');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('keyboard only: pick a starter, step with the arrow keys, play, switch panes', async () => {
   const page = await openApp(env);
   // Tab from the top of the page to the starter menu.

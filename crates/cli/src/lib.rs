@@ -251,8 +251,7 @@ pub fn render_text(run: &Run, file: &str) -> String {
 pub fn render_not_modelled(run: &Run) -> String {
     let mut s = String::new();
     for n in &run.not_modelled {
-        let text = n.text.strip_prefix("Not modelled by the lab. ").unwrap_or(&n.text);
-        s += &format!("# podlab: not modelled (step {}): {text}\n", n.step + 1);
+        s += &format!("# podlab: not modelled (step {}): {}\n", n.step + 1, n.text);
     }
     s
 }

@@ -294,7 +294,7 @@ pub fn sentence(gap: &Gap, obj: &Object) -> String {
         None => format!("{} {}", obj.kind(), obj.name()),
     };
     format!(
-        "Not modelled by the lab. In a real cluster, {} ({}) acts on {what}: it {}. The lab does not model {}, so here {}. Read this as a gap of the lab, not as Kubernetes' behaviour.",
+        "In a real cluster, {} ({}) acts on {what}: it {}. The lab does not model {}, so here {}. Read this as a gap of the lab, not as Kubernetes' behaviour.",
         gap.component, gap.runs_in, gap.would, gap.component, gap.here
     )
 }

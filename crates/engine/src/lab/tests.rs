@@ -1094,5 +1094,5 @@ fn ingress_announcement_reads_plainly() {
     assert_eq!(r.not_modelled.len(), 1);
     let n = &r.not_modelled[0];
     assert_eq!(r.steps[n.step].summary, "not modelled: an ingress controller would act on Ingress x");
-    expect!["Not modelled by the lab. In a real cluster, an ingress controller (an add-on) acts on Ingress default/x: it routes HTTP to the backend Services and writes its address into status.loadBalancer; a kind cluster has no ingress controller until you install one (ingress-nginx, for example), so a real kind cluster leaves it without an ADDRESS too. The lab does not model an ingress controller, so here the Ingress has no address. Read this as a gap of the lab, not as Kubernetes' behaviour."].assert_eq(&n.text);
+    expect!["In a real cluster, an ingress controller (an add-on) acts on Ingress default/x: it routes HTTP to the backend Services and writes its address into status.loadBalancer; a kind cluster has no ingress controller until you install one (ingress-nginx, for example), so a real kind cluster leaves it without an ADDRESS too. The lab does not model an ingress controller, so here the Ingress has no address. Read this as a gap of the lab, not as Kubernetes' behaviour."].assert_eq(&n.text);
 }
