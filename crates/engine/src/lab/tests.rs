@@ -1014,9 +1014,7 @@ fn minimal_object(group: &str, kind: &str, version: &str) -> Option<String> {
         ("apps", "DaemonSet") => {
             format!("spec:\n  selector:\n    matchLabels:\n      app: x\n  template:\n{template}")
         }
-        ("batch", "CronJob") => format!(
-            "spec:\n  schedule: \"*/1 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n          - name: c\n            image: busybox:1.37\n"
-        ),
+        ("batch", "CronJob") => "spec:\n  schedule: \"*/1 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n          - name: c\n            image: busybox:1.37\n".to_string(),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 5\n  targetCPUUtilizationPercentage: 50\n".to_string(),
         ("autoscaling", "HorizontalPodAutoscaler") => "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 5\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target:\n        type: Utilization\n        averageUtilization: 50\n".to_string(),
         ("policy", "PodDisruptionBudget") => {
