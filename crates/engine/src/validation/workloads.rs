@@ -190,33 +190,33 @@ fn job_spec(spec: &JobSpec, p: &str, errs: &mut Errs) {
         }
     }
     if spec.max_failed_indexes.is_some() && spec.backoff_limit_per_index.is_none() {
-        errs.push(FieldError::required(&format!("{p}.backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
+        errs.push(FieldError::required(format!("{p}.backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
     }
     let mode = spec.completion_mode.clone();
     if let Some(m) = mode.as_deref() {
         if m != "NonIndexed" && m != "Indexed" {
-            errs.push(FieldError::not_supported(&format!("{p}.completionMode"), m, &["NonIndexed", "Indexed"]));
+            errs.push(FieldError::not_supported(format!("{p}.completionMode"), m, &["NonIndexed", "Indexed"]));
         }
         if m == "Indexed" && spec.completions.is_none() {
-            errs.push(FieldError::required(&format!("{p}.completions"), "when completion mode is Indexed"));
+            errs.push(FieldError::required(format!("{p}.completions"), "when completion mode is Indexed"));
         }
     }
     if mode.as_deref().is_none_or(|m| m == "NonIndexed") {
         if let Some(b) = spec.backoff_limit_per_index {
-            errs.push(FieldError::invalid(&format!("{p}.backoffLimitPerIndex"), b, "requires indexed completion mode"));
+            errs.push(FieldError::invalid(format!("{p}.backoffLimitPerIndex"), b, "requires indexed completion mode"));
         }
         if let Some(m) = spec.max_failed_indexes {
-            errs.push(FieldError::invalid(&format!("{p}.maxFailedIndexes"), m, "requires indexed completion mode"));
+            errs.push(FieldError::invalid(format!("{p}.maxFailedIndexes"), m, "requires indexed completion mode"));
         }
     }
     if let Some(rp) = spec.pod_replacement_policy.as_deref() {
         if spec.pod_failure_policy.is_some() {
             if rp != "Failed" {
-                errs.push(FieldError::not_supported(&format!("{p}.podReplacementPolicy"), rp, &["Failed"]));
+                errs.push(FieldError::not_supported(format!("{p}.podReplacementPolicy"), rp, &["Failed"]));
             }
         } else if !matches!(rp, "Failed" | "TerminatingOrFailed") {
             errs.push(FieldError::not_supported(
-                &format!("{p}.podReplacementPolicy"),
+                format!("{p}.podReplacementPolicy"),
                 rp,
                 &["Failed", "TerminatingOrFailed"],
             ));
@@ -226,18 +226,18 @@ fn job_spec(spec: &JobSpec, p: &str, errs: &mut Errs) {
     let restart = spec.template.spec.as_ref().and_then(|s| s.restart_policy.clone()).unwrap_or_default();
     if restart == "Always" || restart.is_empty() {
         errs.push(FieldError::required(
-            &format!("{p}.template.spec.restartPolicy"),
+            format!("{p}.template.spec.restartPolicy"),
             "valid values: \"OnFailure\", \"Never\"",
         ));
     } else if restart != "OnFailure" && restart != "Never" {
         errs.push(FieldError::not_supported(
-            &format!("{p}.template.spec.restartPolicy"),
+            format!("{p}.template.spec.restartPolicy"),
             restart.as_str(),
             &["OnFailure", "Never"],
         ));
     } else if spec.pod_failure_policy.is_some() && restart != "Never" {
         errs.push(FieldError::invalid(
-            &format!("{p}.template.spec.restartPolicy"),
+            format!("{p}.template.spec.restartPolicy"),
             restart.as_str(),
             "only \"Never\" is supported when podFailurePolicy is specified",
         ));
