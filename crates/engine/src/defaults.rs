@@ -211,6 +211,19 @@ fn defaults(obj: &mut Object, record: bool) -> Vec<Change> {
                 }
             }
         }
+        Object::CronJob(cj) => {
+            // `SetDefaults_CronJob`, then the job template's pod spec (the generated defaulter
+            // does not run `SetDefaults_Job` on the template: its completions, backoffLimit,
+            // ... stay unset until a Job is made from it).
+            let spec = &mut Arc::make_mut(cj).spec;
+            rec.string(&mut spec.concurrency_policy, "spec.concurrencyPolicy", "Allow");
+            rec.ptr(&mut spec.suspend, "spec.suspend", false);
+            rec.ptr(&mut spec.successful_jobs_history_limit, "spec.successfulJobsHistoryLimit", 3);
+            rec.ptr(&mut spec.failed_jobs_history_limit, "spec.failedJobsHistoryLimit", 1);
+            let job_spec = spec.job_template.spec.get_or_insert_with(Default::default);
+            let template = job_spec.template.spec.get_or_insert_with(Default::default);
+            template_defaults(template, "spec.jobTemplate.spec.template.spec", &mut rec);
+        }
         Object::Service(svc) => service_defaults(Arc::make_mut(svc), &mut rec),
         Object::Secret(secret) => {
             let secret = Arc::make_mut(secret);
@@ -624,7 +637,7 @@ fn json_template_defaults(spec: Option<&mut serde_json::Value>, prefix: &str, re
     }
 }
 
-/// Defaults of kinds held unstructured: StatefulSet, DaemonSet, CronJob,
+/// Defaults of kinds held unstructured: StatefulSet, DaemonSet,
 /// ReplicationController and PodTemplate: their own fields, then their pod template's.
 fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
     use serde_json::{json, Value};
@@ -688,24 +701,13 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
             }
             put(spec, "spec.revisionHistoryLimit", "revisionHistoryLimit", json!(10));
         }
-        "CronJob" => {
-            put(spec, "spec.concurrencyPolicy", "concurrencyPolicy", json!("Allow"));
-            put(spec, "spec.suspend", "suspend", json!(false));
-            put(spec, "spec.successfulJobsHistoryLimit", "successfulJobsHistoryLimit", json!(3));
-            put(spec, "spec.failedJobsHistoryLimit", "failedJobsHistoryLimit", json!(1));
-        }
         "ReplicationController" => {
             put(spec, "spec.replicas", "replicas", json!(1));
         }
         _ => return,
     }
-    if kind == "CronJob" {
-        let t = spec.get_mut("jobTemplate").and_then(|j| j.get_mut("spec")).and_then(|s| s.get_mut("template"));
-        json_template_defaults(t.and_then(|t| t.get_mut("spec")), "spec.jobTemplate.spec.template.spec", rec);
-    } else {
-        let t = spec.get_mut("template").and_then(|t| t.get_mut("spec"));
-        json_template_defaults(t, "spec.template.spec", rec);
-    }
+    let t = spec.get_mut("template").and_then(|t| t.get_mut("spec"));
+    json_template_defaults(t, "spec.template.spec", rec);
 }
 
 /// The canonical text of a quantity (what the API server stores), or the text itself if it

@@ -4,7 +4,7 @@
 
 use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret,
     Service, ServiceAccount,
@@ -352,6 +352,7 @@ objects!(
     Deployment,
     ReplicaSet,
     Job,
+    CronJob,
     EndpointSlice,
     Role,
     ClusterRole,

@@ -211,6 +211,7 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
         }
         Object::Deployment(d) => Arc::make_mut(d).status = None,
         Object::ReplicaSet(r) => Arc::make_mut(r).status = None,
+        Object::CronJob(c) => Arc::make_mut(c).status = None,
         Object::PersistentVolumeClaim(c) => {
             let c = Arc::make_mut(c);
             c.status = Some(k8s_openapi::api::core::v1::PersistentVolumeClaimStatus {
@@ -436,6 +437,9 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
             meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
         }
         (Object::Job(n), Object::Job(o)) => meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec,
+        (Object::CronJob(n), Object::CronJob(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+        }
         _ => false,
     };
     if same_but_status {
@@ -478,6 +482,11 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
             return out;
         }
         (Object::Job(o), Object::Job(n)) => {
+            let o = Arc::make_mut(o);
+            o.status = n.status.clone();
+            return out;
+        }
+        (Object::CronJob(o), Object::CronJob(n)) => {
             let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;

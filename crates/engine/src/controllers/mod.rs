@@ -53,6 +53,7 @@
 //! Missing spec fields are read with the API defaults (replicas 1, RollingUpdate 25%/25%,
 //! backoffLimit 6, ...), as if the server had defaulted them.
 
+pub mod cronjob;
 pub mod deployment;
 pub mod endpoints;
 pub mod endpointslice;

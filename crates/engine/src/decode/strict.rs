@@ -73,7 +73,7 @@ macro_rules! typed_kinds {
 pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Result<Object, DeError> {
     use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
     use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-    use k8s_openapi::api::batch::v1::Job;
+    use k8s_openapi::api::batch::v1::{CronJob, Job};
     use k8s_openapi::api::core::v1::{
         ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota,
         Secret, Service, ServiceAccount,
@@ -101,6 +101,7 @@ pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut
         Deployment,
         ReplicaSet,
         Job,
+        CronJob,
         EndpointSlice,
         Role,
         ClusterRole,

@@ -13,6 +13,7 @@
 //! limits, probes, lifecycle hooks, security contexts, volumes and their sources, restart and
 //! DNS policies, DNS config, node selector, tolerations, host aliases, host network ports,
 //! scheduling and readiness gates); Deployment, ReplicaSet, Job (selectors and templates);
+//! CronJob (schedule, time zone, policies, job template, the 52-character name);
 //! Service; Namespace; ConfigMap; Secret; LimitRange; ResourceQuota; ServiceAccount;
 //! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
 //! for the other kinds.
@@ -42,6 +43,7 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
         Object::Deployment(d) => workloads::deployment(d, &mut errs),
         Object::ReplicaSet(r) => workloads::replica_set(r, &mut errs),
         Object::Job(j) => workloads::job(j, &mut errs),
+        Object::CronJob(c) => workloads::cron_job(c, &mut errs),
         Object::Service(s) => core::service(s, &mut errs),
         Object::Namespace(n) => core::namespace(n, &mut errs),
         Object::ConfigMap(c) => core::config_map(c, &mut errs),

@@ -1,4 +1,4 @@
-//! Deployments, ReplicaSets and Jobs (kubernetes `pkg/apis/apps/validation`,
+//! Deployments, ReplicaSets, Jobs and CronJobs (kubernetes `pkg/apis/apps/validation`,
 //! `pkg/apis/batch/validation`).
 
 use super::meta;
@@ -7,7 +7,7 @@ use super::pod::validate_pod_template_spec;
 use crate::errors::FieldError;
 use crate::labels;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::batch::v1::{CronJob, Job, JobSpec, JobTemplateSpec};
 use k8s_openapi::api::core::v1::PodTemplateSpec;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -173,12 +173,9 @@ pub fn replica_set(rs: &ReplicaSet, errs: &mut Errs) {
     selector_and_template(&spec.selector, spec.template.as_ref().unwrap_or(&empty), errs);
 }
 
-/// `ValidateJob` for a create. The registry generates the selector (from the UID) before
-/// validation unless `manualSelector` is true; without one, `spec.selector` is required.
-pub fn job(j: &Job, errs: &mut Errs) {
-    meta::object_meta(&j.metadata, true, names::name_is_dns_subdomain, errs);
-    let empty = Default::default();
-    let spec = j.spec.as_ref().unwrap_or(&empty);
+/// `validateJobSpec`: what a Job's spec and a CronJob's job template share (`p` is the path of
+/// the spec).
+fn job_spec(spec: &JobSpec, p: &str, errs: &mut Errs) {
     for (field, v) in [
         ("parallelism", spec.parallelism.map(i64::from)),
         ("completions", spec.completions.map(i64::from)),
@@ -189,55 +186,71 @@ pub fn job(j: &Job, errs: &mut Errs) {
         ("maxFailedIndexes", spec.max_failed_indexes.map(i64::from)),
     ] {
         if let Some(v) = v {
-            nonnegative(v, &format!("spec.{field}"), errs);
+            nonnegative(v, &format!("{p}.{field}"), errs);
         }
     }
     if spec.max_failed_indexes.is_some() && spec.backoff_limit_per_index.is_none() {
-        errs.push(FieldError::required("spec.backoffLimitPerIndex", "when maxFailedIndexes is specified"));
+        errs.push(FieldError::required(format!("{p}.backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
     }
     let mode = spec.completion_mode.clone();
     if let Some(m) = mode.as_deref() {
         if m != "NonIndexed" && m != "Indexed" {
-            errs.push(FieldError::not_supported("spec.completionMode", m, &["NonIndexed", "Indexed"]));
+            errs.push(FieldError::not_supported(format!("{p}.completionMode"), m, &["NonIndexed", "Indexed"]));
         }
         if m == "Indexed" && spec.completions.is_none() {
-            errs.push(FieldError::required("spec.completions", "when completion mode is Indexed"));
+            errs.push(FieldError::required(format!("{p}.completions"), "when completion mode is Indexed"));
         }
     }
     if mode.as_deref().is_none_or(|m| m == "NonIndexed") {
         if let Some(b) = spec.backoff_limit_per_index {
-            errs.push(FieldError::invalid("spec.backoffLimitPerIndex", b, "requires indexed completion mode"));
+            errs.push(FieldError::invalid(format!("{p}.backoffLimitPerIndex"), b, "requires indexed completion mode"));
         }
         if let Some(m) = spec.max_failed_indexes {
-            errs.push(FieldError::invalid("spec.maxFailedIndexes", m, "requires indexed completion mode"));
+            errs.push(FieldError::invalid(format!("{p}.maxFailedIndexes"), m, "requires indexed completion mode"));
         }
     }
     if let Some(rp) = spec.pod_replacement_policy.as_deref() {
         if spec.pod_failure_policy.is_some() {
             if rp != "Failed" {
-                errs.push(FieldError::not_supported("spec.podReplacementPolicy", rp, &["Failed"]));
+                errs.push(FieldError::not_supported(format!("{p}.podReplacementPolicy"), rp, &["Failed"]));
             }
         } else if !matches!(rp, "Failed" | "TerminatingOrFailed") {
-            errs.push(FieldError::not_supported("spec.podReplacementPolicy", rp, &["Failed", "TerminatingOrFailed"]));
+            errs.push(FieldError::not_supported(
+                format!("{p}.podReplacementPolicy"),
+                rp,
+                &["Failed", "TerminatingOrFailed"],
+            ));
         }
     }
-    validate_pod_template_spec(&spec.template, "spec.template", errs);
+    validate_pod_template_spec(&spec.template, &format!("{p}.template"), errs);
     let restart = spec.template.spec.as_ref().and_then(|s| s.restart_policy.clone()).unwrap_or_default();
     if restart == "Always" || restart.is_empty() {
-        errs.push(FieldError::required("spec.template.spec.restartPolicy", "valid values: \"OnFailure\", \"Never\""));
+        errs.push(FieldError::required(
+            format!("{p}.template.spec.restartPolicy"),
+            "valid values: \"OnFailure\", \"Never\"",
+        ));
     } else if restart != "OnFailure" && restart != "Never" {
         errs.push(FieldError::not_supported(
-            "spec.template.spec.restartPolicy",
+            format!("{p}.template.spec.restartPolicy"),
             restart.as_str(),
             &["OnFailure", "Never"],
         ));
     } else if spec.pod_failure_policy.is_some() && restart != "Never" {
         errs.push(FieldError::invalid(
-            "spec.template.spec.restartPolicy",
+            format!("{p}.template.spec.restartPolicy"),
             restart.as_str(),
             "only \"Never\" is supported when podFailurePolicy is specified",
         ));
     }
+}
+
+/// `ValidateJob` for a create. The registry generates the selector (from the UID) before
+/// validation unless `manualSelector` is true; without one, `spec.selector` is required.
+pub fn job(j: &Job, errs: &mut Errs) {
+    meta::object_meta(&j.metadata, true, names::name_is_dns_subdomain, errs);
+    let empty = Default::default();
+    let spec = j.spec.as_ref().unwrap_or(&empty);
+    job_spec(spec, "spec", errs);
     match &spec.selector {
         None => errs.push(FieldError::required("spec.selector", "")),
         Some(sel) => meta::label_selector(sel, "spec.selector", errs),
@@ -254,5 +267,97 @@ pub fn job(j: &Job, errs: &mut Errs) {
             labels.map(|l| json!(l)).unwrap_or(serde_json::Value::Null),
             "`selector` does not match template `labels`",
         ));
+    }
+}
+
+/// `ValidateCronJobCreate`: metadata, the spec, then the name's 52 characters (the controller
+/// appends `-<minutes since the Unix epoch>`, 11 characters, to name a Job).
+pub fn cron_job(c: &CronJob, errs: &mut Errs) {
+    meta::object_meta(&c.metadata, true, names::name_is_dns_subdomain, errs);
+    let spec = &c.spec;
+    if spec.schedule.is_empty() {
+        errs.push(FieldError::required("spec.schedule", ""));
+    } else {
+        if let Err(e) = crate::controllers::cronjob::schedule::parse_standard(&spec.schedule) {
+            errs.push(FieldError::invalid("spec.schedule", spec.schedule.as_str(), e));
+        }
+        if spec.schedule.contains("TZ") {
+            errs.push(FieldError::invalid(
+                "spec.schedule",
+                spec.schedule.as_str(),
+                "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+            ));
+        }
+    }
+    if let Some(d) = spec.starting_deadline_seconds {
+        nonnegative(d, "spec.startingDeadlineSeconds", errs);
+    }
+    if let Some(tz) = spec.time_zone.as_deref() {
+        time_zone(tz, errs);
+    }
+    match spec.concurrency_policy.as_deref().unwrap_or_default() {
+        "Allow" | "Forbid" | "Replace" => {}
+        "" => errs.push(FieldError::required("spec.concurrencyPolicy", "")),
+        other => errs.push(FieldError::not_supported("spec.concurrencyPolicy", other, &["Allow", "Forbid", "Replace"])),
+    }
+    job_template_spec(&spec.job_template, "spec.jobTemplate", errs);
+    if let Some(v) = spec.successful_jobs_history_limit {
+        nonnegative(v.into(), "spec.successfulJobsHistoryLimit", errs);
+    }
+    if let Some(v) = spec.failed_jobs_history_limit {
+        nonnegative(v.into(), "spec.failedJobsHistoryLimit", errs);
+    }
+    let name = c.metadata.name.as_deref().unwrap_or_default();
+    if name.len() > 52 {
+        errs.push(FieldError::invalid("metadata.name", name, "must be no more than 52 characters"));
+    }
+}
+
+/// `validateTimeZone`: IANA's naming rules for each part (digits and `+` tolerated), not
+/// `Local`, and a name `time.LoadLocation` knows.
+fn time_zone(tz: &str, errs: &mut Errs) {
+    let p = "spec.timeZone";
+    if tz.is_empty() {
+        errs.push(FieldError::invalid(p, tz, "timeZone must be nil or non-empty string"));
+        return;
+    }
+    let part_ok = |part: &str| {
+        (1..=14).contains(&part.len())
+            && part != "."
+            && part != ".."
+            && !part.starts_with('-')
+            && part.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'+'))
+    };
+    if !tz.split('/').all(part_ok) {
+        errs.push(FieldError::invalid(p, tz, format!("unknown time zone {tz}")));
+        return;
+    }
+    if tz.eq_ignore_ascii_case("Local") {
+        errs.push(FieldError::invalid(
+            p,
+            tz,
+            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+        ));
+    }
+    if let Err(e) = crate::controllers::cronjob::schedule::load_location(tz) {
+        errs.push(FieldError::invalid(p, tz, e));
+    }
+}
+
+/// `ValidateJobTemplateSpec`: the Job spec without a selector (the Job made from it gets a
+/// generated one).
+fn job_template_spec(t: &JobTemplateSpec, p: &str, errs: &mut Errs) {
+    let empty = Default::default();
+    let spec = t.spec.as_ref().unwrap_or(&empty);
+    job_spec(spec, &format!("{p}.spec"), errs);
+    if let Some(sel) = &spec.selector {
+        errs.push(FieldError::invalid(
+            format!("{p}.spec.selector"),
+            serde_json::to_value(sel).unwrap_or_default(),
+            "`selector` will be auto-generated",
+        ));
+    }
+    if spec.manual_selector == Some(true) {
+        errs.push(FieldError::not_supported(format!("{p}.spec.manualSelector"), true, &["nil", "false"]));
     }
 }
