@@ -16,7 +16,7 @@
 //!   volume pull policy, ephemeral claim `volumeMode`); per container `imagePullPolicy`,
 //!   `terminationMessagePath`/`Policy`, port `protocol`, probe timings, `httpGet` path and
 //!   scheme, gRPC `service`; quantities stored in canonical form.
-//! * Deployment, ReplicaSet, StatefulSet and DaemonSet (unstructured here), Job, CronJob: their
+//! * Deployment, ReplicaSet, DaemonSet, StatefulSet (unstructured here), Job, CronJob: their
 //!   `SetDefaults_*` and the template's pod-spec defaults.
 //! * Service, Secret, Namespace, PersistentVolume(Claim), LimitRange, Node, and the RBAC
 //!   bindings (`roleRef.apiGroup`, subjects' `apiGroup`).
@@ -174,6 +174,24 @@ fn defaults(obj: &mut Object, record: bool) -> Vec<Change> {
             if let Some(t) = spec.template.as_mut() {
                 template_defaults(t.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
             }
+        }
+        Object::DaemonSet(ds) => {
+            // `SetDefaults_DaemonSet`, then the template's pod-spec defaults.
+            let ds = Arc::make_mut(ds);
+            let spec = &mut ds.spec;
+            let strategy = spec.update_strategy.get_or_insert_with(Default::default);
+            rec.string(&mut strategy.type_, "spec.updateStrategy.type", "RollingUpdate");
+            if strategy.type_.as_deref() == Some("RollingUpdate") {
+                let ru = strategy.rolling_update.get_or_insert_with(Default::default);
+                rec.ptr(
+                    &mut ru.max_unavailable,
+                    "spec.updateStrategy.rollingUpdate.maxUnavailable",
+                    IntOrString::Int(1),
+                );
+                rec.ptr(&mut ru.max_surge, "spec.updateStrategy.rollingUpdate.maxSurge", IntOrString::Int(0));
+            }
+            rec.ptr(&mut spec.revision_history_limit, "spec.revisionHistoryLimit", 10);
+            template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
         }
         Object::Job(job) => {
             let job = Arc::make_mut(job);
@@ -637,7 +655,7 @@ fn json_template_defaults(spec: Option<&mut serde_json::Value>, prefix: &str, re
     }
 }
 
-/// Defaults of kinds held unstructured: StatefulSet, DaemonSet,
+/// Defaults of kinds held unstructured: StatefulSet,
 /// ReplicationController and PodTemplate: their own fields, then their pod template's.
 fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
     use serde_json::{json, Value};
@@ -685,20 +703,6 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
                 put(pol, "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "whenScaled", json!("Retain"));
             }
             put(spec, "spec.replicas", "replicas", json!(1));
-            put(spec, "spec.revisionHistoryLimit", "revisionHistoryLimit", json!(10));
-        }
-        "DaemonSet" => {
-            let us = spec.entry("updateStrategy").or_insert_with(|| json!({}));
-            if let Value::Object(us) = us {
-                put(us, "spec.updateStrategy.type", "type", json!("RollingUpdate"));
-                if us.get("type").and_then(Value::as_str) == Some("RollingUpdate") {
-                    let ru = us.entry("rollingUpdate").or_insert_with(|| json!({}));
-                    if let Value::Object(ru) = ru {
-                        put(ru, "spec.updateStrategy.rollingUpdate.maxUnavailable", "maxUnavailable", json!(1));
-                        put(ru, "spec.updateStrategy.rollingUpdate.maxSurge", "maxSurge", json!(0));
-                    }
-                }
-            }
             put(spec, "spec.revisionHistoryLimit", "revisionHistoryLimit", json!(10));
         }
         "ReplicationController" => {

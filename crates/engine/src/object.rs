@@ -3,7 +3,7 @@
 //! which is stored and reported but has no controller.
 
 use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret,
@@ -351,6 +351,8 @@ objects!(
     Event,
     Deployment,
     ReplicaSet,
+    DaemonSet,
+    ControllerRevision,
     Job,
     CronJob,
     EndpointSlice,

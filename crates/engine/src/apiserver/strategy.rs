@@ -212,6 +212,15 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
         Object::Deployment(d) => Arc::make_mut(d).status = None,
         Object::ReplicaSet(r) => Arc::make_mut(r).status = None,
         Object::CronJob(c) => Arc::make_mut(c).status = None,
+        Object::DaemonSet(d) => {
+            // The internal `spec.templateGeneration` starts at 1; apps/v1 carries it as this
+            // annotation.
+            let d = Arc::make_mut(d);
+            d.status = None;
+            let ann = d.metadata.annotations.get_or_insert_with(BTreeMap::new);
+            ann.insert(TEMPLATE_GENERATION.into(), "1".into());
+            changes.push(change(&format!("metadata.annotations.{TEMPLATE_GENERATION}"), None, Some(&json!("1"))));
+        }
         Object::PersistentVolumeClaim(c) => {
             let c = Arc::make_mut(c);
             c.status = Some(k8s_openapi::api::core::v1::PersistentVolumeClaimStatus {
@@ -244,19 +253,18 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             if has_status_subresource(&u.kind) {
                 u.rest.remove("status");
             }
-            if u.kind == "DaemonSet" && u.api_version == "apps/v1" {
-                let ann = u.metadata.annotations.get_or_insert_with(BTreeMap::new);
-                ann.insert("deprecated.daemonset.template.generation".into(), "1".into());
-                changes.push(change(
-                    "metadata.annotations.deprecated.daemonset.template.generation",
-                    None,
-                    Some(&json!("1")),
-                ));
-            }
         }
         _ => {}
     }
     changes
+}
+
+/// The annotation apps/v1 DaemonSets carry their internal `spec.templateGeneration` in.
+pub const TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+
+/// A DaemonSet's template generation (the annotation, 0 when absent or unreadable).
+pub fn template_generation(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> i64 {
+    meta.annotations.as_ref().and_then(|a| a.get(TEMPLATE_GENERATION)).and_then(|g| g.parse().ok()).unwrap_or(0)
 }
 
 /// The service range of kind clusters and the NodePort range.
@@ -362,6 +370,22 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
         return;
     }
     keep_status_and_bump_generation_via_json(new, old, &kind);
+    if let (Object::DaemonSet(n), Object::DaemonSet(o)) = (&mut *new, old) {
+        // `daemonSetStrategy.PrepareForUpdate`: the template generation is the server's; it
+        // goes up by one when the template changed (the annotation is its apps/v1 form).
+        let changed = n.spec.template != o.spec.template;
+        let generation = template_generation(&o.metadata) + i64::from(changed);
+        let n = Arc::make_mut(n);
+        let ann = n.metadata.annotations.get_or_insert_with(BTreeMap::new);
+        if generation == 0 {
+            ann.remove(TEMPLATE_GENERATION);
+        } else {
+            ann.insert(TEMPLATE_GENERATION.into(), generation.to_string());
+        }
+        if ann.is_empty() {
+            n.metadata.annotations = None;
+        }
+    }
 }
 
 /// The metadata an update cannot change: uid, creation and deletion stamps, generation.
@@ -440,6 +464,9 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
         (Object::CronJob(n), Object::CronJob(o)) => {
             meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
         }
+        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+        }
         _ => false,
     };
     if same_but_status {
@@ -487,6 +514,11 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
             return out;
         }
         (Object::CronJob(o), Object::CronJob(n)) => {
+            let o = Arc::make_mut(o);
+            o.status = n.status.clone();
+            return out;
+        }
+        (Object::DaemonSet(o), Object::DaemonSet(n)) => {
             let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;

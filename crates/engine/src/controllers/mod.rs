@@ -59,6 +59,7 @@ pub mod endpoints;
 pub mod endpointslice;
 pub mod events;
 pub mod garbagecollector;
+pub mod history;
 pub mod job;
 pub mod namespace;
 pub mod nodelifecycle;

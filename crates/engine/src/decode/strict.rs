@@ -72,7 +72,7 @@ macro_rules! typed_kinds {
 
 pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Result<Object, DeError> {
     use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
-    use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+    use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet};
     use k8s_openapi::api::batch::v1::{CronJob, Job};
     use k8s_openapi::api::core::v1::{
         ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota,
@@ -100,6 +100,8 @@ pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut
         Event,
         Deployment,
         ReplicaSet,
+        DaemonSet,
+        ControllerRevision,
         Job,
         CronJob,
         EndpointSlice,
@@ -353,7 +355,10 @@ pub(crate) fn go_slice_elem(go_struct: &str, field: &str) -> String {
         ("NamespaceSpec", "finalizers") => "v1.FinalizerName",
         ("ResourceQuotaSpec", "scopes") => "v1.ResourceQuotaScope",
         ("NodeSpec", "taints") => "v1.Taint",
-        ("DeploymentStatus" | "ReplicaSetStatus" | "PodStatus" | "JobStatus" | "NodeStatus", "conditions") => {
+        (
+            "DeploymentStatus" | "ReplicaSetStatus" | "DaemonSetStatus" | "PodStatus" | "JobStatus" | "NodeStatus",
+            "conditions",
+        ) => {
             return format!("v1.{}Condition", go_struct.trim_end_matches("Status"));
         }
         _ => "string",

@@ -12,15 +12,17 @@
 //! ports, env, envFrom, volume mounts and devices, pull policy, resources and requests ≤
 //! limits, probes, lifecycle hooks, security contexts, volumes and their sources, restart and
 //! DNS policies, DNS config, node selector, tolerations, host aliases, host network ports,
-//! scheduling and readiness gates); Deployment, ReplicaSet, Job (selectors and templates);
-//! CronJob (schedule, time zone, policies, job template, the 52-character name);
+//! scheduling and readiness gates); Deployment, ReplicaSet, DaemonSet, Job (selectors and
+//! templates, update strategies); ControllerRevision; CronJob (schedule, time zone, policies,
+//! job template, the 52-character name);
 //! Service; Namespace; ConfigMap; Secret; LimitRange; ResourceQuota; ServiceAccount;
 //! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
 //! for the other kinds.
 //!
 //! Updates ([`validate_update`]): a Pod's spec may change only where `ValidatePodUpdate`
 //! allows (images, `activeDeadlineSeconds`, added tolerations, removed scheduling gates); a
-//! Deployment's or ReplicaSet's selector not at all.
+//! Deployment's, ReplicaSet's or DaemonSet's selector not at all, a ControllerRevision's data
+//! not at all.
 //!
 //! Go iterates maps in random order; where upstream loops over a map (labels, resource
 //! lists), this module uses key order, so the output is stable.
@@ -42,6 +44,8 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
         Object::Pod(p) => pod::validate_pod_create(p, &mut errs),
         Object::Deployment(d) => workloads::deployment(d, &mut errs),
         Object::ReplicaSet(r) => workloads::replica_set(r, &mut errs),
+        Object::DaemonSet(d) => workloads::daemon_set(d, &mut errs),
+        Object::ControllerRevision(c) => workloads::controller_revision(c, &mut errs),
         Object::Job(j) => workloads::job(j, &mut errs),
         Object::CronJob(c) => workloads::cron_job(c, &mut errs),
         Object::Service(s) => core::service(s, &mut errs),
@@ -88,6 +92,18 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
         (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
             workloads::replica_set(n, &mut errs);
             immutable_selector(&n.spec.selector, &o.spec.selector, &mut errs);
+        }
+        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+            workloads::daemon_set(n, &mut errs);
+            immutable_selector(&n.spec.selector, &o.spec.selector, &mut errs);
+        }
+        (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
+            workloads::controller_revision(n, &mut errs);
+            // `ValidateControllerRevisionUpdate`: the data cannot change.
+            if n.data != o.data {
+                let value = n.data.0.clone();
+                errs.push(FieldError::invalid("data", value, "field is immutable"));
+            }
         }
         _ => return validate_create(new),
     }
