@@ -12,14 +12,16 @@
 //! ports, env, envFrom, volume mounts and devices, pull policy, resources and requests ≤
 //! limits, probes, lifecycle hooks, security contexts, volumes and their sources, restart and
 //! DNS policies, DNS config, node selector, tolerations, host aliases, host network ports,
-//! scheduling and readiness gates); Deployment, ReplicaSet, Job (selectors and templates);
+//! scheduling and readiness gates); Deployment, ReplicaSet, StatefulSet, Job (selectors and
+//! templates); ControllerRevision;
 //! Service; Namespace; ConfigMap; Secret; LimitRange; ResourceQuota; ServiceAccount;
 //! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
 //! for the other kinds.
 //!
 //! Updates ([`validate_update`]): a Pod's spec may change only where `ValidatePodUpdate`
 //! allows (images, `activeDeadlineSeconds`, added tolerations, removed scheduling gates); a
-//! Deployment's or ReplicaSet's selector not at all.
+//! Deployment's or ReplicaSet's selector not at all; a StatefulSet's spec only in replicas,
+//! ordinals, template, updateStrategy, the claim retention policy and minReadySeconds.
 //!
 //! Go iterates maps in random order; where upstream loops over a map (labels, resource
 //! lists), this module uses key order, so the output is stable.
@@ -41,6 +43,8 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
         Object::Pod(p) => pod::validate_pod_create(p, &mut errs),
         Object::Deployment(d) => workloads::deployment(d, &mut errs),
         Object::ReplicaSet(r) => workloads::replica_set(r, &mut errs),
+        Object::StatefulSet(s) => workloads::stateful_set(s, &mut errs),
+        Object::ControllerRevision(r) => workloads::controller_revision(r, &mut errs),
         Object::Job(j) => workloads::job(j, &mut errs),
         Object::Service(s) => core::service(s, &mut errs),
         Object::Namespace(n) => core::namespace(n, &mut errs),
@@ -87,6 +91,7 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
             workloads::replica_set(n, &mut errs);
             immutable_selector(&n.spec.selector, &o.spec.selector, &mut errs);
         }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => workloads::stateful_set_update(n, o, &mut errs),
         _ => return validate_create(new),
     }
     errs
