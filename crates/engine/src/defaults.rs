@@ -16,7 +16,7 @@
 //!   volume pull policy, ephemeral claim `volumeMode`); per container `imagePullPolicy`,
 //!   `terminationMessagePath`/`Policy`, port `protocol`, probe timings, `httpGet` path and
 //!   scheme, gRPC `service`; quantities stored in canonical form.
-//! * Deployment, ReplicaSet, DaemonSet, StatefulSet (unstructured here), Job, CronJob: their
+//! * Deployment, ReplicaSet, DaemonSet, StatefulSet (and its claim templates), Job, CronJob: their
 //!   `SetDefaults_*` and the template's pod-spec defaults.
 //! * Service, Secret, Namespace, PersistentVolume(Claim), LimitRange, Node, and the RBAC
 //!   bindings (`roleRef.apiGroup`, subjects' `apiGroup`).
@@ -192,6 +192,47 @@ fn defaults(obj: &mut Object, record: bool) -> Vec<Change> {
             }
             rec.ptr(&mut spec.revision_history_limit, "spec.revisionHistoryLimit", 10);
             template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
+        }
+        Object::StatefulSet(sts) => {
+            let sts = Arc::make_mut(sts);
+            let spec = &mut sts.spec;
+            // `SetDefaults_StatefulSet`.
+            rec.string(&mut spec.pod_management_policy, "spec.podManagementPolicy", "OrderedReady");
+            let us = spec.update_strategy.get_or_insert_with(Default::default);
+            if us.type_.as_deref().unwrap_or_default().is_empty() {
+                rec.set("spec.updateStrategy.type", &"RollingUpdate");
+                us.type_ = Some("RollingUpdate".into());
+                us.rolling_update.get_or_insert_with(Default::default);
+            }
+            if us.type_.as_deref() == Some("RollingUpdate") {
+                if let Some(ru) = us.rolling_update.as_mut() {
+                    rec.ptr(&mut ru.partition, "spec.updateStrategy.rollingUpdate.partition", 0);
+                    // MaxUnavailableStatefulSet is beta and on by default since v1.35.
+                    rec.ptr(
+                        &mut ru.max_unavailable,
+                        "spec.updateStrategy.rollingUpdate.maxUnavailable",
+                        IntOrString::Int(1),
+                    );
+                }
+            }
+            let pol = spec.persistent_volume_claim_retention_policy.get_or_insert_with(Default::default);
+            rec.string(&mut pol.when_deleted, "spec.persistentVolumeClaimRetentionPolicy.whenDeleted", "Retain");
+            rec.string(&mut pol.when_scaled, "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "Retain");
+            rec.ptr(&mut spec.replicas, "spec.replicas", 1);
+            rec.ptr(&mut spec.revision_history_limit, "spec.revisionHistoryLimit", 10);
+            template_defaults(spec.template.spec.get_or_insert_with(Default::default), "spec.template.spec", &mut rec);
+            // Each claim template gets a claim's defaults.
+            for (i, pvc) in spec.volume_claim_templates.iter_mut().flatten().enumerate() {
+                let p = format!("spec.volumeClaimTemplates[{i}]");
+                let status = pvc.status.get_or_insert_with(Default::default);
+                rec.string(&mut status.phase, At(&p, "status.phase"), "Pending");
+                let spec = pvc.spec.get_or_insert_with(Default::default);
+                rec.ptr(&mut spec.volume_mode, At(&p, "spec.volumeMode"), "Filesystem".to_string());
+                if let Some(r) = spec.resources.as_mut() {
+                    canonical_list(&mut r.limits, &format!("{p}.spec.resources.limits"), &mut rec);
+                    canonical_list(&mut r.requests, &format!("{p}.spec.resources.requests"), &mut rec);
+                }
+            }
         }
         Object::Job(job) => {
             let job = Arc::make_mut(job);
@@ -655,7 +696,7 @@ fn json_template_defaults(spec: Option<&mut serde_json::Value>, prefix: &str, re
     }
 }
 
-/// Defaults of kinds held unstructured: StatefulSet,
+/// Defaults of kinds held unstructured:
 /// ReplicationController and PodTemplate: their own fields, then their pod template's.
 fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
     use serde_json::{json, Value};
@@ -681,30 +722,6 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
         }
     };
     match kind.as_str() {
-        "StatefulSet" => {
-            put(spec, "spec.podManagementPolicy", "podManagementPolicy", json!("OrderedReady"));
-            let us = spec.entry("updateStrategy").or_insert_with(|| json!({}));
-            if let Value::Object(us) = us {
-                if us.get("type").and_then(Value::as_str).unwrap_or_default().is_empty() {
-                    put(us, "spec.updateStrategy.type", "type", json!("RollingUpdate"));
-                    if us.get("rollingUpdate").is_none_or(Value::is_null) {
-                        us.insert("rollingUpdate".into(), json!({}));
-                    }
-                }
-                if us.get("type").and_then(Value::as_str) == Some("RollingUpdate") {
-                    if let Some(Value::Object(ru)) = us.get_mut("rollingUpdate") {
-                        put(ru, "spec.updateStrategy.rollingUpdate.partition", "partition", json!(0));
-                    }
-                }
-            }
-            let pol = spec.entry("persistentVolumeClaimRetentionPolicy").or_insert_with(|| json!({}));
-            if let Value::Object(pol) = pol {
-                put(pol, "spec.persistentVolumeClaimRetentionPolicy.whenDeleted", "whenDeleted", json!("Retain"));
-                put(pol, "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "whenScaled", json!("Retain"));
-            }
-            put(spec, "spec.replicas", "replicas", json!(1));
-            put(spec, "spec.revisionHistoryLimit", "revisionHistoryLimit", json!(10));
-        }
         "ReplicationController" => {
             put(spec, "spec.replicas", "replicas", json!(1));
         }
@@ -1049,6 +1066,7 @@ spec:
                   spec.podManagementPolicy: (none) -> OrderedReady
                   spec.updateStrategy.type: (none) -> RollingUpdate
                   spec.updateStrategy.rollingUpdate.partition: (none) -> 0
+                  spec.updateStrategy.rollingUpdate.maxUnavailable: (none) -> 1
                   spec.persistentVolumeClaimRetentionPolicy.whenDeleted: (none) -> Retain
                   spec.persistentVolumeClaimRetentionPolicy.whenScaled: (none) -> Retain
                   spec.replicas: (none) -> 1

@@ -3,7 +3,7 @@
 //! which is stored and reported but has no controller.
 
 use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
-use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret,
@@ -352,6 +352,7 @@ objects!(
     Deployment,
     ReplicaSet,
     DaemonSet,
+    StatefulSet,
     ControllerRevision,
     Job,
     CronJob,
@@ -439,9 +440,17 @@ mod tests {
         assert_eq!(obj.kind(), "Pod");
         assert_eq!(obj.name(), "web");
         assert_eq!(obj.to_json(), json);
-        let other = Object::from_json("apps/v1", "StatefulSet", serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db"}, "spec": {"replicas": 1}})).unwrap();
+        let other = Object::from_json("v1", "ReplicationController", serde_json::json!({"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "db"}, "spec": {"replicas": 1}})).unwrap();
         assert!(matches!(other, Object::Other(_)));
-        assert_eq!(other.api_version(), "apps/v1");
-        assert_eq!(other.resource().unwrap().plural, "statefulsets");
+        assert_eq!(other.api_version(), "v1");
+        assert_eq!(other.resource().unwrap().plural, "replicationcontrollers");
+        let cron = Object::from_json("batch/v1", "CronJob", serde_json::json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "db"}, "spec": {"schedule": "* * * * *", "jobTemplate": {}}})).unwrap();
+        assert!(matches!(cron, Object::CronJob(_)));
+        let sts = Object::from_json("apps/v1", "StatefulSet", serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db"}, "spec": {"replicas": 1, "serviceName": "db"}})).unwrap();
+        assert!(matches!(sts, Object::StatefulSet(_)));
+        assert_eq!(sts.resource().unwrap().plural, "statefulsets");
+        let cr = Object::from_json("apps/v1", "ControllerRevision", serde_json::json!({"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": "db-5d8f"}, "revision": 1, "data": {"spec": {}}})).unwrap();
+        assert!(matches!(cr, Object::ControllerRevision(_)));
+        assert_eq!(cr.resource().unwrap().plural, "controllerrevisions");
     }
 }

@@ -221,6 +221,7 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
             ann.insert(TEMPLATE_GENERATION.into(), "1".into());
             changes.push(change(&format!("metadata.annotations.{TEMPLATE_GENERATION}"), None, Some(&json!("1"))));
         }
+        Object::StatefulSet(s) => Arc::make_mut(s).status = None,
         Object::PersistentVolumeClaim(c) => {
             let c = Arc::make_mut(c);
             c.status = Some(k8s_openapi::api::core::v1::PersistentVolumeClaimStatus {
@@ -457,6 +458,9 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
         (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
             meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
         }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+        }
         (Object::Node(n), Object::Node(o)) => {
             meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
         }
@@ -499,6 +503,11 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
             return out;
         }
         (Object::ReplicaSet(o), Object::ReplicaSet(n)) => {
+            let o = Arc::make_mut(o);
+            o.status = n.status.clone();
+            return out;
+        }
+        (Object::StatefulSet(o), Object::StatefulSet(n)) => {
             let o = Arc::make_mut(o);
             o.status = n.status.clone();
             return out;

@@ -72,7 +72,7 @@ macro_rules! typed_kinds {
 
 pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut Ctx) -> Result<Object, DeError> {
     use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
-    use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet};
+    use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet};
     use k8s_openapi::api::batch::v1::{CronJob, Job};
     use k8s_openapi::api::core::v1::{
         ConfigMap, Event, LimitRange, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota,
@@ -101,6 +101,7 @@ pub(crate) fn decode_kind(api_version: &str, kind: &str, body: &Value, ctx: &mut
         Deployment,
         ReplicaSet,
         DaemonSet,
+        StatefulSet,
         ControllerRevision,
         Job,
         CronJob,
@@ -336,6 +337,7 @@ pub(crate) fn go_slice_elem(go_struct: &str, field: &str) -> String {
         ("Container" | "EphemeralContainer", "volumeDevices") => "v1.VolumeDevice",
         ("Container" | "EphemeralContainer", "resizePolicy") => "v1.ContainerResizePolicy",
         ("ServiceSpec", "ports") => "v1.ServicePort",
+        ("StatefulSetSpec", "volumeClaimTemplates") => "v1.PersistentVolumeClaim",
         ("ServiceSpec", "ipFamilies") => "v1.IPFamily",
         ("ObjectMeta", "ownerReferences") => "v1.OwnerReference",
         ("ObjectMeta", "managedFields") => "v1.ManagedFieldsEntry",
@@ -356,7 +358,8 @@ pub(crate) fn go_slice_elem(go_struct: &str, field: &str) -> String {
         ("ResourceQuotaSpec", "scopes") => "v1.ResourceQuotaScope",
         ("NodeSpec", "taints") => "v1.Taint",
         (
-            "DeploymentStatus" | "ReplicaSetStatus" | "DaemonSetStatus" | "PodStatus" | "JobStatus" | "NodeStatus",
+            "DeploymentStatus" | "ReplicaSetStatus" | "DaemonSetStatus" | "StatefulSetStatus" | "PodStatus"
+            | "JobStatus" | "NodeStatus",
             "conditions",
         ) => {
             return format!("v1.{}Condition", go_struct.trim_end_matches("Status"));

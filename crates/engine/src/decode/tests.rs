@@ -311,14 +311,14 @@ spec:
 fn kinds_without_a_type_are_kept_unstructured() {
     check(
         "\
-apiVersion: apps/v1
-kind: StatefulSet
+apiVersion: v1
+kind: ReplicationController
 metadata: {name: db}
 spec: {replicas: 1, anything: goes}
 ",
         expect![[r#"
-                ok StatefulSet "db"
-                  body {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},"spec":{"anything":"goes","replicas":1}}
+                ok ReplicationController "db"
+                  body {"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"db"},"spec":{"anything":"goes","replicas":1}}
             "#]],
     );
 }

@@ -376,16 +376,12 @@ impl ClusterSnapshot {
             }
             Object::Service(sv) => self.services.push(Arc::clone(sv)),
             Object::ReplicaSet(rs) => self.replica_sets.push(Arc::clone(rs)),
+            Object::StatefulSet(ss) => self.stateful_sets.push((**ss).clone()),
             Object::PriorityClass(pc) => self.add_priority_class((**pc).clone()),
             Object::Other(u) => match (u.api_version.as_str(), u.kind.as_str()) {
                 ("storage.k8s.io/v1", "StorageClass") => {
                     if let Some(sc) = typed(o).and_then(|v| crate::decode::from_value::<StorageClass>(&v).ok()) {
                         self.add_storage_class(sc);
-                    }
-                }
-                ("apps/v1", "StatefulSet") => {
-                    if let Some(ss) = typed(o).and_then(|v| crate::decode::from_value::<StatefulSet>(&v).ok()) {
-                        self.stateful_sets.push(ss);
                     }
                 }
                 ("v1", "ReplicationController") => {

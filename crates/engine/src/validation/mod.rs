@@ -12,9 +12,9 @@
 //! ports, env, envFrom, volume mounts and devices, pull policy, resources and requests ≤
 //! limits, probes, lifecycle hooks, security contexts, volumes and their sources, restart and
 //! DNS policies, DNS config, node selector, tolerations, host aliases, host network ports,
-//! scheduling and readiness gates); Deployment, ReplicaSet, DaemonSet, Job (selectors and
-//! templates, update strategies); ControllerRevision; CronJob (schedule, time zone, policies,
-//! job template, the 52-character name);
+//! scheduling and readiness gates); Deployment, ReplicaSet, DaemonSet, StatefulSet, Job
+//! (selectors and templates, update strategies); ControllerRevision; CronJob (schedule, time
+//! zone, policies, job template, the 52-character name);
 //! Service; Namespace; ConfigMap; Secret; LimitRange; ResourceQuota; ServiceAccount;
 //! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
 //! for the other kinds.
@@ -22,7 +22,8 @@
 //! Updates ([`validate_update`]): a Pod's spec may change only where `ValidatePodUpdate`
 //! allows (images, `activeDeadlineSeconds`, added tolerations, removed scheduling gates); a
 //! Deployment's, ReplicaSet's or DaemonSet's selector not at all, a ControllerRevision's data
-//! not at all.
+//! not at all; a StatefulSet's spec only in replicas, ordinals, template, updateStrategy, the
+//! claim retention policy and minReadySeconds.
 //!
 //! Go iterates maps in random order; where upstream loops over a map (labels, resource
 //! lists), this module uses key order, so the output is stable.
@@ -46,6 +47,7 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
         Object::ReplicaSet(r) => workloads::replica_set(r, &mut errs),
         Object::DaemonSet(d) => workloads::daemon_set(d, &mut errs),
         Object::ControllerRevision(c) => workloads::controller_revision(c, &mut errs),
+        Object::StatefulSet(s) => workloads::stateful_set(s, &mut errs),
         Object::Job(j) => workloads::job(j, &mut errs),
         Object::CronJob(c) => workloads::cron_job(c, &mut errs),
         Object::Service(s) => core::service(s, &mut errs),
@@ -105,6 +107,7 @@ pub fn validate_update(new: &Object, old: &Object) -> Vec<FieldError> {
                 errs.push(FieldError::invalid("data", value, "field is immutable"));
             }
         }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => workloads::stateful_set_update(n, o, &mut errs),
         _ => return validate_create(new),
     }
     errs

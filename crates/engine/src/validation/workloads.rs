@@ -1,4 +1,4 @@
-//! Deployments, ReplicaSets, DaemonSets, ControllerRevisions, Jobs and CronJobs
+//! Deployments, ReplicaSets, DaemonSets, StatefulSets, ControllerRevisions, Jobs and CronJobs
 //! (kubernetes `pkg/apis/apps/validation`,
 //! `pkg/apis/batch/validation`).
 
@@ -7,7 +7,7 @@ use super::names;
 use super::pod::validate_pod_template_spec;
 use crate::errors::FieldError;
 use crate::labels;
-use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet, StatefulSetSpec};
 use k8s_openapi::api::batch::v1::{CronJob, Job, JobSpec, JobTemplateSpec};
 use k8s_openapi::api::core::v1::PodTemplateSpec;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
@@ -450,6 +450,136 @@ pub fn daemon_set(ds: &DaemonSet, errs: &mut Errs) {
     }
     if let Some(r) = spec.revision_history_limit {
         nonnegative(r as i64, "spec.revisionHistoryLimit", errs);
+    }
+}
+
+/// `ValidateStatefulSet`: the name is a DNS label (it prefixes the Pods' host names).
+pub fn stateful_set(s: &StatefulSet, errs: &mut Errs) {
+    meta::object_meta(&s.metadata, true, names::name_is_dns_label, errs);
+    stateful_set_spec(&s.spec, errs);
+}
+
+/// `ValidateStatefulSetSpec`. Upstream checks only the template's labels and annotations, not
+/// its pod spec (a broken pod spec is refused when the controller creates the Pods), and
+/// has no rule for `serviceName` (optional since v1.33).
+pub fn stateful_set_spec(spec: &StatefulSetSpec, errs: &mut Errs) {
+    match spec.pod_management_policy.as_deref().unwrap_or_default() {
+        "" => errs.push(FieldError::required("spec.podManagementPolicy", "")),
+        "OrderedReady" | "Parallel" => {}
+        other => {
+            errs.push(FieldError::invalid("spec.podManagementPolicy", other, "must be 'OrderedReady' or 'Parallel'"))
+        }
+    }
+    let strategy = spec.update_strategy.clone().unwrap_or_default();
+    match strategy.type_.as_deref().unwrap_or_default() {
+        "" => errs.push(FieldError::required("spec.updateStrategy", "")),
+        "OnDelete" => {
+            if let Some(ru) = &strategy.rolling_update {
+                errs.push(FieldError::invalid(
+                    "spec.updateStrategy.rollingUpdate",
+                    serde_json::to_value(ru).unwrap_or_default(),
+                    "only allowed for updateStrategy 'RollingUpdate'",
+                ));
+            }
+        }
+        "RollingUpdate" => {
+            if let Some(ru) = &strategy.rolling_update {
+                nonnegative(ru.partition.unwrap_or(0) as i64, "spec.updateStrategy.rollingUpdate.partition", errs);
+                if let Some(mu) = &ru.max_unavailable {
+                    let p = "spec.updateStrategy.rollingUpdate.maxUnavailable";
+                    int_or_percent(mu, p, errs);
+                    if int_or_percent_value(mu) == 0 {
+                        errs.push(FieldError::invalid(p, int_or_string_json(mu), "cannot be 0"));
+                    }
+                    if let IntOrString::String(s) = mu {
+                        if names::percent(s).is_empty() && int_or_percent_value(mu) > 100 {
+                            errs.push(FieldError::invalid(p, s.as_str(), "must not be greater than 100%"));
+                        }
+                    }
+                }
+            }
+        }
+        _ => errs.push(FieldError::invalid(
+            "spec.updateStrategy",
+            serde_json::to_value(&strategy).unwrap_or_default(),
+            "must be 'RollingUpdate' or 'OnDelete'",
+        )),
+    }
+    if let Some(pol) = &spec.persistent_volume_claim_retention_policy {
+        for (field, v) in [("whenDeleted", &pol.when_deleted), ("whenScaled", &pol.when_scaled)] {
+            let v = v.as_deref().unwrap_or_default();
+            if v != "Retain" && v != "Delete" {
+                errs.push(FieldError::not_supported(
+                    format!("spec.persistentVolumeClaimRetentionPolicy.{field}"),
+                    v,
+                    &["Retain", "Delete"],
+                ));
+            }
+        }
+    }
+    nonnegative(spec.replicas.unwrap_or(0) as i64, "spec.replicas", errs);
+    nonnegative(spec.min_ready_seconds.unwrap_or(0) as i64, "spec.minReadySeconds", errs);
+    if let Some(o) = &spec.ordinals {
+        nonnegative(o.start.unwrap_or(0) as i64, "spec.ordinals.start", errs);
+    }
+    let template = &spec.template;
+    let tmeta = template.metadata.as_ref();
+    let tlabels = tmeta.and_then(|m| m.labels.as_ref());
+    // k8s-openapi makes the selector a plain struct: absent and `{}` both arrive empty and
+    // are treated as absent (a nil selector, which matches nothing).
+    let selector = &spec.selector;
+    if labels::is_empty(selector) {
+        errs.push(FieldError::required("spec.selector", ""));
+        errs.push(FieldError::invalid(
+            "spec.template.metadata.labels",
+            template_labels(template),
+            "`selector` does not match template `labels`",
+        ));
+    } else {
+        meta::label_selector(selector, "spec.selector", errs);
+        if !meta::selector_convertible(selector) {
+            errs.push(FieldError::invalid("spec.selector", serde_json::to_value(selector).unwrap_or_default(), ""));
+        } else if !labels::label_selector_matches(selector, tlabels) {
+            errs.push(FieldError::invalid(
+                "spec.template.metadata.labels",
+                template_labels(template),
+                "`selector` does not match template `labels`",
+            ));
+        }
+    }
+    // Upstream's paths here skip `metadata` (`spec.template.labels`).
+    meta::labels(tlabels, "spec.template.labels", errs);
+    meta::annotations(tmeta.and_then(|m| m.annotations.as_ref()), "spec.template.annotations", errs);
+    let pod_spec = template.spec.as_ref();
+    let restart = pod_spec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
+    if restart != "Always" {
+        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
+    }
+    if pod_spec.and_then(|s| s.active_deadline_seconds).is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            "activeDeadlineSeconds in StatefulSet is not Supported",
+        ));
+    }
+}
+
+/// `ValidateStatefulSetUpdate`: the spec as on create (the name is not checked again), and
+/// nothing but replicas, ordinals, template, updateStrategy, the claim retention policy and
+/// minReadySeconds may change.
+pub fn stateful_set_update(new: &StatefulSet, old: &StatefulSet, errs: &mut Errs) {
+    stateful_set_spec(&new.spec, errs);
+    let mut clone = new.spec.clone();
+    clone.replicas = old.spec.replicas;
+    clone.template = old.spec.template.clone();
+    clone.update_strategy = old.spec.update_strategy.clone();
+    clone.min_ready_seconds = old.spec.min_ready_seconds;
+    clone.ordinals = old.spec.ordinals.clone();
+    clone.persistent_volume_claim_retention_policy = old.spec.persistent_volume_claim_retention_policy.clone();
+    if clone != old.spec {
+        errs.push(FieldError::forbidden(
+            "spec",
+            "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        ));
     }
 }
 
