@@ -566,3 +566,118 @@ spec:
         "#]],
     );
 }
+
+#[test]
+fn daemonsets_statefulsets_and_cronjobs() {
+    check(
+        "\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 0, maxSurge: 0}}
+  template:
+    metadata: {labels: {app: other}}
+    spec:
+      restartPolicy: OnFailure
+      activeDeadlineSeconds: 10
+      containers: [{name: a, image: busybox}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ok}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: a, image: busybox}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: Db}
+spec:
+  replicas: -1
+  podManagementPolicy: Sometimes
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      activeDeadlineSeconds: 5
+      containers: [{name: db, image: postgres}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: \"TZ=Europe/Paris 0 3 * * *\"
+  timeZone: Mars/Olympus
+  concurrencyPolicy: Sometimes
+  startingDeadlineSeconds: -1
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: n, image: busybox}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: bad-schedule}
+spec:
+  schedule: \"61 * * * *\"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: n, image: busybox}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: hello}
+spec:
+  schedule: \"*/1 * * * *\"
+  timeZone: Etc/UTC
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: n, image: busybox}]
+",
+        expect![[r#"
+            The DaemonSet "agent" is invalid: 
+            * spec.template.metadata.labels: Invalid value: {"app":"other"}: `selector` does not match template `labels`
+            * spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"
+            * spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported
+            * spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0
+            DaemonSet "ok": valid
+            The StatefulSet "Db" is invalid: 
+            * metadata.name: Invalid value: "Db": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')
+            * spec.podManagementPolicy: Invalid value: "Sometimes": must be 'OrderedReady' or 'Parallel'
+            * spec.replicas: Invalid value: -1: must be greater than or equal to 0
+            * spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported
+            StatefulSet "db": valid
+            The CronJob "nightly" is invalid: 
+            * spec.schedule: Invalid value: "TZ=Europe/Paris 0 3 * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead
+            * spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0
+            * spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus
+            * spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"
+            The CronJob "bad-schedule" is invalid: spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61
+            CronJob "hello": valid
+        "#]],
+    );
+}

@@ -59,17 +59,7 @@ fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, e
         }
     }
     validate_pod_template_spec(template, "spec.template", errs);
-    let spec = template.spec.as_ref();
-    let restart = spec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
-    if restart != "Always" {
-        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
-    }
-    if spec.and_then(|s| s.active_deadline_seconds).is_some() {
-        errs.push(FieldError::forbidden(
-            "spec.template.spec.activeDeadlineSeconds",
-            "activeDeadlineSeconds in ReplicaSet is not Supported",
-        ));
-    }
+    restart_always_no_deadline(template, "ReplicaSet", errs);
 }
 
 fn int_or_percent(v: &IntOrString, p: &str, errs: &mut Errs) {
@@ -100,6 +90,23 @@ fn int_or_string_json(v: &IntOrString) -> serde_json::Value {
     match v {
         IntOrString::Int(i) => json!(i),
         IntOrString::String(s) => json!(s),
+    }
+}
+
+/// The pod template of a controller whose Pods run forever (`ValidatePodTemplateSpecForReplicaSet`
+/// and its DaemonSet and StatefulSet forms): `restartPolicy: Always` and no
+/// `activeDeadlineSeconds`, the message naming `kind` as upstream's does.
+fn restart_always_no_deadline(template: &PodTemplateSpec, kind: &str, errs: &mut Errs) {
+    let spec = template.spec.as_ref();
+    let restart = spec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
+    if restart != "Always" {
+        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
+    }
+    if spec.and_then(|s| s.active_deadline_seconds).is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            format!("activeDeadlineSeconds in {kind} is not Supported"),
+        ));
     }
 }
 
@@ -388,17 +395,7 @@ pub fn daemon_set(ds: &DaemonSet, errs: &mut Errs) {
         ));
     }
     validate_pod_template_spec(template, "spec.template", errs);
-    let tspec = template.spec.as_ref();
-    let restart = tspec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
-    if restart != "Always" {
-        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
-    }
-    if tspec.and_then(|s| s.active_deadline_seconds).is_some() {
-        errs.push(FieldError::forbidden(
-            "spec.template.spec.activeDeadlineSeconds",
-            "activeDeadlineSeconds in DaemonSet is not Supported",
-        ));
-    }
+    restart_always_no_deadline(template, "DaemonSet", errs);
     nonnegative(spec.min_ready_seconds.unwrap_or(0) as i64, "spec.minReadySeconds", errs);
     let template_generation = ds
         .metadata
@@ -550,17 +547,7 @@ pub fn stateful_set_spec(spec: &StatefulSetSpec, errs: &mut Errs) {
     // Upstream's paths here skip `metadata` (`spec.template.labels`).
     meta::labels(tlabels, "spec.template.labels", errs);
     meta::annotations(tmeta.and_then(|m| m.annotations.as_ref()), "spec.template.annotations", errs);
-    let pod_spec = template.spec.as_ref();
-    let restart = pod_spec.and_then(|s| s.restart_policy.clone()).unwrap_or_default();
-    if restart != "Always" {
-        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart.as_str(), &["Always"]));
-    }
-    if pod_spec.and_then(|s| s.active_deadline_seconds).is_some() {
-        errs.push(FieldError::forbidden(
-            "spec.template.spec.activeDeadlineSeconds",
-            "activeDeadlineSeconds in StatefulSet is not Supported",
-        ));
-    }
+    restart_always_no_deadline(template, "StatefulSet", errs);
 }
 
 /// `ValidateStatefulSetUpdate`: the spec as on create (the name is not checked again), and
