@@ -268,8 +268,7 @@ pub fn row_of(info: &ResourceInfo) -> Option<&'static Row> {
 
 /// The gap of an object's kind, when the lab does not model what acts on it.
 pub fn gap_of(obj: &Object) -> Option<&'static Gap> {
-    let info = crate::object::resource_for(obj.api_version_str(), obj.kind())?;
-    match row_of(info)?.consumer {
+    match row_of(obj.resource()?)?.consumer {
         Consumer::NotModelled(ref gap) => Some(gap),
         _ => None,
     }

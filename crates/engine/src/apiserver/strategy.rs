@@ -439,6 +439,33 @@ fn same_spec(a: &serde_json::Map<String, Value>, b: &serde_json::Map<String, Val
     spec(a).count() == spec(b).count() && spec(a).all(|(k, v)| b.get(k) == Some(v))
 }
 
+/// For the typed kinds whose status update replaces `status` and nothing else: whether the
+/// `(new, old)` pair differs only in status and `resourceVersion` (false for other kinds).
+macro_rules! spec_unchanged {
+    ($pair:expr; $($kind:ident),+) => {
+        match $pair {
+            $((Object::$kind(n), Object::$kind(o)) => {
+                meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
+            })+
+            _ => false,
+        }
+    };
+}
+
+/// For the same kinds: copies the new status into the `(out, new)` pair's stored copy;
+/// whether the kind was one of them.
+macro_rules! copy_status {
+    ($pair:expr; $($kind:ident),+) => {
+        match $pair {
+            $((Object::$kind(o), Object::$kind(n)) => {
+                Arc::make_mut(o).status = n.status.clone();
+                true
+            })+
+            _ => false,
+        }
+    };
+}
+
 /// A write to the `status` subresource: only `status` changes (and, for a Deployment, its
 /// annotations).
 pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
@@ -455,23 +482,7 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
         (Object::Deployment(n), Object::Deployment(o)) => {
             meta_equal_but_version(&n.metadata, &o.metadata, true) && n.spec == o.spec
         }
-        (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
-            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
-        }
-        (Object::StatefulSet(n), Object::StatefulSet(o)) => {
-            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
-        }
-        (Object::Node(n), Object::Node(o)) => {
-            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
-        }
-        (Object::Job(n), Object::Job(o)) => meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec,
-        (Object::CronJob(n), Object::CronJob(o)) => {
-            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
-        }
-        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
-            meta_equal_but_version(&n.metadata, &o.metadata, false) && n.spec == o.spec
-        }
-        _ => false,
+        pair => spec_unchanged!(pair; ReplicaSet, StatefulSet, DaemonSet, Node, Job, CronJob),
     };
     if same_but_status {
         return new;
@@ -502,37 +513,11 @@ pub fn prepare_for_status_update(new: Object, old: &Object) -> Object {
             o.metadata.annotations = n.metadata.annotations.clone();
             return out;
         }
-        (Object::ReplicaSet(o), Object::ReplicaSet(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
+        pair => {
+            if copy_status!(pair; ReplicaSet, StatefulSet, DaemonSet, Node, Job, CronJob) {
+                return out;
+            }
         }
-        (Object::StatefulSet(o), Object::StatefulSet(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
-        }
-        (Object::Node(o), Object::Node(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
-        }
-        (Object::Job(o), Object::Job(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
-        }
-        (Object::CronJob(o), Object::CronJob(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
-        }
-        (Object::DaemonSet(o), Object::DaemonSet(n)) => {
-            let o = Arc::make_mut(o);
-            o.status = n.status.clone();
-            return out;
-        }
-        _ => {}
     }
     let mut out = old.to_json();
     match new.to_json().as_object_mut().and_then(|m| m.remove("status")) {

@@ -297,7 +297,7 @@ pub struct ClusterSnapshot {
     pub namespaces: BTreeMap<String, Arc<Namespace>>,
     pub services: Vec<Arc<Service>>,
     pub replica_sets: Vec<Arc<ReplicaSet>>,
-    pub stateful_sets: Vec<StatefulSet>,
+    pub stateful_sets: Vec<Arc<StatefulSet>>,
     pub replication_controllers: Vec<ReplicationController>,
 }
 
@@ -376,7 +376,7 @@ impl ClusterSnapshot {
             }
             Object::Service(sv) => self.services.push(Arc::clone(sv)),
             Object::ReplicaSet(rs) => self.replica_sets.push(Arc::clone(rs)),
-            Object::StatefulSet(ss) => self.stateful_sets.push((**ss).clone()),
+            Object::StatefulSet(ss) => self.stateful_sets.push(Arc::clone(ss)),
             Object::PriorityClass(pc) => self.add_priority_class((**pc).clone()),
             Object::Other(u) => match (u.api_version.as_str(), u.kind.as_str()) {
                 ("storage.k8s.io/v1", "StorageClass") => {

@@ -26,37 +26,50 @@ fn template_labels(t: &PodTemplateSpec) -> serde_json::Value {
     json!(t.metadata.as_ref().and_then(|m| m.labels.clone()).unwrap_or_default())
 }
 
-/// The selector checks shared by Deployments and ReplicaSets, then the template.
+/// A required selector against its template's labels (Deployments, ReplicaSets,
+/// StatefulSets): present, valid, convertible (otherwise `unconvertible` is the message, which
+/// upstream words per kind) and matching the labels. Returns whether it converted.
 ///
 /// k8s-openapi makes `spec.selector` a plain struct, so an absent selector and `selector: {}`
 /// both arrive empty; they are treated as absent (upstream's nil selector), the common case.
-fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, errs: &mut Errs) {
-    let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
-    if labels::is_empty(selector) {
-        errs.push(FieldError::required("spec.selector", ""));
-        // A nil selector converts to one that matches nothing.
+fn required_selector_matches(
+    selector: &LabelSelector,
+    template: &PodTemplateSpec,
+    unconvertible: &str,
+    errs: &mut Errs,
+) -> bool {
+    let does_not_match = |errs: &mut Errs| {
         errs.push(FieldError::invalid(
             "spec.template.metadata.labels",
             template_labels(template),
             "`selector` does not match template `labels`",
+        ))
+    };
+    if labels::is_empty(selector) {
+        errs.push(FieldError::required("spec.selector", ""));
+        // A nil selector converts to one that matches nothing.
+        does_not_match(errs);
+        return true;
+    }
+    meta::label_selector(selector, "spec.selector", errs);
+    if !meta::selector_convertible(selector) {
+        errs.push(FieldError::invalid(
+            "spec.selector",
+            serde_json::to_value(selector).unwrap_or_default(),
+            unconvertible,
         ));
-    } else {
-        meta::label_selector(selector, "spec.selector", errs);
-        if !meta::selector_convertible(selector) {
-            errs.push(FieldError::invalid(
-                "spec.selector",
-                serde_json::to_value(selector).unwrap_or_default(),
-                "invalid label selector",
-            ));
-            return;
-        }
-        if !labels::label_selector_matches(selector, labels) {
-            errs.push(FieldError::invalid(
-                "spec.template.metadata.labels",
-                template_labels(template),
-                "`selector` does not match template `labels`",
-            ));
-        }
+        return false;
+    }
+    if !labels::label_selector_matches(selector, template.metadata.as_ref().and_then(|m| m.labels.as_ref())) {
+        does_not_match(errs);
+    }
+    true
+}
+
+/// The selector checks shared by Deployments and ReplicaSets, then the template.
+fn selector_and_template(selector: &LabelSelector, template: &PodTemplateSpec, errs: &mut Errs) {
+    if !required_selector_matches(selector, template, "invalid label selector", errs) {
+        return;
     }
     validate_pod_template_spec(template, "spec.template", errs);
     restart_always_no_deadline(template, "ReplicaSet", errs);
@@ -522,28 +535,7 @@ pub fn stateful_set_spec(spec: &StatefulSetSpec, errs: &mut Errs) {
     let template = &spec.template;
     let tmeta = template.metadata.as_ref();
     let tlabels = tmeta.and_then(|m| m.labels.as_ref());
-    // k8s-openapi makes the selector a plain struct: absent and `{}` both arrive empty and
-    // are treated as absent (a nil selector, which matches nothing).
-    let selector = &spec.selector;
-    if labels::is_empty(selector) {
-        errs.push(FieldError::required("spec.selector", ""));
-        errs.push(FieldError::invalid(
-            "spec.template.metadata.labels",
-            template_labels(template),
-            "`selector` does not match template `labels`",
-        ));
-    } else {
-        meta::label_selector(selector, "spec.selector", errs);
-        if !meta::selector_convertible(selector) {
-            errs.push(FieldError::invalid("spec.selector", serde_json::to_value(selector).unwrap_or_default(), ""));
-        } else if !labels::label_selector_matches(selector, tlabels) {
-            errs.push(FieldError::invalid(
-                "spec.template.metadata.labels",
-                template_labels(template),
-                "`selector` does not match template `labels`",
-            ));
-        }
-    }
+    required_selector_matches(&spec.selector, template, "", errs);
     // Upstream's paths here skip `metadata` (`spec.template.labels`).
     meta::labels(tlabels, "spec.template.labels", errs);
     meta::annotations(tmeta.and_then(|m| m.annotations.as_ref()), "spec.template.annotations", errs);
