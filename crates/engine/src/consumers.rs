@@ -125,15 +125,7 @@ pub const CONSUMERS: &[Row] = &[
     data!("", "PodTemplate", "nothing: a stored template that other tools may copy"),
     modelled!("apps", "Deployment", "the deployment controller"),
     modelled!("apps", "ReplicaSet", "the replicaset controller"),
-    gap!(
-        "apps",
-        "StatefulSet",
-        "statefulset-controller",
-        KCM,
-        Component::ControllerManager,
-        "creates its Pods with stable names (<name>-0, <name>-1, ...), by default one at a time, each after the one before it is Running and Ready, and a PersistentVolumeClaim per volumeClaimTemplate and Pod",
-        "no Pods are created"
-    ),
+    modelled!("apps", "StatefulSet", "the statefulset controller"),
     gap!(
         "apps",
         "DaemonSet",

@@ -66,6 +66,7 @@ pub mod nodelifecycle;
 pub mod replicaset;
 pub mod rootcacert;
 pub mod serviceaccount;
+pub mod statefulset;
 pub mod tainteviction;
 pub mod util;
 
@@ -377,6 +378,7 @@ impl ControllerManager {
         let controllers: Vec<Box<dyn Controller>> = vec![
             Box::new(deployment::DeploymentController),
             Box::new(replicaset::ReplicaSetController),
+            Box::new(statefulset::StatefulSetController::default()),
             Box::new(job::JobController::default()),
             Box::new(endpointslice::EndpointSliceController::default()),
             Box::new(endpoints::EndpointsController::default()),

@@ -1094,3 +1094,83 @@ fn ingress_announcement_reads_plainly() {
     assert_eq!(r.steps[n.step].summary, "not modelled: an ingress controller would act on Ingress x");
     expect!["In a real cluster, an ingress controller (an add-on) acts on Ingress default/x: it routes HTTP to the backend Services and writes its address into status.loadBalancer; a kind cluster has no ingress controller until you install one (ingress-nginx, for example), so a real kind cluster leaves it without an ADDRESS too. The lab does not model an ingress controller, so here the Ingress has no address. Read this as a gap of the lab, not as Kubernetes' behaviour."].assert_eq(&n.text);
 }
+
+/// The time of the first step whose summary contains `needle`.
+fn first_step(r: &Run, needle: &str) -> Option<u64> {
+    r.steps.iter().find(|s| s.summary.contains(needle)).map(|s| s.time_ms)
+}
+
+fn stored(r: &Run, key: &str) -> Option<Object> {
+    r.store().get(key).map(|(o, _)| o.clone())
+}
+
+const STATEFUL_SET: &str = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n  selector:\n    matchLabels:\n      app: db\n  template:\n    metadata:\n      labels:\n        app: db\n    spec:\n      containers:\n      - name: redis\n        image: redis:7.4\n        readinessProbe:\n          tcpSocket:\n            port: 6379\n          initialDelaySeconds: 2\n";
+
+#[test]
+fn a_stateful_set_starts_its_pods_in_order() {
+    let r = run(&LabInput::new(STATEFUL_SET, "db.yaml")).unwrap();
+    assert!(r.not_modelled.is_empty(), "{:?}", r.not_modelled);
+    let create0 = first_step(&r, "StatefulSet db: create Pod db-0").expect("db-0 created");
+    let create1 = first_step(&r, "StatefulSet db: create Pod db-1").expect("db-1 created");
+    let waits =
+        first_step(&r, "StatefulSet db waits: db-1 waits until db-0 is Running and Ready").expect("the wait is said");
+    assert!(create0 <= waits && waits < create1);
+    // db-1 only after db-0 reported Ready.
+    let ready0 = first_step(&r, "kubelet updates status of default/db-0: Running (1/1 ready");
+    assert!(ready0.is_some_and(|t| t <= create1), "db-0 ready at {ready0:?}, db-1 created at {create1}");
+    let Some(Object::StatefulSet(set)) = stored(&r, "/registry/statefulsets/default/db") else { panic!("no set") };
+    let status = set.status.clone().unwrap_or_default();
+    assert_eq!((status.replicas, status.ready_replicas, status.updated_replicas), (2, Some(2), Some(2)));
+    let revision = status.update_revision.clone().unwrap_or_default();
+    assert_eq!(status.current_revision.as_deref(), Some(revision.as_str()));
+    let Some(Object::ControllerRevision(cr)) = stored(&r, &format!("/registry/controllerrevisions/default/{revision}"))
+    else {
+        panic!("no revision {revision}")
+    };
+    assert_eq!(cr.revision, Some(1));
+    let Some(Object::Pod(p)) = stored(&r, "/registry/pods/default/db-1") else { panic!("no db-1") };
+    let labels = p.metadata.labels.clone().unwrap_or_default();
+    assert_eq!(labels.get("statefulset.kubernetes.io/pod-name").map(String::as_str), Some("db-1"));
+    assert_eq!(labels.get("apps.kubernetes.io/pod-index").map(String::as_str), Some("1"));
+    assert_eq!(labels.get("controller-revision-hash"), Some(&revision));
+    let spec = p.spec.clone().unwrap_or_default();
+    assert_eq!((spec.hostname.as_deref(), spec.subdomain.as_deref()), (Some("db-1"), Some("db")));
+    assert!(r.kubectl_output.contains("statefulset.apps/db created"));
+}
+
+#[test]
+fn a_parallel_stateful_set_creates_every_pod_at_once() {
+    let manifest = STATEFUL_SET.replace("  replicas: 2\n", "  replicas: 3\n  podManagementPolicy: Parallel\n");
+    let r = run(&LabInput::new(manifest, "db.yaml")).unwrap();
+    let times: Vec<u64> =
+        (0..3).map(|i| first_step(&r, &format!("StatefulSet db: create Pod db-{i}")).expect("created")).collect();
+    assert!(times.iter().all(|t| *t == times[0]), "{times:?}");
+    assert!(first_step(&r, "waits").is_none());
+}
+
+#[test]
+fn volume_claim_templates_make_a_claim_per_pod_before_the_pod() {
+    let manifest = STATEFUL_SET.replace("  replicas: 2\n", "  replicas: 1\n  persistentVolumeClaimRetentionPolicy:\n    whenDeleted: Delete\n")
+        + "  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources:\n        requests:\n          storage: 1Gi\n";
+    let r = run(&LabInput::new(manifest, "db.yaml")).unwrap();
+    let claim = first_step(&r, "create PersistentVolumeClaim data-db-0 for Pod db-0").expect("claim created");
+    let pod = first_step(&r, "StatefulSet db: create Pod db-0").expect("pod created");
+    assert!(claim <= pod);
+    assert!(r
+        .steps
+        .iter()
+        .any(|s| s.summary.contains("SuccessfulCreate: create Claim data-db-0 Pod db-0 in StatefulSet db success")));
+    let Some(Object::PersistentVolumeClaim(c)) = stored(&r, "/registry/persistentvolumeclaims/default/data-db-0")
+    else {
+        panic!("no claim")
+    };
+    assert_eq!(c.metadata.labels.as_ref().and_then(|l| l.get("app")).map(String::as_str), Some("db"));
+    let owners = c.metadata.owner_references.clone().unwrap_or_default();
+    assert_eq!(owners.iter().map(|o| (o.kind.as_str(), o.name.as_str())).collect::<Vec<_>>(), [("StatefulSet", "db")]);
+    let Some(Object::Pod(p)) = stored(&r, "/registry/pods/default/db-0") else { panic!("no db-0") };
+    let volumes = p.spec.clone().unwrap_or_default().volumes.unwrap_or_default();
+    assert_eq!(volumes[0].name, "data");
+    assert_eq!(volumes[0].persistent_volume_claim.as_ref().map(|c| c.claim_name.as_str()), Some("data-db-0"));
+    // The claim itself is announced: the lab does not bind it.
+    assert!(r.not_modelled.iter().any(|n| n.object.name == "data-db-0"), "{:?}", r.not_modelled);
+}
