@@ -83,6 +83,14 @@ pub const STARTERS: &[Starter] = &[
         expect: "The Pod is created; applying it again with another port is refused as an update.",
         yaml: include_str!("starters/pod-update.yaml"),
     },
+    Starter {
+        id: "statefulset",
+        title: "A StatefulSet: db-0, then db-1",
+        file: "db.yaml",
+        preset: "kind",
+        expect: "The StatefulSet controller creates db-0, and db-1 only once db-0 is Running and Ready.",
+        yaml: include_str!("starters/statefulset.yaml"),
+    },
 ];
 
 /// The manifest a first visit starts with.
@@ -136,6 +144,8 @@ mod tests {
               	},
               }
 
+            statefulset (exit 0): service/db created
+            statefulset.apps/db created
         "#]]
         .assert_eq(&out);
     }

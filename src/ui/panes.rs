@@ -11,7 +11,7 @@ const PANES: [(Pane, &str, &str); 6] = [
     (Pane::Wide, "pane-wide", "get pods -o wide"),
     (Pane::Describe, "pane-describe", "describe pod"),
     (Pane::Events, "pane-events", "get events"),
-    (Pane::Workloads, "pane-workloads", "deploy, rs, svc, slices"),
+    (Pane::Workloads, "pane-workloads", "deploy, rs, sts, svc, slices"),
 ];
 
 fn index_of(p: Pane) -> usize {
@@ -99,6 +99,7 @@ pub fn Panes() -> impl IntoView {
                 [
                     ("deployments", &v.get_deployments),
                     ("replicasets", &v.get_replicasets),
+                    ("statefulsets", &v.get_statefulsets),
                     ("services", &v.get_services),
                     ("endpointslices", &v.get_endpointslices),
                 ]

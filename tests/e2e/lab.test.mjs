@@ -131,7 +131,7 @@ test('a Deployment: stored, and the controllers take over when the engine has th
   assert.match(await page.inputValue('#manifest'), /kind: Deployment/);
   await stepToEnd(page);
   assert.match(await pane(page, 'apply'), /deployment\.apps\/shop created\n/);
-  const workloads = await pane(page, 'deploy, rs, svc, slices');
+  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
   assert.match(workloads, /\$ kubectl get deployments\nNAME +READY +UP-TO-DATE +AVAILABLE +AGE\nshop +(\d)\/\1 +\1 +\1 +/);
   assert.match(workloads, /\$ kubectl get replicasets\nNAME +DESIRED +CURRENT +READY +AGE\nshop-[a-z0-9]+ +(\d) +\1 +\1 +/);
   assert.ok((await phaseSteps(page, 'controllers')) > 0);
@@ -231,12 +231,37 @@ test('the pod-update starter: re-applying a Pod with another port is refused as 
   await page.context().close();
 });
 
+test('the StatefulSet starter: db-0 is created and Ready before db-1 is created', async () => {
+  const page = await openApp(env);
+  await pickStarter(page, 'statefulset');
+  // The controller's steps, in timeline order: db-0, its wait, then db-1.
+  const controllers = (await texts(page, '#phases > li[data-phase="controllers"] .steps > li')).join('\n');
+  const create0 = controllers.indexOf('StatefulSet db: create Pod db-0');
+  const waits = controllers.indexOf('StatefulSet db waits: db-1 waits until db-0 is Running and Ready');
+  const create1 = controllers.indexOf('StatefulSet db: create Pod db-1');
+  assert.ok(create0 >= 0 && waits > create0 && create1 > waits, controllers);
+  await stepToEnd(page);
+  assert.match(await pane(page, 'apply'), /service\/db created\nstatefulset\.apps\/db created\n/);
+  // kubectl get pods -w: db-0 goes Running and 1/1 before db-1 first appears.
+  const watch = await pane(page, 'get pods -w');
+  const firstDb1 = watch.search(/\ndb-1 /);
+  const db0Ready = watch.search(/\ndb-0 +1\/1 +Running/);
+  assert.ok(db0Ready > 0 && firstDb1 > db0Ready, watch);
+  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
+  assert.match(workloads, /\$ kubectl get statefulsets\nNAME +READY +AGE\ndb +2\/2 +\S+\n/);
+  assert.match(await pane(page, 'get pods -o wide'), /\ndb-0 +1\/1 +Running(.*\n)+db-1 +1\/1 +Running/);
+  await screenshot(page, '16-statefulset', { fullPage: true });
+  assert.equal((await page.locator('#not-modelled').count()), 0, 'a StatefulSet is modelled, not announced');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a Service with no endpoints', async () => {
   const page = await openApp(env);
   await pickStarter(page, 'service');
   await stepToEnd(page);
   assert.match(await pane(page, 'apply'), /service\/checkout created\n/);
-  const workloads = await pane(page, 'deploy, rs, svc, slices');
+  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
   assert.match(workloads, /\$ kubectl get services\nNAME +TYPE +CLUSTER-IP +EXTERNAL-IP +PORT\(S\) +AGE\n(.*\n)*checkout +ClusterIP +/);
   // The selector matches no Pod: the controller writes an EndpointSlice with no endpoints.
   assert.ok((await phaseSteps(page, 'endpoints')) > 0);
@@ -381,7 +406,7 @@ test('keyboard only: pick a starter, step with the arrow keys, play, switch pane
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'get pods -w');
   await page.keyboard.press('End');
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'deploy, rs, svc, slices');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'deploy, rs, sts, svc, slices');
   assert.match(await page.textContent('#pane-body'), /kubectl get deployments/);
   // Focus is visible on buttons.
   await page.focus('#first');

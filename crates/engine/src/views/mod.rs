@@ -159,6 +159,19 @@ impl<'a> Snapshot<'a> {
         self.render("ReplicaSet", printers::REPLICASET_COLUMNS, rows, namespace, opts)
     }
 
+    /// `kubectl get statefulsets`.
+    pub fn get_statefulsets(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("StatefulSet", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::StatefulSet(set) => Some(printers::statefulset_row(set, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("StatefulSet", printers::STATEFULSET_COLUMNS, rows, namespace, opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self
@@ -362,6 +375,7 @@ pub struct Views {
     pub get_events: String,
     pub get_deployments: String,
     pub get_replicasets: String,
+    pub get_statefulsets: String,
     pub get_jobs: String,
     pub get_services: String,
     pub get_endpointslices: String,
@@ -421,6 +435,7 @@ pub fn at(
         get_deployments: s.get_deployments(namespace, plain),
         describe_deployments,
         get_replicasets: s.get_replicasets(namespace, plain),
+        get_statefulsets: s.get_statefulsets(namespace, plain),
         get_jobs: s.get_jobs(namespace, plain),
         get_services: s.get_services(namespace, plain),
         get_endpointslices: s.get_endpointslices(namespace, plain),

@@ -4,7 +4,7 @@
 
 use super::format::{format_labels, human_duration, Clock};
 use super::table::{col, wide, Column, Row};
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
@@ -66,6 +66,25 @@ pub fn deployment_row(d: &Deployment, clock: Clock) -> Row {
             names,
             images,
             label_selector_string(spec.map(|s| &s.selector)),
+        ],
+    }
+}
+
+/// `statefulSetColumnDefinitions`: READY is ready replicas over `spec.replicas`.
+pub const STATEFULSET_COLUMNS: &[Column] = &[col("Name"), col("Ready"), col("Age"), wide("Containers"), wide("Images")];
+
+pub fn statefulset_row(set: &StatefulSet, clock: Clock) -> Row {
+    let desired = set.spec.replicas.unwrap_or(1);
+    let ready = set.status.as_ref().and_then(|s| s.ready_replicas).unwrap_or(0);
+    let (names, images) = layout_containers(set.spec.template.spec.as_ref());
+    Row {
+        namespace: namespace(&set.metadata),
+        cells: vec![
+            name(&set.metadata),
+            format!("{ready}/{desired}"),
+            clock.since(set.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
         ],
     }
 }

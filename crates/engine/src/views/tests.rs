@@ -45,6 +45,8 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
         ["get", "events"] => s.get_events(ns, plain),
         ["get", "deployments"] => s.get_deployments(ns, plain),
         ["get", "replicasets"] => s.get_replicasets(ns, plain),
+        ["get", "statefulsets"] => s.get_statefulsets(ns, plain),
+        ["get", "statefulsets", "-o", "wide"] => s.get_statefulsets(ns, wide),
         ["get", "jobs"] => s.get_jobs(ns, plain),
         ["get", "services"] => s.get_services(ns, plain),
         ["get", "services", "-o", "wide"] => s.get_services(ns, wide),
@@ -2003,5 +2005,55 @@ status: {loadBalancer: {ingress: [{hostname: a1b2c3-éu.elb.example.com}, {ip: 2
         NAME     TYPE           CLUSTER-IP   EXTERNAL-IP                                           PORT(S)         AGE   SELECTOR
         public   LoadBalancer   10.96.3.3    203.0.113.10,a1b2c3-éu.elb.example.com,198.51.100.7   443:31443/TCP   60s   <none>
     "#]],
+    );
+}
+
+const STATEFUL_SETS: &str = r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: redis, image: "redis:7.4"}, {name: exporter, image: "oliver006/redis_exporter:v1.62.0"}]}
+status: {replicas: 2, readyReplicas: 1, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 1}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  serviceName: web
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+"#;
+
+#[test]
+fn stateful_set_columns() {
+    check(
+        STATEFUL_SETS,
+        150_000,
+        "get statefulsets",
+        expect![[r#"
+            $ kubectl get statefulsets
+            NAME   READY   AGE
+            db     1/3     2m30s
+            web    0/1     90s
+        "#]],
+    );
+    check(
+        STATEFUL_SETS,
+        150_000,
+        "get statefulsets -o wide",
+        expect![[r#"
+            $ kubectl get statefulsets -o wide
+            NAME   READY   AGE     CONTAINERS       IMAGES
+            db     1/3     2m30s   redis,exporter   redis:7.4,oliver006/redis_exporter:v1.62.0
+            web    0/1     90s     nginx            nginx:1.29
+        "#]],
     );
 }
