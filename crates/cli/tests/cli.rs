@@ -59,7 +59,7 @@ fn accepted_pod() {
                            message: kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted
                  0.000s  etcd                 kube-apiserver → etcd
                          reads /registry/pods/default/web: not found
-                           etcd: get /registry/pods/default/web (revision 148)
+                           etcd: get /registry/pods/default/web (revision 155)
                            error: key not found
                  0.000s  etcd                 kube-apiserver → kubectl
                          404 Not Found: pods "web" not found
@@ -177,15 +177,15 @@ fn accepted_pod() {
                            plugin: ResourceQuota (validating pass: not-applicable)
                            why: There is no ResourceQuota in namespace default.
                  0.004s  etcd                 kube-apiserver → etcd
-                         creates /registry/pods/default/web at revision 149
-                           etcd: create /registry/pods/default/web (revision 149)
+                         creates /registry/pods/default/web at revision 156
+                           etcd: create /registry/pods/default/web (revision 156)
                  0.004s  etcd                 kube-apiserver → kubectl
                          201 Created
                            response: 201 Created
                            kubectl prints: pod/web created
                  0.004s  Scheduling           kube-apiserver → kube-scheduler
                          kube-scheduler sees new pod default/web with no node
-                           watch: kube-scheduler ADDED /registry/pods/default/web (revision 149): the pod has no spec.nodeName and asks for the default-scheduler
+                           watch: kube-scheduler ADDED /registry/pods/default/web (revision 156): the pod has no spec.nodeName and asks for the default-scheduler
                  0.006s  Scheduling           kube-scheduler
                          kube-scheduler picks kind-worker for pod default/web
                            chosen: kind-worker
@@ -193,18 +193,18 @@ fn accepted_pod() {
                          kube-scheduler POST /api/v1/namespaces/default/pods/web/binding → 201 Created
                            user: system:kube-scheduler
                            authorized: true by RBAC: RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler"
-                           etcd: /registry/pods/default/web revision 150
+                           etcd: /registry/pods/default/web revision 157
                  0.006s  etcd                 kube-scheduler → kube-apiserver
                          kube-scheduler POST /api/v1/namespaces/default/events → 201 Created
                            user: system:kube-scheduler
                            authorized: true by RBAC: RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler"
-                           etcd: /registry/events/default/web.18867251ee558d81 revision 151
+                           etcd: /registry/events/default/web.18867251ee558d81 revision 158
                  0.006s  Scheduling           kube-scheduler → kube-apiserver
                          event Normal Scheduled: Successfully assigned default/web to kind-worker
                            event: Normal Scheduled (default-scheduler): Successfully assigned default/web to kind-worker
                  0.008s  Kubelet              kube-apiserver → kubelet [kind-worker]
                          kubelet on kind-worker sees pod default/web bound to its node
-                           watch: kubelet (kind-worker) ADDED /registry/pods/default/web (revision 150): spec.nodeName is "kind-worker": this kubelet runs the pod
+                           watch: kubelet (kind-worker) ADDED /registry/pods/default/web (revision 157): spec.nodeName is "kind-worker": this kubelet runs the pod
                  0.008s  Kubelet              kubelet [kind-worker]
                          kubelet admits pod default/web
                            node: kind-worker
@@ -223,7 +223,7 @@ fn accepted_pod() {
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
-                           etcd: /registry/pods/default/web revision 152
+                           etcd: /registry/pods/default/web revision 159
                  0.128s  Kubelet              kubelet [kind-worker]
                          kubelet mounts volume "kube-api-access-t29pp" (projected)
                            type: projected
@@ -262,7 +262,7 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.18867252064b9601 revision 153
+                           etcd: /registry/events/default/web.18867252064b9601 revision 160
                  0.408s  Container runtime    kubelet → container runtime [kind-worker]
                          containerd pulls "nginx:1.29" (72.4 MB, 2.346s)
                            image: nginx:1.29
@@ -277,14 +277,14 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.188672529220b482 revision 154
+                           etcd: /registry/events/default/web.188672529220b482 revision 161
                  2.754s  Probes & status      kubelet → kube-apiserver [kind-worker]
                          kubelet reports the node's images (node.status.images)
                  2.754s  etcd                 kubelet → kube-apiserver [kind-worker]
                          kubelet PUT /api/v1/nodes/kind-worker/status → 200 OK
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets manage their own Node object)
-                           etcd: /registry/minions/kind-worker revision 155
+                           etcd: /registry/minions/kind-worker revision 162
                  2.814s  Containers           kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Created: Container created
                            event: Normal Created (kubelet): Container created
@@ -292,7 +292,7 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.1886725295b43b83 revision 156
+                           etcd: /registry/events/default/web.1886725295b43b83 revision 163
                  2.904s  Containers           kubelet → kube-apiserver [kind-worker]
                          kubelet records Normal Started: Container started
                            event: Normal Started (kubelet): Container started
@@ -300,7 +300,7 @@ fn accepted_pod() {
                          kubelet POST /api/v1/namespaces/default/events → 201 Created
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (the system:node rules allow it)
-                           etcd: /registry/events/default/web.188672529b118604 revision 157
+                           etcd: /registry/events/default/web.188672529b118604 revision 164
                  2.904s  Containers           container runtime → kubelet [kind-worker]
                          container "web" is running: nginx serving HTTP on port 80 (`/` answers 200, other paths 404)
                            container ID: containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
@@ -315,7 +315,7 @@ fn accepted_pod() {
                          kubelet PUT /api/v1/namespaces/default/pods/web/status → 200 OK
                            user: system:node:kind-worker
                            authorized: true by Node: the Node authorizer allows kubelet system:node:kind-worker this request (kubelets report the status of pods; the NodeRestriction admission plugin keeps them to their own pods)
-                           etcd: /registry/pods/default/web revision 158
+                           etcd: /registry/pods/default/web revision 165
 
             $ kubectl apply -f pod.yaml
             pod/web created
@@ -411,7 +411,7 @@ fn forbidden_for_a_limited_user() {
                            message: RBAC: allowed by RoleBinding "alice-reads-pods/dev" of Role "pod-reader" to User "alice"
                  0.000s  etcd                 kube-apiserver → etcd
                          reads /registry/pods/dev/web: not found
-                           etcd: get /registry/pods/dev/web (revision 154)
+                           etcd: get /registry/pods/dev/web (revision 161)
                            error: key not found
                  0.000s  etcd                 kube-apiserver → kubectl
                          404 Not Found: pods "web" not found
@@ -484,7 +484,7 @@ fn unknown_field() {
                            message: kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted
                  0.000s  etcd                 kube-apiserver → etcd
                          reads /registry/pods/default/web: not found
-                           etcd: get /registry/pods/default/web (revision 148)
+                           etcd: get /registry/pods/default/web (revision 155)
                            error: key not found
                  0.000s  etcd                 kube-apiserver → kubectl
                          404 Not Found: pods "web" not found
@@ -553,7 +553,7 @@ fn invalid_pod() {
                            message: kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted
                  0.000s  etcd                 kube-apiserver → etcd
                          reads /registry/pods/default/web: not found
-                           etcd: get /registry/pods/default/web (revision 148)
+                           etcd: get /registry/pods/default/web (revision 155)
                            error: key not found
                  0.000s  etcd                 kube-apiserver → kubectl
                          404 Not Found: pods "web" not found
@@ -693,7 +693,7 @@ fn missing_namespace() {
                            message: kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted
                  0.000s  etcd                 kube-apiserver → etcd
                          reads /registry/pods/staging/web: not found
-                           etcd: get /registry/pods/staging/web (revision 148)
+                           etcd: get /registry/pods/staging/web (revision 155)
                            error: key not found
                  0.000s  etcd                 kube-apiserver → kubectl
                          404 Not Found: pods "web" not found

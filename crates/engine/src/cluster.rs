@@ -41,8 +41,12 @@
 //! `admin.conf` the group `kubeadm:cluster-admins`, bound to `cluster-admin`, and keeps
 //! `system:masters` for `super-admin.conf`; the lab uses the superuser group so the learner
 //! meets the authorizer's shortcut. The `kubeadm:cluster-admins` binding exists too.)
+//! It also has what kind installs for storage: the namespace `local-path-storage` with the
+//! local-path provisioner's ServiceAccount and RBAC, and the default StorageClass `standard`
+//! (provisioner `rancher.io/local-path`, `WaitForFirstConsumer`, reclaim policy `Delete`); the
+//! lab runs that provisioner ([`crate::controllers::localpath`]).
 //! The control-plane and DaemonSet pods a kind cluster runs (etcd, kube-apiserver, coredns,
-//! kindnet, kube-proxy, ...) are not modelled.
+//! kindnet, kube-proxy, the local-path-provisioner's own Pod, ...) are not modelled as Pods.
 
 use crate::apiserver::{self, bootstrap};
 use crate::manifest::parse_manifest;
@@ -754,11 +758,12 @@ mod tests {
         check(
             None,
             expect![[r#"
-                revision 148; users ["kubernetes-admin"]; current Some("kubernetes-admin"); namespace default
+                revision 155; users ["kubernetes-admin"]; current Some("kubernetes-admin"); namespace default
                 /registry/configmaps/default/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
+                /registry/configmaps/local-path-storage/kube-root-ca.crt ConfigMap
                 /registry/endpointslices/default/kubernetes EndpointSlice
                 /registry/minions/kind-control-plane Node
                 /registry/minions/kind-worker Node
@@ -767,12 +772,16 @@ mod tests {
                 /registry/namespaces/kube-node-lease Namespace
                 /registry/namespaces/kube-public Namespace
                 /registry/namespaces/kube-system Namespace
+                /registry/namespaces/local-path-storage Namespace
                 /registry/priorityclasses/system-cluster-critical PriorityClass
                 /registry/priorityclasses/system-node-critical PriorityClass
                 /registry/serviceaccounts/default/default ServiceAccount
                 /registry/serviceaccounts/kube-node-lease/default ServiceAccount
                 /registry/serviceaccounts/kube-public/default ServiceAccount
+                /registry/serviceaccounts/local-path-storage/default ServiceAccount
+                /registry/serviceaccounts/local-path-storage/local-path-provisioner-service-account ServiceAccount
                 /registry/services/specs/default/kubernetes Service
+                /registry/storageclasses/standard StorageClass
             "#]],
         );
     }
@@ -782,12 +791,13 @@ mod tests {
         check(
             preset("rbac-alice"),
             expect![[r#"
-                revision 154; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
+                revision 161; users ["kubernetes-admin", "alice", "bob"]; current Some("alice"); namespace dev
                 /registry/configmaps/default/kube-root-ca.crt ConfigMap
                 /registry/configmaps/dev/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-node-lease/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-public/kube-root-ca.crt ConfigMap
                 /registry/configmaps/kube-system/kube-root-ca.crt ConfigMap
+                /registry/configmaps/local-path-storage/kube-root-ca.crt ConfigMap
                 /registry/endpointslices/default/kubernetes EndpointSlice
                 /registry/minions/kind-control-plane Node
                 /registry/minions/kind-worker Node
@@ -797,6 +807,7 @@ mod tests {
                 /registry/namespaces/kube-node-lease Namespace
                 /registry/namespaces/kube-public Namespace
                 /registry/namespaces/kube-system Namespace
+                /registry/namespaces/local-path-storage Namespace
                 /registry/priorityclasses/system-cluster-critical PriorityClass
                 /registry/priorityclasses/system-node-critical PriorityClass
                 /registry/rolebindings/dev/alice-reads-pods RoleBinding
@@ -805,7 +816,10 @@ mod tests {
                 /registry/serviceaccounts/dev/default ServiceAccount
                 /registry/serviceaccounts/kube-node-lease/default ServiceAccount
                 /registry/serviceaccounts/kube-public/default ServiceAccount
+                /registry/serviceaccounts/local-path-storage/default ServiceAccount
+                /registry/serviceaccounts/local-path-storage/local-path-provisioner-service-account ServiceAccount
                 /registry/services/specs/default/kubernetes Service
+                /registry/storageclasses/standard StorageClass
             "#]],
         );
         let mut core = Core::new(1);

@@ -93,24 +93,8 @@ pub const CONSUMERS: &[Row] = &[
     modelled!("", "ServiceAccount", "the ServiceAccount admission plugin and the kubelet's projected token"),
     modelled!("", "LimitRange", "the LimitRanger admission plugin"),
     modelled!("", "ResourceQuota", "the ResourceQuota admission plugin"),
-    gap!(
-        "",
-        "PersistentVolumeClaim",
-        "persistentvolume-binder",
-        KCM,
-        Component::ControllerManager,
-        "binds it to a matching PersistentVolume, or has its StorageClass's provisioner create one (on kind: rancher.io/local-path, once a Pod using the claim is scheduled); the claim then becomes Bound",
-        "the claim stays Pending, and a Pod that uses it is not scheduled"
-    ),
-    gap!(
-        "",
-        "PersistentVolume",
-        "persistentvolume-binder",
-        KCM,
-        Component::ControllerManager,
-        "marks it Available and binds it to a claim that asks for what it offers; the kubelet then mounts it into the Pods of that claim",
-        "the volume is stored and stays unbound"
-    ),
+    modelled!("", "PersistentVolumeClaim", "the PersistentVolume controller (binding, handing claims to their provisioner), kube-scheduler's VolumeBinding and the kubelet's mount"),
+    modelled!("", "PersistentVolume", "the PersistentVolume controller and the kubelet's mount"),
     data!("", "Event", "kubectl describe and kubectl get events"),
     gap!(
         "",
@@ -202,11 +186,11 @@ pub const CONSUMERS: &[Row] = &[
     gap!(
         "storage.k8s.io",
         "StorageClass",
-        "a volume provisioner",
+        "its volume provisioner",
         "an add-on or CSI driver",
         Component::ControllerManager,
-        "creates a PersistentVolume for each claim of this class (for WaitForFirstConsumer, once a Pod using the claim is scheduled)",
-        "claims of this class stay Pending"
+        "creates a PersistentVolume for each claim of this class (for WaitForFirstConsumer, once a Pod using the claim is scheduled); the lab models only kind's own provisioner, rancher.io/local-path, and classes that need none (kubernetes.io/no-provisioner)",
+        "claims of this class that no existing volume fits stay Pending"
     ),
     gap!(
         "storage.k8s.io",
@@ -260,6 +244,16 @@ pub fn row_of(info: &ResourceInfo) -> Option<&'static Row> {
 
 /// The gap of an object's kind, when the lab does not model what acts on it.
 pub fn gap_of(obj: &Object) -> Option<&'static Gap> {
+    // A StorageClass is acted on by its provisioner: the lab models kind's own.
+    if obj.kind() == "StorageClass" {
+        let provisioner = obj.to_json().get("provisioner").and_then(|p| p.as_str().map(str::to_string));
+        if matches!(
+            provisioner.as_deref(),
+            Some(crate::controllers::localpath::PROVISIONER | "kubernetes.io/no-provisioner")
+        ) {
+            return None;
+        }
+    }
     match row_of(obj.resource()?)?.consumer {
         Consumer::NotModelled(ref gap) => Some(gap),
         _ => None,

@@ -146,12 +146,15 @@ impl Caller {
         }
     }
 
-    /// A controller of kube-controller-manager, with its own service account
-    /// (`--use-service-account-credentials`, as kubeadm sets it).
+    /// A controller of kube-controller-manager, with its own service account of kube-system
+    /// (`--use-service-account-credentials`, as kubeadm sets it). A controller of an add-on
+    /// that runs in another namespace names its account `namespace:name`
+    /// (`local-path-storage:local-path-provisioner-service-account`).
     pub fn controller(service_account: &str) -> Caller {
+        let (namespace, name) = service_account.split_once(':').unwrap_or(("kube-system", service_account));
         Caller::new(
             Component::ControllerManager,
-            Credential::ServiceAccount { namespace: "kube-system".to_string(), name: service_account.to_string() },
+            Credential::ServiceAccount { namespace: namespace.to_string(), name: name.to_string() },
         )
     }
 

@@ -113,7 +113,7 @@ fn create_then_create_again_conflicts() {
             show(core, out, req(&a, Verb::Create, "v1", "ConfigMap", Some("default"), None, None, Some(unnamed)), &[]);
         },
         expect![[r#"
-            201 /metadata/resourceVersion="149" /metadata/generation=1 /status/phase="Pending" /status/qosClass="Guaranteed"
+            201 /metadata/resourceVersion="156" /metadata/generation=1 /status/phase="Pending" /status/qosClass="Guaranteed"
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             409 AlreadyExists: pods "web" already exists
@@ -170,19 +170,19 @@ fn updates_status_and_generation() {
             );
         },
         expect![[r#"
-            201 /metadata/resourceVersion="149" /metadata/generation=1 /spec/containers/0/image="nginx:1.29" /status/phase="Pending"
+            201 /metadata/resourceVersion="156" /metadata/generation=1 /spec/containers/0/image="nginx:1.29" /status/phase="Pending"
               [etcd] kubectl POST /api/v1/namespaces/default/pods → 201 Created
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             409 Conflict: Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again
               [etcd] kubectl PUT /api/v1/namespaces/default/pods/web → 409 Conflict
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            200 /metadata/resourceVersion="150" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Pending"
+            200 /metadata/resourceVersion="157" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Pending"
               [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web → 200 OK
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            200 /metadata/resourceVersion="151" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
+            200 /metadata/resourceVersion="158" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
               [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web/status → 200 OK
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
-            200 /metadata/resourceVersion="151" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
+            200 /metadata/resourceVersion="158" /metadata/generation=2 /spec/containers/0/image="nginx:1.30" /status/phase="Running"
               [etcd] kubectl PATCH /api/v1/namespaces/default/pods/web → 200 OK
                 user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
             404 NotFound: pods "nope" not found

@@ -61,8 +61,10 @@ pub mod events;
 pub mod garbagecollector;
 pub mod history;
 pub mod job;
+pub mod localpath;
 pub mod namespace;
 pub mod nodelifecycle;
+pub mod persistentvolume;
 pub mod replicaset;
 pub mod rootcacert;
 pub mod serviceaccount;
@@ -380,6 +382,8 @@ impl ControllerManager {
             Box::new(replicaset::ReplicaSetController),
             Box::new(statefulset::StatefulSetController::default()),
             Box::new(job::JobController::default()),
+            Box::new(persistentvolume::PersistentVolumeController::default()),
+            Box::new(localpath::LocalPathProvisioner::default()),
             Box::new(endpointslice::EndpointSliceController::default()),
             Box::new(endpoints::EndpointsController::default()),
             Box::new(garbagecollector::GarbageCollector),

@@ -84,8 +84,8 @@ fn accepted_pod() {
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
-               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
-                        etcd Create /registry/pods/default/web rev 149
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 156
+                        etcd Create /registry/pods/default/web rev 156
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
                6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/web
@@ -268,8 +268,8 @@ fn group_binding_to_aggregated_cluster_role_allows() {
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
-               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/dev/web at revision 155
-                        etcd Create /registry/pods/dev/web rev 155
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/dev/web at revision 162
+                        etcd Create /registry/pods/dev/web rev 162
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod dev/web with no node
                6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod dev/web
@@ -379,8 +379,8 @@ fn multi_document_file_continues_after_errors() {
                4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
                4ms #2 validation           kube-apiserver -> kube-apiserver: Namespace "team-a" is valid
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
-               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/namespaces/team-a at revision 149
-                        etcd Create /registry/namespaces/team-a rev 149
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/namespaces/team-a at revision 156
+                        etcd Create /registry/namespaces/team-a rev 156
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- controllers          kube-apiserver -> kube-controller-manager: serviceaccount-controller sees ADDED Namespace team-a
                4ms #- controllers          kube-apiserver -> kube-controller-manager: root-ca-certificate-publisher-controller sees ADDED Namespace team-a
@@ -401,8 +401,8 @@ fn multi_document_file_continues_after_errors() {
               12ms #6 validation           kube-apiserver -> kube-apiserver: Deployment "api" is valid
               12ms #6 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
               12ms #6 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
-              12ms #6 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 152
-                        etcd Create /registry/deployments/team-a/api rev 152
+              12ms #6 etcd                 kube-apiserver -> etcd: creates /registry/deployments/team-a/api at revision 159
+                        etcd Create /registry/deployments/team-a/api rev 159
               12ms #6 etcd                 kube-apiserver -> kubectl: 201 Created
               12ms #- controllers          kube-apiserver -> kube-controller-manager: deployment-controller sees ADDED Deployment team-a/api
               15ms #- controllers          kube-controller-manager -> kube-apiserver: deployment-controller creates ReplicaSet api-6b9c74c9df with 1 replica(s)
@@ -504,8 +504,8 @@ fn second_apply_of_the_same_object_is_unchanged() {
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: nothing to do
-               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 149
-                        etcd Create /registry/pods/default/web rev 149
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/web at revision 156
+                        etcd Create /registry/pods/default/web rev 156
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/web with no node
                6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/web
@@ -515,7 +515,7 @@ fn second_apply_of_the_same_object_is_unchanged() {
                8ms #5 request              kubectl -> kube-apiserver: kubectl sends GET /api/v1/namespaces/default/pods/web
                8ms #5 authentication       kube-apiserver -> kube-apiserver: authenticated as kubernetes-admin (x509 client certificate)
                8ms #5 authorization        kube-apiserver -> kube-apiserver: system:masters allows kubernetes-admin to get pods in namespace default
-               8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 150)
+               8ms #5 etcd                 kube-apiserver -> etcd: reads /registry/pods/default/web (revision 157)
                8ms #5 etcd                 kube-apiserver -> kubectl: 200 OK
                8ms #- kubelet              kube-apiserver -> kubelet: kubelet on kind-worker sees pod default/web bound to its node
                8ms #- kubelet              kubelet -> kubelet: kubelet admits pod default/web
@@ -569,8 +569,8 @@ fn existing_object_without_annotation_is_configured() {
                4ms #2 mutating-admission   kube-apiserver -> kube-apiserver: NamespaceLifecycle: allowed
                4ms #2 validation           kube-apiserver -> kube-apiserver: Namespace "default" is valid
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: PodSecurity: allowed
-               4ms #2 etcd                 kube-apiserver -> etcd: updates /registry/namespaces/default at revision 149
-                        etcd Update /registry/namespaces/default rev 149
+               4ms #2 etcd                 kube-apiserver -> etcd: updates /registry/namespaces/default at revision 156
+                        etcd Update /registry/namespaces/default rev 156
                4ms #2 etcd                 kube-apiserver -> kubectl: 200 OK
             --- kubectl (exit 0)
             Warning: resource namespaces/default is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.
@@ -731,9 +731,9 @@ fn limit_range_and_quota_apply_to_the_pod() {
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: RuntimeClass: nothing to do
                4ms #2 validating-admission kube-apiserver -> kube-apiserver: ResourceQuota: allowed
                4ms #2 validating-admission kube-apiserver -> etcd: ResourceQuota: charges default/compute-quota (status.used)
-                        etcd Update /registry/resourcequotas/default/compute-quota rev 153
-               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/a at revision 154
-                        etcd Create /registry/pods/default/a rev 154
+                        etcd Update /registry/resourcequotas/default/compute-quota rev 160
+               4ms #2 etcd                 kube-apiserver -> etcd: creates /registry/pods/default/a at revision 161
+                        etcd Create /registry/pods/default/a rev 161
                4ms #2 etcd                 kube-apiserver -> kubectl: 201 Created
                4ms #- scheduling           kube-apiserver -> kube-scheduler: kube-scheduler sees new pod default/a with no node
                6ms #- scheduling           kube-scheduler -> kube-scheduler: kube-scheduler picks kind-worker for pod default/a
@@ -1171,6 +1171,30 @@ fn volume_claim_templates_make_a_claim_per_pod_before_the_pod() {
     let volumes = p.spec.clone().unwrap_or_default().volumes.unwrap_or_default();
     assert_eq!(volumes[0].name, "data");
     assert_eq!(volumes[0].persistent_volume_claim.as_ref().map(|c| c.claim_name.as_str()), Some("data-db-0"));
-    // The claim itself is announced: the lab does not bind it.
-    assert!(r.not_modelled.iter().any(|n| n.object.name == "data-db-0"), "{:?}", r.not_modelled);
+    // kind's default class provisions it on the Pod's node, and the controller binds it.
+    assert!(r.not_modelled.is_empty(), "{:?}", r.not_modelled);
+    let spec = c.spec.clone().unwrap_or_default();
+    assert_eq!(spec.storage_class_name.as_deref(), Some("standard"));
+    assert_eq!(c.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Bound"));
+    let volume = spec.volume_name.unwrap_or_default();
+    assert_eq!(volume, format!("pvc-{}", c.metadata.uid.as_deref().unwrap_or("")));
+    let Some(Object::PersistentVolume(pv)) = stored(&r, &format!("/registry/persistentvolumes/{volume}")) else {
+        panic!("no volume {volume}")
+    };
+    let node = p.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
+    let pv_spec = pv.spec.clone().unwrap_or_default();
+    assert_eq!(
+        pv_spec.host_path.map(|h| h.path),
+        Some(format!("/var/local-path-provisioner/{volume}_default_data-db-0"))
+    );
+    let affinity = serde_json::to_string(&pv_spec.node_affinity).unwrap_or_default();
+    assert!(affinity.contains(&format!("[\"{node}\"]")), "{affinity} vs {node}");
+    for reason in ["WaitForFirstConsumer", "ExternalProvisioning", "Provisioning", "ProvisioningSucceeded"] {
+        assert!(r.steps.iter().any(|s| s.summary.contains(&format!("records Normal {reason}:"))), "no {reason} event");
+    }
+    // The Pod is bound only once its claim is: PreBind holds it.
+    let bound = first_step(&r, "the claims of pod default/db-0 are bound").expect("PreBind ends");
+    let provisioned = first_step(&r, "records Normal ProvisioningSucceeded").expect("provisioned");
+    assert!(provisioned <= bound);
+    assert_eq!(p.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Running"));
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference, Pod};
 
+use super::VolumeAction;
 use super::{queue, ClusterSnapshot, ScheduleResult, Scheduler};
 use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
 use crate::object::{resource_for, Object};
@@ -28,7 +29,20 @@ pub struct SchedulerActor {
     unschedulable: BTreeSet<String>,
     /// Orders event names written within the same millisecond.
     event_seq: u64,
+    /// Pods placed on a node whose claims VolumeBinding's PreBind waits for, by pod key.
+    waiting_volumes: BTreeMap<String, PreBind>,
 }
+
+/// A pod held in VolumeBinding's PreBind: bound to its node once every claim is bound.
+struct PreBind {
+    node: String,
+    binding: serde_json::Value,
+    event: Option<EventDetail>,
+    claims: Vec<(String, String)>,
+}
+
+/// The prefix of the task keys that finish a PreBind (the rest is the pod key).
+const PREBIND_TASK: &str = "prebind/";
 
 impl Default for SchedulerActor {
     fn default() -> Self {
@@ -68,7 +82,13 @@ fn needs_scheduling(pod: &Pod) -> bool {
 
 impl SchedulerActor {
     pub fn new(scheduler: Scheduler) -> Self {
-        SchedulerActor { scheduler, attempts: BTreeMap::new(), unschedulable: BTreeSet::new(), event_seq: 0 }
+        SchedulerActor {
+            scheduler,
+            attempts: BTreeMap::new(),
+            unschedulable: BTreeSet::new(),
+            event_seq: 0,
+            waiting_volumes: BTreeMap::new(),
+        }
     }
 
     /// The cluster changed in a way that may free room: retry the pods that did not fit,
@@ -152,6 +172,173 @@ impl SchedulerActor {
         );
     }
 
+    /// VolumeBinding's PreBind (`BindPodVolumes`): writes what the scheduler decided for the
+    /// pod's claims — the chosen node into each claim to provision
+    /// (`volume.kubernetes.io/selected-node`), the claim into each volume to bind — and holds
+    /// the pod until the PersistentVolume controller has bound every claim. Only then is the
+    /// Binding posted.
+    #[allow(clippy::too_many_arguments)]
+    fn pre_bind(
+        &mut self,
+        core: &mut World,
+        pod: &Arc<Pod>,
+        key: &str,
+        node: &str,
+        binding: serde_json::Value,
+        event: Option<EventDetail>,
+        actions: &[VolumeAction],
+    ) {
+        let mut claims = Vec::new();
+        let mut said = Vec::new();
+        for action in actions {
+            match action {
+                VolumeAction::Provision { namespace, claim, node } => {
+                    claims.push((namespace.clone(), claim.clone()));
+                    said.push(format!(
+                        "claim {claim}: annotate volume.kubernetes.io/selected-node={node}, so its provisioner creates the volume there"
+                    ));
+                    if let Some((Object::PersistentVolumeClaim(c), _)) =
+                        core.store.get(&format!("/registry/persistentvolumeclaims/{namespace}/{claim}"))
+                    {
+                        let mut c = (**c).clone();
+                        c.metadata
+                            .annotations
+                            .get_or_insert_with(Default::default)
+                            .insert(super::plugins::volume_binding::ANN_SELECTED_NODE.into(), node.clone());
+                        Self::write(
+                            core,
+                            Verb::Update,
+                            "PersistentVolumeClaim",
+                            namespace,
+                            claim,
+                            None,
+                            Body::Object(Object::from(c)),
+                        );
+                    }
+                }
+                VolumeAction::Bind { namespace, claim, volume } => {
+                    claims.push((namespace.clone(), claim.clone()));
+                    said.push(format!("volume {volume}: reserve it for claim {namespace}/{claim} (spec.claimRef)"));
+                    let claim_uid =
+                        match core.store.get(&format!("/registry/persistentvolumeclaims/{namespace}/{claim}")) {
+                            Some((Object::PersistentVolumeClaim(c), _)) => c.metadata.uid.clone(),
+                            _ => None,
+                        };
+                    if let Some((Object::PersistentVolume(v), _)) =
+                        core.store.get(&format!("/registry/persistentvolumes/{volume}"))
+                    {
+                        let mut v = (**v).clone();
+                        v.spec.get_or_insert_with(Default::default).claim_ref =
+                            Some(k8s_openapi::api::core::v1::ObjectReference {
+                                api_version: Some("v1".into()),
+                                kind: Some("PersistentVolumeClaim".into()),
+                                name: Some(claim.clone()),
+                                namespace: Some(namespace.clone()),
+                                uid: claim_uid,
+                                ..Default::default()
+                            });
+                        v.metadata
+                            .annotations
+                            .get_or_insert_with(Default::default)
+                            .insert("pv.kubernetes.io/bound-by-controller".into(), "yes".into());
+                        Self::write_cluster(
+                            core,
+                            Verb::Update,
+                            "PersistentVolume",
+                            volume,
+                            Body::Object(Object::from(v)),
+                        );
+                    }
+                }
+            }
+        }
+        core.record(
+            StepBuilder::new(
+                Phase::Scheduling,
+                Component::Scheduler,
+                Component::ApiServer,
+                format!("kube-scheduler (VolumeBinding PreBind) holds pod {key} on {node} until its claims are bound"),
+                Detail::Note {
+                    text: format!(
+                        "The pod fits {node}, but its PersistentVolumeClaims are not bound yet. Before the Binding is posted, VolumeBinding's PreBind writes what it decided — {} — and then waits (up to 10 minutes) for the PersistentVolume controller to bind every claim. Only then is the pod bound to {node}.",
+                        said.join("; ")
+                    ),
+                },
+            )
+            .object(Some(object_ref(&Object::Pod(pod.clone())))),
+        );
+        self.waiting_volumes.insert(key.to_string(), PreBind { node: node.to_string(), binding, event, claims });
+        // The claims may be bound already.
+        core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, format!("{PREBIND_TASK}{key}")));
+    }
+
+    /// Posts the Binding of a pod held in PreBind once every one of its claims is bound.
+    fn finish_pre_bind(&mut self, core: &mut World, key: &str) {
+        let Some(waiting) = self.waiting_volumes.get(key) else { return };
+        let bound =
+            |ns: &str, name: &str| match core.store.get(&format!("/registry/persistentvolumeclaims/{ns}/{name}")) {
+                Some((Object::PersistentVolumeClaim(c), _)) => {
+                    c.spec.as_ref().and_then(|s| s.volume_name.as_deref()).is_some_and(|v| !v.is_empty())
+                        && c.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Bound")
+                }
+                _ => false,
+            };
+        if !waiting.claims.iter().all(|(ns, name)| bound(ns, name)) {
+            return;
+        }
+        let Some(waiting) = self.waiting_volumes.remove(key) else { return };
+        let Some((ns, name)) = key.split_once('/') else { return };
+        let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
+            Some((Object::Pod(p), _)) => p.clone(),
+            _ => return,
+        };
+        core.record(
+            StepBuilder::new(
+                Phase::Scheduling,
+                Component::Scheduler,
+                Component::Scheduler,
+                format!("kube-scheduler: the claims of pod {key} are bound; binding it to {}", waiting.node),
+                Detail::Note {
+                    text: format!(
+                        "Every PersistentVolumeClaim of the pod is Bound ({}), so PreBind ends and the Binding to {} is posted.",
+                        waiting.claims.iter().map(|(_, c)| c.as_str()).collect::<Vec<_>>().join(", "),
+                        waiting.node
+                    ),
+                },
+            )
+            .object(Some(object_ref(&Object::Pod(pod.clone())))),
+        );
+        if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), Body::Json(waiting.binding)) {
+            self.attempts.remove(key);
+            self.unschedulable.remove(key);
+            if let Some(event) = waiting.event {
+                self.event(core, &pod, event, "Binding");
+            }
+        } else {
+            requeue(self, core, key);
+        }
+    }
+
+    /// A write of a cluster-scoped object (a PersistentVolume) as the scheduler.
+    fn write_cluster(core: &mut World, verb: Verb, kind: &str, name: &str, body: Body) -> bool {
+        let Some(resource) = resource_for("v1", kind) else { return false };
+        apiserver::handle(
+            core,
+            ApiRequest {
+                caller: Caller::scheduler(),
+                verb,
+                resource,
+                namespace: None,
+                name: Some(name.to_string()),
+                subresource: None,
+                body: Some(body),
+                verbose: false,
+                file: None,
+            },
+        )
+        .ok()
+    }
+
     fn schedule(&mut self, core: &mut World, key: &str) {
         let Some((ns, name)) = key.split_once('/') else { return };
         let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
@@ -193,11 +380,15 @@ impl SchedulerActor {
             .status(status),
         );
         match &outcome.result {
-            ScheduleResult::Scheduled { binding, .. } => {
+            ScheduleResult::Scheduled { binding, volume_actions, node } => {
                 let mut body = serde_json::to_value(&**binding).unwrap_or_default();
                 if let serde_json::Value::Object(m) = &mut body {
                     m.insert("apiVersion".into(), "v1".into());
                     m.insert("kind".into(), "Binding".into());
+                }
+                if !volume_actions.is_empty() {
+                    self.pre_bind(core, &pod, key, node, body, event, volume_actions);
+                    return;
                 }
                 if Self::write(core, Verb::Create, "Pod", ns, name, Some("binding"), Body::Json(body)) {
                     self.attempts.remove(key);
@@ -329,6 +520,22 @@ impl Actor<World> for SchedulerActor {
                 );
                 core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, key));
             }
+            Object::PersistentVolumeClaim(claim) if !self.waiting_volumes.is_empty() => {
+                let ns = claim.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+                let name = claim.metadata.name.clone().unwrap_or_default();
+                let keys: Vec<String> = self
+                    .waiting_volumes
+                    .iter()
+                    .filter(|(_, w)| w.claims.iter().any(|(n, c)| *n == ns && *c == name))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for key in keys {
+                    let task_key = format!("{PREBIND_TASK}{key}");
+                    if !core.is_queued(&Target::Scheduler, &task_key) {
+                        core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, task_key));
+                    }
+                }
+            }
             Object::Node(node) if !self.unschedulable.is_empty() => {
                 let changed = match (&event.kind, event.prev.as_deref()) {
                     (EventType::Modified, Some(Object::Node(prev))) => node_scheduling_properties_changed(prev, node),
@@ -343,7 +550,10 @@ impl Actor<World> for SchedulerActor {
     }
 
     fn run(&mut self, core: &mut World, task: &Task) {
-        self.schedule(core, &task.key);
+        match task.key.strip_prefix(PREBIND_TASK) {
+            Some(key) => self.finish_pre_bind(core, key),
+            None => self.schedule(core, &task.key),
+        }
     }
 }
 

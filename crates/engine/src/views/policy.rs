@@ -293,10 +293,10 @@ mod tests {
     }
 
     #[test]
-    fn the_kind_cluster_has_only_the_bootstrap_policy() {
+    fn the_kind_cluster_has_the_bootstrap_policy_and_the_local_path_provisioner() {
         let p = policy("kind");
         let names: Vec<_> = p.namespaces.iter().map(|n| n.name.as_str()).collect();
-        assert_eq!(names, ["default", "kube-node-lease", "kube-public", "kube-system"]);
+        assert_eq!(names, ["default", "kube-node-lease", "kube-public", "kube-system", "local-path-storage"]);
         assert!(p.namespaces.iter().all(|n| n.pod_security.is_empty() && n.quotas.is_empty()));
         assert!(p.system_bindings > 10, "bootstrap bindings: {}", p.system_bindings);
         let cluster_admin = p.bindings.iter().find(|b| b.binding == "ClusterRoleBinding cluster-admin").unwrap();
