@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 9] = [
+const EXAMPLES: [&str; 10] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -18,6 +18,7 @@ const EXAMPLES: [&str; 9] = [
     "node-failure",
     "pod-update-refused",
     "not-modelled",
+    "daemonset",
 ];
 
 fn root() -> PathBuf {

@@ -134,15 +134,7 @@ pub const CONSUMERS: &[Row] = &[
         "creates its Pods with stable names (<name>-0, <name>-1, ...), by default one at a time, each after the one before it is Running and Ready, and a PersistentVolumeClaim per volumeClaimTemplate and Pod",
         "no Pods are created"
     ),
-    gap!(
-        "apps",
-        "DaemonSet",
-        "daemonset-controller",
-        KCM,
-        Component::ControllerManager,
-        "creates one Pod on every node whose taints the Pod template tolerates (on kind the control-plane node is tainted NoSchedule, so a plain DaemonSet runs on the two workers)",
-        "no Pods are created"
-    ),
+    modelled!("apps", "DaemonSet", "the daemonset controller"),
     data!("apps", "ControllerRevision", "the DaemonSet and StatefulSet controllers, which record their template revisions in it"),
     modelled!("batch", "Job", "the job controller"),
     gap!(
