@@ -384,7 +384,9 @@ impl NodeFit {
         }
     }
 
-    fn describe(&self) -> String {
+    /// The answer in words; `has_pods` says whether the node has a Pod of the DaemonSet (the
+    /// "may stay" of an untolerated NoSchedule taint is told only then).
+    fn describe(&self, has_pods: bool) -> String {
         match self {
             NodeFit::Runs => "should run a Pod".into(),
             NodeFit::OtherNodeName(n) => format!("not this node: the template's nodeName is {n}"),
@@ -394,7 +396,7 @@ impl NodeFit {
                 taint.key,
                 taint.value.as_deref().map(|v| format!("={v}")).unwrap_or_default(),
                 taint.effect,
-                if *keep { " (a Pod already there may stay: the taint is not NoExecute)" } else { "" }
+                if *keep && has_pods { " (the Pod already there may stay: the taint is not NoExecute)" } else { "" }
             ),
         }
     }
@@ -739,7 +741,7 @@ impl DaemonSetsController {
             }
             let pods = seen.by_node.get(&node_name);
             let count = pods.map_or(0, |p| p.iter().filter(|p| !is_deleting(&p.metadata)).count());
-            observed.push(format!("{node_name}: {}, {count} Pod(s)", fit.describe()));
+            observed.push(format!("{node_name}: {}, {count} Pod(s)", fit.describe(count > 0)));
             match (should_run, pods) {
                 (true, None) => need.push(node_name),
                 _ if should_continue => {
@@ -831,7 +833,7 @@ impl DaemonSetsController {
                 (false, Some(pods)) => {
                     for p in pods.iter().filter(|p| !is_deleting(&p.metadata)) {
                         let n = p.metadata.name.clone().unwrap_or_default();
-                        delete.push((n, format!("{node_name} should not run it ({})", fit.describe())));
+                        delete.push((n, format!("{node_name} should not run it ({})", fit.describe(false))));
                     }
                 }
                 _ => {}
