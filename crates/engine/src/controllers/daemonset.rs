@@ -731,6 +731,7 @@ impl DaemonSetsController {
         let mut need: Vec<String> = Vec::new();
         let mut delete: Vec<(String, String)> = Vec::new();
         let mut observed = Vec::new();
+        let mut waits: Vec<String> = Vec::new();
         let mut wanted = 0;
         for node in nodes {
             let node_name = node.metadata.name.clone().unwrap_or_default();
@@ -761,6 +762,10 @@ impl DaemonSetsController {
                                 let now = cx.core.now;
                                 if let Some(delay) = self.in_backoff(&key, now) {
                                     cx.enqueue(NAME, &key_of(&ds.metadata), delay);
+                                    waits.push(format!(
+                                        "wait {} before deleting the failed Pod {pod_name} on {node_name} (the failed-Pod back-off; sync again then)",
+                                        go_duration(delay as i64)
+                                    ));
                                     continue;
                                 }
                                 self.next_backoff(&key, now);
@@ -851,9 +856,21 @@ impl DaemonSetsController {
             }
         }
         if need.is_empty() && delete.is_empty() {
+            if !waits.is_empty() {
+                cx.decide(
+                    Phase::Controllers,
+                    NAME,
+                    Some(ds_obj),
+                    format!("daemonset-controller: DaemonSet {name} waits for the failed-Pod back-off"),
+                    observed.join("; "),
+                    format!("one Pod on each of the {wanted} node(s) that should run it, none elsewhere"),
+                    waits,
+                    StepStatus::Warning,
+                );
+            }
             return (false, None);
         }
-        let mut actions = Vec::new();
+        let mut actions = waits;
         let creates = need.len().min(BURST_REPLICAS);
         if creates > 0 {
             let batches = slow_start_batches(creates as i32);

@@ -2321,3 +2321,138 @@ fn daemonset_surge_starts_the_new_pod_before_deleting_the_old_one() {
         "#]],
     );
 }
+
+#[test]
+fn daemonset_replaces_failed_pods_with_a_growing_back_off() {
+    let failing = AGENT.replace(
+        "      labels: {app: agent}\n    spec:",
+        "      labels: {app: agent}\n      annotations: {podlab.test/run-seconds: '1', podlab.test/exit-code: '1'}\n    spec:",
+    );
+    let one = "
+nodes:
+- name: worker-1
+";
+    check(
+        one,
+        &format!("@@limit 25s\n@0 apply\n{failing}"),
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-6c48b78595
+                             - POST ControllerRevision agent-6c48b78595 (revision 1, data: a patch replacing spec.template)
+               0.002s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+               0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+               2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+               2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               3.006s         (test kubelet) Pod default/agent-8766s Failed (exit code 1)
+               3.008s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-8766s on node worker-1, will try to kill it
+               3.008s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-8766s: it failed on worker-1
+               3.008s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-8766s
+               3.008s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.010s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               3.010s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-nktvd
+               3.010s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.012s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.014s         (test scheduler) binds Pod default/agent-nktvd to worker-1
+               5.014s         (test kubelet) Pod default/agent-nktvd Running on worker-1, IP 10.244.1.3, Ready
+               5.016s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               6.014s         (test kubelet) Pod default/agent-nktvd Failed (exit code 1)
+               6.016s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-nktvd on node worker-1, will try to kill it
+               6.016s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-nktvd: it failed on worker-1
+               6.016s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-nktvd
+               6.016s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.018s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               6.018s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-jthrm
+               6.018s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.020s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.022s         (test scheduler) binds Pod default/agent-jthrm to worker-1
+               8.022s         (test kubelet) Pod default/agent-jthrm Running on worker-1, IP 10.244.1.4, Ready
+               8.024s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               9.022s         (test kubelet) Pod default/agent-jthrm Failed (exit code 1)
+               9.024s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-jthrm on node worker-1, will try to kill it
+               9.024s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-jthrm: it failed on worker-1
+               9.024s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-jthrm
+               9.024s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.026s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               9.026s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-w8hms
+               9.026s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.028s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.030s         (test scheduler) binds Pod default/agent-w8hms to worker-1
+              11.030s         (test kubelet) Pod default/agent-w8hms Running on worker-1, IP 10.244.1.5, Ready
+              11.032s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+              12.030s         (test kubelet) Pod default/agent-w8hms Failed (exit code 1)
+              12.032s decide  daemonset-controller: DaemonSet agent waits for the failed-Pod back-off
+                             - wait 4s before deleting the failed Pod agent-w8hms on worker-1 (the failed-Pod back-off; sync again then)
+              12.032s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.032s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-w8hms on node worker-1, will try to kill it
+              16.032s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-w8hms: it failed on worker-1
+              16.032s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-w8hms
+              16.034s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+              16.034s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-td798
+              16.034s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.036s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.038s         (test scheduler) binds Pod default/agent-td798 to worker-1
+              18.038s         (test kubelet) Pod default/agent-td798 Running on worker-1, IP 10.244.1.6, Ready
+              18.040s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+              19.038s         (test kubelet) Pod default/agent-td798 Failed (exit code 1)
+              19.040s decide  daemonset-controller: DaemonSet agent waits for the failed-Pod back-off
+                             - wait 8s before deleting the failed Pod agent-td798 on worker-1 (the failed-Pod back-off; sync again then)
+              19.040s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+            == events
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+              3.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-8766s on node worker-1, will try to kill it
+              3.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-8766s
+              3.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-nktvd
+              6.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-nktvd on node worker-1, will try to kill it
+              6.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-nktvd
+              6.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-jthrm
+              9.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-jthrm on node worker-1, will try to kill it
+              9.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-jthrm
+              9.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-w8hms
+             16.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-w8hms on node worker-1, will try to kill it
+             16.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-w8hms
+             16.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-td798
+            == objects (at 25.000s)
+            ControllerRevision default/agent-6c48b78595 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6c48b78595}
+            DaemonSet default/agent
+            Pod default/agent-td798 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6c48b78595,pod-template-generation=1} node=worker-1 phase=Failed ready=false
+        "#]],
+    );
+}
