@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 10] = [
+const EXAMPLES: [&str; 11] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -19,6 +19,7 @@ const EXAMPLES: [&str; 10] = [
     "pod-update-refused",
     "not-modelled",
     "statefulset",
+    "daemonset",
 ];
 
 fn root() -> PathBuf {

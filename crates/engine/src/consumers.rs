@@ -110,15 +110,7 @@ pub const CONSUMERS: &[Row] = &[
     modelled!("apps", "Deployment", "the deployment controller"),
     modelled!("apps", "ReplicaSet", "the replicaset controller"),
     modelled!("apps", "StatefulSet", "the statefulset controller"),
-    gap!(
-        "apps",
-        "DaemonSet",
-        "daemonset-controller",
-        KCM,
-        Component::ControllerManager,
-        "creates one Pod on every node whose taints the Pod template tolerates (on kind the control-plane node is tainted NoSchedule, so a plain DaemonSet runs on the two workers)",
-        "no Pods are created"
-    ),
+    modelled!("apps", "DaemonSet", "the daemonset controller"),
     data!("apps", "ControllerRevision", "the DaemonSet and StatefulSet controllers, which record their template revisions in it"),
     modelled!("batch", "Job", "the job controller"),
     gap!(

@@ -54,6 +54,7 @@
 //! backoffLimit 6, ...), as if the server had defaulted them.
 
 pub mod cronjob;
+pub mod daemonset;
 pub mod deployment;
 pub mod endpoints;
 pub mod endpointslice;
@@ -384,6 +385,7 @@ impl ControllerManager {
             Box::new(job::JobController::default()),
             Box::new(persistentvolume::PersistentVolumeController::default()),
             Box::new(localpath::LocalPathProvisioner::default()),
+            Box::new(daemonset::DaemonSetsController::default()),
             Box::new(endpointslice::EndpointSliceController::default()),
             Box::new(endpoints::EndpointsController::default()),
             Box::new(garbagecollector::GarbageCollector),

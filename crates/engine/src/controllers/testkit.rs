@@ -80,9 +80,11 @@ pub struct NodeSpec {
     pub never_starts: bool,
     /// The kubelet (and its heartbeat) stops at this time.
     pub stop_at_ms: Option<u64>,
+    /// `spec.taints` of the Node, as JSON.
+    pub taints: Option<Value>,
 }
 
-/// Parses `nodes: [{name, labels, kubelet: {neverStarts, stopAt}}]`.
+/// Parses `nodes: [{name, labels, taints, kubelet: {neverStarts, stopAt}}]`.
 pub fn parse_cluster(yaml: &str) -> Vec<NodeSpec> {
     let v: Value = serde_yaml::from_str(yaml).unwrap_or(Value::Null);
     v.get("nodes")
@@ -99,6 +101,7 @@ pub fn parse_cluster(yaml: &str) -> Vec<NodeSpec> {
                         .unwrap_or_default(),
                     never_starts: n.pointer("/kubelet/neverStarts").and_then(Value::as_bool).unwrap_or(false),
                     stop_at_ms: n.pointer("/kubelet/stopAt").and_then(Value::as_str).and_then(parse_duration),
+                    taints: n.get("taints").cloned(),
                 })
                 .collect()
         })
@@ -138,8 +141,13 @@ pub fn setup(core: &mut World, nodes: &[NodeSpec]) -> BTreeSet<String> {
             .iter()
             .map(|(t, s, r, m)| json!({"type": t, "status": s, "reason": r, "message": m, "lastHeartbeatTime": now, "lastTransitionTime": now}))
             .collect();
+        let mut spec =
+            json!({"podCIDR": format!("10.244.{}.0/24", i + 1), "podCIDRs": [format!("10.244.{}.0/24", i + 1)]});
+        if let Some(t) = &n.taints {
+            spec["taints"] = t.clone();
+        }
         docs.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n.name, "labels": labels},
-            "spec": {"podCIDR": format!("10.244.{}.0/24", i + 1), "podCIDRs": [format!("10.244.{}.0/24", i + 1)]},
+            "spec": spec,
             "status": {"conditions": conds, "addresses": [{"type": "InternalIP", "address": format!("10.0.0.{}", i + 10)}],
                 "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}, "allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}));
         docs.push(json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": n.name, "namespace": "kube-node-lease"},
@@ -189,11 +197,14 @@ impl Actor<World> for FakeScheduler {
             return;
         }
         let tolerations = pod.spec.as_ref().and_then(|s| s.tolerations.clone()).unwrap_or_default();
+        // The one node a daemon Pod's `metadata.name` node affinity names (other affinity and
+        // selectors are ignored here; the lab's scheduler honours them).
+        let named = super::daemonset::target_node_name(&pod);
         let all_pods = pods(core, None);
         let mut best: Option<(usize, String)> = None;
         for o in list(core, "Node", None) {
             let Object::Node(n) = o else { continue };
-            if !node_fits(&n, &tolerations) {
+            if !node_fits(&n, &tolerations) || named.as_ref().is_some_and(|m| n.metadata.name.as_ref() != Some(m)) {
                 continue;
             }
             let name = n.metadata.name.clone().unwrap_or_default();
@@ -556,12 +567,14 @@ impl Actor<World> for Script {
             "deployment" | "deploy" => "Deployment",
             "replicaset" | "rs" => "ReplicaSet",
             "job" => "Job",
+            "daemonset" | "ds" => "DaemonSet",
+            "node" => "Node",
             "service" | "svc" => "Service",
             "pod" => "Pod",
             "namespace" | "ns" => "Namespace",
             other => other,
         };
-        let ns = if kind == "Namespace" { None } else { Some("default") };
+        let ns = if kind == "Namespace" || kind == "Node" { None } else { Some("default") };
         let text = format!("kubectl {}", a.words.join(" "));
         note(core, Component::Kubectl, None, text);
         match verb {

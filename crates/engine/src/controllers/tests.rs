@@ -1922,3 +1922,537 @@ spec:
         "#]],
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// DaemonSets
+
+/// Two workers and a control-plane node tainted as kind taints it.
+const KIND_LIKE: &str = "
+nodes:
+- name: control-plane
+  labels: {node-role.kubernetes.io/control-plane: ''}
+  taints: [{key: node-role.kubernetes.io/control-plane, effect: NoSchedule}]
+- name: worker-1
+- name: worker-2
+";
+
+const AGENT: &str = "
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: agent
+        image: busybox:1.37
+";
+
+#[test]
+fn daemonset_runs_one_pod_on_each_node_it_tolerates() {
+    check(
+        KIND_LIKE,
+        &format!("@@limit 10s\n@0 apply\n{AGENT}"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-786fcf68bb
+                         - POST ControllerRevision agent-786fcf68bb (revision 1, data: a patch replacing spec.template)
+           0.002s decide  daemonset-controller: DaemonSet agent should run on 2 of 3 node(s): creating 2 Pod(s)
+                         - create 2 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1, 1)
+                         -   a Pod for worker-1
+                         -   a Pod for worker-2
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-dn7p9
+           0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 0, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+           0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=2 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+           0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+           0.006s         (test scheduler) binds Pod default/agent-dn7p9 to worker-2
+           2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.2.2, Ready
+           2.006s         (test kubelet) Pod default/agent-dn7p9 Running on worker-2, IP 10.244.3.2, Ready
+           2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=0 observedGeneration=1
+        == events
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-dn7p9
+        == objects (at 10.000s)
+        ControllerRevision default/agent-786fcf68bb owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb}
+        DaemonSet default/agent
+        Pod default/agent-8766s owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb,pod-template-generation=1} node=worker-1 phase=Running ready=true
+        Pod default/agent-dn7p9 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb,pod-template-generation=1} node=worker-2 phase=Running ready=true
+    "#]],
+    );
+}
+
+#[test]
+fn daemonset_follows_node_labels_and_taints() {
+    let selective = AGENT
+        .replace("    spec:\n      containers:", "    spec:\n      nodeSelector: {role: agent}\n      containers:");
+    let script = format!(
+        "@@watch\n@@limit 30s\n@0 apply\n{selective}@10s apply node/worker-2\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-2\n  labels: {{role: agent, kubernetes.io/hostname: worker-2, kubernetes.io/os: linux}}\n@20s apply node/worker-1\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-1\n  labels: {{role: agent, kubernetes.io/hostname: worker-1, kubernetes.io/os: linux}}\nspec:\n  taints: [{{key: dedicated, value: db, effect: NoExecute}}]\n"
+    );
+    let cluster = "
+nodes:
+- name: worker-1
+  labels: {role: agent}
+- name: worker-2
+";
+    check(
+        cluster,
+        &script,
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.000s watch   daemonset-controller sees ADDED DaemonSet default/agent (a new DaemonSet: create its Pods on the nodes that should run one)
+           0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-5d689965d6
+                         - POST ControllerRevision agent-5d689965d6 (revision 1, data: a patch replacing spec.template)
+           0.002s decide  daemonset-controller: DaemonSet agent should run on 1 of 2 node(s): creating 1 Pod(s)
+                         - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                         -   a Pod for worker-1
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+           0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+           0.002s watch   daemonset-controller sees ADDED Pod default/agent-8766s (a Pod of this DaemonSet was created)
+           0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+           0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+           0.006s watch   daemonset-controller sees MODIFIED Pod default/agent-8766s (a Pod of this DaemonSet changed)
+           2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+           2.006s watch   daemonset-controller sees MODIFIED Pod default/agent-8766s (a Pod of this DaemonSet changed)
+           2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                         - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+          10.000s         kubectl apply node/worker-2
+          10.000s watch   daemonset-controller sees MODIFIED Node worker-2 (node worker-2 changed whether it should run a Pod of this DaemonSet (should run: false -> true, may keep one: false -> true))
+          10.002s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): creating 1 Pod(s)
+                         - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                         -   a Pod for worker-2
+          10.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-dn7p9
+          10.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 1, ready 1, available 1
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=1 observedGeneration=1
+          10.002s watch   daemonset-controller sees ADDED Pod default/agent-dn7p9 (a Pod of this DaemonSet was created)
+          10.004s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 1, available 1
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=2 numberAvailable=1 numberUnavailable=1 observedGeneration=1
+          10.006s         (test scheduler) binds Pod default/agent-dn7p9 to worker-2
+          10.006s watch   daemonset-controller sees MODIFIED Pod default/agent-dn7p9 (a Pod of this DaemonSet changed)
+          12.006s         (test kubelet) Pod default/agent-dn7p9 Running on worker-2, IP 10.244.2.2, Ready
+          12.006s watch   daemonset-controller sees MODIFIED Pod default/agent-dn7p9 (a Pod of this DaemonSet changed)
+          12.008s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=0 observedGeneration=1
+          20.000s         kubectl apply node/worker-1
+          20.000s watch   daemonset-controller sees MODIFIED Node worker-1 (node worker-1 changed whether it should run a Pod of this DaemonSet (should run: true -> false, may keep one: true -> false))
+          20.000s watch   taint-eviction-controller sees MODIFIED Node worker-1 (the node's NoExecute taints changed)
+          20.002s decide  daemonset-controller: DaemonSet agent should run on 1 of 2 node(s): deleting 1
+                         - delete Pod agent-8766s: worker-1 should not run it (taint dedicated=db:NoExecute not tolerated)
+          20.002s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-8766s
+          20.002s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                         - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=1 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+          20.002s watch   daemonset-controller sees MODIFIED Pod default/agent-8766s (a Pod of this DaemonSet is terminating)
+          20.002s decide  taint-eviction-controller: Pod default/agent-8766s does not tolerate dedicated:NoExecute: delete it now
+                         - schedule the deletion of Pod default/agent-8766s in 0s
+          20.002s event   Normal TaintManagerEviction Pod/default/agent-8766s: Marking for deletion Pod default/agent-8766s
+          21.002s         (test kubelet) Pod default/agent-8766s stopped and removed
+          21.002s watch   daemonset-controller sees DELETED Pod default/agent-8766s (a Pod of this DaemonSet is gone)
+          21.004s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                         - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+        == events
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+         10.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-dn7p9
+         20.000s Normal TaintManagerEviction Pod/agent-8766s from taint-eviction-controller: Marking for deletion Pod default/agent-8766s
+         20.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-8766s
+        == objects (at 30.000s)
+        ControllerRevision default/agent-5d689965d6 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=5d689965d6}
+        DaemonSet default/agent
+        Node worker-1 Ready=True/KubeletReady "kubelet is posting ready status" taints=[dedicated:NoExecute]
+        Node worker-2 Ready=True/KubeletReady "kubelet is posting ready status" taints=[]
+        Pod default/agent-dn7p9 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=5d689965d6,pod-template-generation=1} node=worker-2 phase=Running ready=true
+    "#]],
+    );
+}
+
+#[test]
+fn daemonset_rolling_update_replaces_one_pod_at_a_time() {
+    let three = "
+nodes:
+- name: worker-1
+- name: worker-2
+- name: worker-3
+";
+    check(
+        three,
+        &format!("@@limit 40s\n@0 apply\n{AGENT}@10s set-image daemonset/agent agent=busybox:1.38\n"),
+        expect![[r#"
+        == trace
+           0.000s         kubectl apply
+           0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-786fcf68bb
+                         - POST ControllerRevision agent-786fcf68bb (revision 1, data: a patch replacing spec.template)
+           0.002s decide  daemonset-controller: DaemonSet agent should run on 3 of 3 node(s): creating 3 Pod(s)
+                         - create 3 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1, 2)
+                         -   a Pod for worker-1
+                         -   a Pod for worker-2
+                         -   a Pod for worker-3
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-dn7p9
+           0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-7nccl
+           0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 0, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=3 observedGeneration=1
+           0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 0, available 0
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=3 numberAvailable=0 numberUnavailable=3 observedGeneration=1
+           0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+           0.006s         (test scheduler) binds Pod default/agent-dn7p9 to worker-2
+           0.006s         (test scheduler) binds Pod default/agent-7nccl to worker-3
+           2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+           2.006s         (test kubelet) Pod default/agent-dn7p9 Running on worker-2, IP 10.244.2.2, Ready
+           2.006s         (test kubelet) Pod default/agent-7nccl Running on worker-3, IP 10.244.3.2, Ready
+           2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 3, available 3
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=3 updatedNumberScheduled=3 numberAvailable=3 numberUnavailable=0 observedGeneration=1
+          10.000s         kubectl set-image daemonset/agent agent=busybox:1.38
+          10.002s decide  daemonset-controller records revision 2 of DaemonSet agent: ControllerRevision agent-6cbcff9f7c
+                         - POST ControllerRevision agent-6cbcff9f7c (revision 2, data: a patch replacing spec.template)
+          10.002s decide  daemonset-controller: rolling update of DaemonSet agent to controller-revision-hash 6cbcff9f7c: 1 old Pod(s) to delete, 0 new Pod(s) to create
+                         - delete Pod agent-8766s (old Pod on worker-1)
+          10.002s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-8766s
+          10.002s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 3, available 3
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=3 updatedNumberScheduled=0 numberAvailable=3 numberUnavailable=0 observedGeneration=2
+          11.002s         (test kubelet) Pod default/agent-8766s stopped and removed
+          11.004s decide  daemonset-controller: DaemonSet agent should run on 3 of 3 node(s): creating 1 Pod(s)
+                         - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                         -   a Pod for worker-1
+          11.004s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-n6nqm
+          11.004s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 2, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=0 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          11.006s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=1 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          11.008s         (test scheduler) binds Pod default/agent-n6nqm to worker-1
+          13.008s         (test kubelet) Pod default/agent-n6nqm Running on worker-1, IP 10.244.1.3, Ready
+          13.010s decide  daemonset-controller: rolling update of DaemonSet agent to controller-revision-hash 6cbcff9f7c: 1 old Pod(s) to delete, 0 new Pod(s) to create
+                         - delete Pod agent-dn7p9 (old Pod on worker-2)
+          13.010s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-dn7p9
+          13.010s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 3, available 3
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=3 updatedNumberScheduled=1 numberAvailable=3 numberUnavailable=0 observedGeneration=2
+          14.010s         (test kubelet) Pod default/agent-dn7p9 stopped and removed
+          14.012s decide  daemonset-controller: DaemonSet agent should run on 3 of 3 node(s): creating 1 Pod(s)
+                         - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                         -   a Pod for worker-2
+          14.012s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-zvl2l
+          14.012s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 2, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=1 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          14.014s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          14.016s         (test scheduler) binds Pod default/agent-zvl2l to worker-2
+          16.016s         (test kubelet) Pod default/agent-zvl2l Running on worker-2, IP 10.244.2.3, Ready
+          16.018s decide  daemonset-controller: rolling update of DaemonSet agent to controller-revision-hash 6cbcff9f7c: 1 old Pod(s) to delete, 0 new Pod(s) to create
+                         - delete Pod agent-7nccl (old Pod on worker-3)
+          16.018s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-7nccl
+          16.018s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 3, available 3
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=3 updatedNumberScheduled=2 numberAvailable=3 numberUnavailable=0 observedGeneration=2
+          17.018s         (test kubelet) Pod default/agent-7nccl stopped and removed
+          17.020s decide  daemonset-controller: DaemonSet agent should run on 3 of 3 node(s): creating 1 Pod(s)
+                         - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                         -   a Pod for worker-3
+          17.020s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-7984c
+          17.020s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 2, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          17.022s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 2, available 2
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=3 numberAvailable=2 numberUnavailable=1 observedGeneration=2
+          17.024s         (test scheduler) binds Pod default/agent-7984c to worker-3
+          19.024s         (test kubelet) Pod default/agent-7984c Running on worker-3, IP 10.244.3.3, Ready
+          19.026s decide  daemonset-controller updates status of DaemonSet agent: desired 3, current 3, ready 3, available 3
+                         - PUT status: desiredNumberScheduled=3 currentNumberScheduled=3 numberMisscheduled=0 numberReady=3 updatedNumberScheduled=3 numberAvailable=3 numberUnavailable=0 observedGeneration=2
+        == events
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-dn7p9
+          0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-7nccl
+         10.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-8766s
+         11.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-n6nqm
+         13.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-dn7p9
+         14.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-zvl2l
+         16.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-7nccl
+         17.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-7984c
+        == objects (at 40.000s)
+        ControllerRevision default/agent-6cbcff9f7c owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c}
+        ControllerRevision default/agent-786fcf68bb owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb}
+        DaemonSet default/agent
+        Pod default/agent-7984c owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-3 phase=Running ready=true
+        Pod default/agent-n6nqm owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-1 phase=Running ready=true
+        Pod default/agent-zvl2l owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-2 phase=Running ready=true
+    "#]],
+    );
+}
+
+#[test]
+fn daemonset_on_delete_replaces_only_deleted_pods() {
+    let on_delete = AGENT.replace("spec:\n  selector:", "spec:\n  updateStrategy: {type: OnDelete}\n  selector:");
+    check(
+        TWO_NODES,
+        &format!("@@limit 40s\n@0 apply\n{on_delete}@10s set-image daemonset/agent agent=busybox:1.38\n@20s delete pod/agent-8766s\n"),
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-786fcf68bb
+                             - POST ControllerRevision agent-786fcf68bb (revision 1, data: a patch replacing spec.template)
+               0.002s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): creating 2 Pod(s)
+                             - create 2 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1, 1)
+                             -   a Pod for worker-1
+                             -   a Pod for worker-2
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-dn7p9
+               0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+               0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=2 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+               0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+               0.006s         (test scheduler) binds Pod default/agent-dn7p9 to worker-2
+               2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/agent-dn7p9 Running on worker-2, IP 10.244.2.2, Ready
+               2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=0 observedGeneration=1
+              10.000s         kubectl set-image daemonset/agent agent=busybox:1.38
+              10.002s decide  daemonset-controller records revision 2 of DaemonSet agent: ControllerRevision agent-6cbcff9f7c
+                             - POST ControllerRevision agent-6cbcff9f7c (revision 2, data: a patch replacing spec.template)
+              10.002s decide  daemonset-controller: DaemonSet agent uses the OnDelete strategy: 2 Pod(s) keep the old template until they are deleted
+                             - nothing now: delete a Pod to have it replaced from the current template
+              10.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=0 numberAvailable=2 numberUnavailable=0 observedGeneration=2
+              20.000s         kubectl delete pod/agent-8766s
+              21.000s         (test kubelet) Pod default/agent-8766s stopped and removed
+              21.002s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+              21.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-ccls5
+              21.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=0 numberAvailable=1 numberUnavailable=1 observedGeneration=2
+              21.004s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=1 observedGeneration=2
+              21.006s         (test scheduler) binds Pod default/agent-ccls5 to worker-1
+              23.006s         (test kubelet) Pod default/agent-ccls5 Running on worker-1, IP 10.244.1.3, Ready
+              23.008s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=1 numberAvailable=2 numberUnavailable=0 observedGeneration=2
+            == events
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-dn7p9
+             21.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-ccls5
+            == objects (at 40.000s)
+            ControllerRevision default/agent-6cbcff9f7c owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c}
+            ControllerRevision default/agent-786fcf68bb owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb}
+            DaemonSet default/agent
+            Pod default/agent-ccls5 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-1 phase=Running ready=true
+            Pod default/agent-dn7p9 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb,pod-template-generation=1} node=worker-2 phase=Running ready=true
+        "#]],
+    );
+}
+
+#[test]
+fn daemonset_surge_starts_the_new_pod_before_deleting_the_old_one() {
+    let surge = AGENT.replace(
+        "spec:\n  selector:",
+        "spec:\n  updateStrategy:\n    rollingUpdate: {maxSurge: 1, maxUnavailable: 0}\n  selector:",
+    );
+    check(
+        TWO_NODES,
+        &format!("@@limit 30s\n@0 apply\n{surge}@10s set-image daemonset/agent agent=busybox:1.38\n"),
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-786fcf68bb
+                             - POST ControllerRevision agent-786fcf68bb (revision 1, data: a patch replacing spec.template)
+               0.002s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): creating 2 Pod(s)
+                             - create 2 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1, 1)
+                             -   a Pod for worker-1
+                             -   a Pod for worker-2
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-dn7p9
+               0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+               0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=2 numberAvailable=0 numberUnavailable=2 observedGeneration=1
+               0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+               0.006s         (test scheduler) binds Pod default/agent-dn7p9 to worker-2
+               2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+               2.006s         (test kubelet) Pod default/agent-dn7p9 Running on worker-2, IP 10.244.2.2, Ready
+               2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=0 observedGeneration=1
+              10.000s         kubectl set-image daemonset/agent agent=busybox:1.38
+              10.002s decide  daemonset-controller records revision 2 of DaemonSet agent: ControllerRevision agent-6cbcff9f7c
+                             - POST ControllerRevision agent-6cbcff9f7c (revision 2, data: a patch replacing spec.template)
+              10.002s decide  daemonset-controller: rolling update of DaemonSet agent to controller-revision-hash 6cbcff9f7c: 0 old Pod(s) to delete, 1 new Pod(s) to create
+                             - create a new Pod on worker-1 beside the old one
+              10.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-ccls5
+              10.002s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=0 numberAvailable=2 numberUnavailable=0 observedGeneration=2
+              10.006s         (test scheduler) binds Pod default/agent-ccls5 to worker-1
+              12.006s         (test kubelet) Pod default/agent-ccls5 Running on worker-1, IP 10.244.1.3, Ready
+              12.008s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): deleting 1
+                             - delete Pod agent-8766s: the new Pod on worker-1 is available
+              12.008s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-8766s
+              12.010s decide  daemonset-controller: rolling update of DaemonSet agent to controller-revision-hash 6cbcff9f7c: 0 old Pod(s) to delete, 1 new Pod(s) to create
+                             - create a new Pod on worker-2 beside the old one
+              12.010s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-n6nqm
+              12.014s         (test scheduler) binds Pod default/agent-n6nqm to worker-2
+              13.008s         (test kubelet) Pod default/agent-8766s stopped and removed
+              13.010s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=1 numberAvailable=2 numberUnavailable=0 observedGeneration=2
+              14.014s         (test kubelet) Pod default/agent-n6nqm Running on worker-2, IP 10.244.2.3, Ready
+              14.016s decide  daemonset-controller: DaemonSet agent should run on 2 of 2 node(s): deleting 1
+                             - delete Pod agent-dn7p9: the new Pod on worker-2 is available
+              14.016s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-dn7p9
+              15.016s         (test kubelet) Pod default/agent-dn7p9 stopped and removed
+              15.018s decide  daemonset-controller updates status of DaemonSet agent: desired 2, current 2, ready 2, available 2
+                             - PUT status: desiredNumberScheduled=2 currentNumberScheduled=2 numberMisscheduled=0 numberReady=2 updatedNumberScheduled=2 numberAvailable=2 numberUnavailable=0 observedGeneration=2
+            == events
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-dn7p9
+             10.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-ccls5
+             12.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-8766s
+             12.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-n6nqm
+             14.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-dn7p9
+            == objects (at 30.000s)
+            ControllerRevision default/agent-6cbcff9f7c owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c}
+            ControllerRevision default/agent-786fcf68bb owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=786fcf68bb}
+            DaemonSet default/agent
+            Pod default/agent-ccls5 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-1 phase=Running ready=true
+            Pod default/agent-n6nqm owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6cbcff9f7c,pod-template-generation=2} node=worker-2 phase=Running ready=true
+        "#]],
+    );
+}
+
+#[test]
+fn daemonset_replaces_failed_pods_with_a_growing_back_off() {
+    let failing = AGENT.replace(
+        "      labels: {app: agent}\n    spec:",
+        "      labels: {app: agent}\n      annotations: {podlab.test/run-seconds: '1', podlab.test/exit-code: '1'}\n    spec:",
+    );
+    let one = "
+nodes:
+- name: worker-1
+";
+    check(
+        one,
+        &format!("@@limit 25s\n@0 apply\n{failing}"),
+        expect![[r#"
+            == trace
+               0.000s         kubectl apply
+               0.002s decide  daemonset-controller records revision 1 of DaemonSet agent: ControllerRevision agent-6c48b78595
+                             - POST ControllerRevision agent-6c48b78595 (revision 1, data: a patch replacing spec.template)
+               0.002s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               0.002s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-8766s
+               0.002s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               0.004s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               0.006s         (test scheduler) binds Pod default/agent-8766s to worker-1
+               2.006s         (test kubelet) Pod default/agent-8766s Running on worker-1, IP 10.244.1.2, Ready
+               2.008s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               3.006s         (test kubelet) Pod default/agent-8766s Failed (exit code 1)
+               3.008s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-8766s on node worker-1, will try to kill it
+               3.008s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-8766s: it failed on worker-1
+               3.008s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-8766s
+               3.008s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.010s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               3.010s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-nktvd
+               3.010s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.012s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               3.014s         (test scheduler) binds Pod default/agent-nktvd to worker-1
+               5.014s         (test kubelet) Pod default/agent-nktvd Running on worker-1, IP 10.244.1.3, Ready
+               5.016s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               6.014s         (test kubelet) Pod default/agent-nktvd Failed (exit code 1)
+               6.016s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-nktvd on node worker-1, will try to kill it
+               6.016s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-nktvd: it failed on worker-1
+               6.016s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-nktvd
+               6.016s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.018s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               6.018s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-jthrm
+               6.018s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.020s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               6.022s         (test scheduler) binds Pod default/agent-jthrm to worker-1
+               8.022s         (test kubelet) Pod default/agent-jthrm Running on worker-1, IP 10.244.1.4, Ready
+               8.024s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+               9.022s         (test kubelet) Pod default/agent-jthrm Failed (exit code 1)
+               9.024s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-jthrm on node worker-1, will try to kill it
+               9.024s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-jthrm: it failed on worker-1
+               9.024s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-jthrm
+               9.024s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.026s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+               9.026s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-w8hms
+               9.026s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.028s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+               9.030s         (test scheduler) binds Pod default/agent-w8hms to worker-1
+              11.030s         (test kubelet) Pod default/agent-w8hms Running on worker-1, IP 10.244.1.5, Ready
+              11.032s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+              12.030s         (test kubelet) Pod default/agent-w8hms Failed (exit code 1)
+              12.032s decide  daemonset-controller: DaemonSet agent waits for the failed-Pod back-off
+                             - wait 4s before deleting the failed Pod agent-w8hms on worker-1 (the failed-Pod back-off; sync again then)
+              12.032s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.032s event   Warning FailedDaemonPod DaemonSet/default/agent: Found failed daemon pod default/agent-w8hms on node worker-1, will try to kill it
+              16.032s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): deleting 1
+                             - delete Pod agent-w8hms: it failed on worker-1
+              16.032s event   Normal SuccessfulDelete DaemonSet/default/agent: Deleted pod: agent-w8hms
+              16.034s decide  daemonset-controller: DaemonSet agent should run on 1 of 1 node(s): creating 1 Pod(s)
+                             - create 1 Pod(s) with generateName agent-, each with the required node affinity metadata.name In [<node>] so the scheduler binds it there (slow start: batches of 1)
+                             -   a Pod for worker-1
+              16.034s event   Normal SuccessfulCreate DaemonSet/default/agent: Created pod: agent-td798
+              16.034s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 0, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=0 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=0 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.036s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+              16.038s         (test scheduler) binds Pod default/agent-td798 to worker-1
+              18.038s         (test kubelet) Pod default/agent-td798 Running on worker-1, IP 10.244.1.6, Ready
+              18.040s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 1, available 1
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=1 updatedNumberScheduled=1 numberAvailable=1 numberUnavailable=0 observedGeneration=1
+              19.038s         (test kubelet) Pod default/agent-td798 Failed (exit code 1)
+              19.040s decide  daemonset-controller: DaemonSet agent waits for the failed-Pod back-off
+                             - wait 8s before deleting the failed Pod agent-td798 on worker-1 (the failed-Pod back-off; sync again then)
+              19.040s decide  daemonset-controller updates status of DaemonSet agent: desired 1, current 1, ready 0, available 0
+                             - PUT status: desiredNumberScheduled=1 currentNumberScheduled=1 numberMisscheduled=0 numberReady=0 updatedNumberScheduled=1 numberAvailable=0 numberUnavailable=1 observedGeneration=1
+            == events
+              0.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-8766s
+              3.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-8766s on node worker-1, will try to kill it
+              3.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-8766s
+              3.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-nktvd
+              6.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-nktvd on node worker-1, will try to kill it
+              6.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-nktvd
+              6.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-jthrm
+              9.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-jthrm on node worker-1, will try to kill it
+              9.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-jthrm
+              9.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-w8hms
+             16.000s Warning FailedDaemonPod DaemonSet/agent from daemonset-controller: Found failed daemon pod default/agent-w8hms on node worker-1, will try to kill it
+             16.000s Normal SuccessfulDelete DaemonSet/agent from daemonset-controller: Deleted pod: agent-w8hms
+             16.000s Normal SuccessfulCreate DaemonSet/agent from daemonset-controller: Created pod: agent-td798
+            == objects (at 25.000s)
+            ControllerRevision default/agent-6c48b78595 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6c48b78595}
+            DaemonSet default/agent
+            Pod default/agent-td798 owner=DaemonSet/agent controller blockOwnerDeletion labels={app=agent,controller-revision-hash=6c48b78595,pod-template-generation=1} node=worker-1 phase=Failed ready=false
+        "#]],
+    );
+}

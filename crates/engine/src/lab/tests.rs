@@ -1198,3 +1198,76 @@ fn volume_claim_templates_make_a_claim_per_pod_before_the_pod() {
     assert!(provisioned <= bound);
     assert_eq!(p.status.as_ref().and_then(|s| s.phase.as_deref()), Some("Running"));
 }
+
+/// The daemon Pods at the end of a run on the kind preset: name prefix, node, phase, the
+/// required node affinity and the tolerations.
+fn daemon_pods(manifest: &str) -> String {
+    let r = run(&LabInput::new(manifest, "ds.yaml")).unwrap();
+    assert!(r.not_modelled.is_empty(), "{:?}", r.not_modelled);
+    let mut out = String::new();
+    for o in r.store().list_shared("/registry/pods/") {
+        let Object::Pod(p) = &*o else { continue };
+        let spec = p.spec.clone().unwrap_or_default();
+        let affinity = serde_json::to_string(&spec.affinity).unwrap();
+        let tolerations: Vec<String> = spec
+            .tolerations
+            .unwrap_or_default()
+            .iter()
+            .map(|t| format!("{}:{}", t.key.as_deref().unwrap_or(""), t.effect.as_deref().unwrap_or("")))
+            .collect();
+        out += &format!(
+            "{} on {} {}\n  affinity {affinity}\n  tolerations {}\n",
+            p.metadata.generate_name.as_deref().unwrap_or(""),
+            spec.node_name.as_deref().unwrap_or("<none>"),
+            p.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or(""),
+            tolerations.join(", ")
+        );
+    }
+    out
+}
+
+const DAEMON_SET: &str = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector:\n    matchLabels:\n      app: agent\n  template:\n    metadata:\n      labels:\n        app: agent\n    spec:\n      containers:\n      - name: agent\n        image: busybox:1.37\n        command: [sleep, '3600']\n";
+
+/// Through the real scheduler: each daemon Pod is bound to the node its `metadata.name`
+/// affinity names, and the tainted control-plane node gets none.
+#[test]
+fn daemon_set_runs_on_the_kind_workers_only() {
+    expect![[r#"
+        agent- on kind-worker2 Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-worker2"]}]}]}}}
+          tolerations node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+        agent- on kind-worker Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-worker"]}]}]}}}
+          tolerations node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+    "#]].assert_eq(&daemon_pods(DAEMON_SET));
+}
+
+/// A template that tolerates the control-plane taint runs everywhere; one with a nodeSelector
+/// only where it matches (the affinity the controller sets replaces only the required terms).
+#[test]
+fn daemon_set_tolerations_and_node_selector_choose_the_nodes() {
+    let everywhere = DAEMON_SET.replace(
+        "      containers:",
+        "      tolerations:\n      - key: node-role.kubernetes.io/control-plane\n        operator: Exists\n        effect: NoSchedule\n      containers:",
+    );
+    expect![[r#"
+        agent- on kind-worker Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-worker"]}]}]}}}
+          tolerations node-role.kubernetes.io/control-plane:NoSchedule, node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+        agent- on kind-control-plane Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-control-plane"]}]}]}}}
+          tolerations node-role.kubernetes.io/control-plane:NoSchedule, node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+        agent- on kind-worker2 Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-worker2"]}]}]}}}
+          tolerations node-role.kubernetes.io/control-plane:NoSchedule, node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+    "#]].assert_eq(&daemon_pods(&everywhere));
+    let one = DAEMON_SET.replace(
+        "      containers:",
+        "      nodeSelector:\n        kubernetes.io/hostname: kind-worker2\n      containers:",
+    );
+    expect![[r#"
+        agent- on kind-worker2 Running
+          affinity {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["kind-worker2"]}]}]}}}
+          tolerations node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
+    "#]].assert_eq(&daemon_pods(&one));
+}
