@@ -11,7 +11,7 @@ const PANES: [(Pane, &str, &str); 6] = [
     (Pane::Wide, "pane-wide", "get pods -o wide"),
     (Pane::Describe, "pane-describe", "describe pod"),
     (Pane::Events, "pane-events", "get events"),
-    (Pane::Workloads, "pane-workloads", "deploy, rs, sts, svc, slices"),
+    (Pane::Workloads, "pane-workloads", "deploy, rs, sts, ds, svc, pvc"),
 ];
 
 fn index_of(p: Pane) -> usize {
@@ -96,15 +96,24 @@ pub fn Panes() -> impl IntoView {
             }),
             Pane::Workloads => views.with(|v| {
                 let Some(v) = v.as_ref() else { return String::new() };
+                // The kinds every lab has first; the others only when the run made some.
+                let some = |text: &String| !text.starts_with("No resources found");
                 [
-                    ("deployments", &v.get_deployments),
-                    ("replicasets", &v.get_replicasets),
-                    ("statefulsets", &v.get_statefulsets),
-                    ("services", &v.get_services),
-                    ("endpointslices", &v.get_endpointslices),
+                    ("deployments", &v.get_deployments, true),
+                    ("replicasets", &v.get_replicasets, true),
+                    ("statefulsets", &v.get_statefulsets, some(&v.get_statefulsets)),
+                    ("daemonsets", &v.get_daemonsets, some(&v.get_daemonsets)),
+                    ("services", &v.get_services, true),
+                    ("endpointslices", &v.get_endpointslices, true),
+                    ("persistentvolumeclaims", &v.get_pvcs, some(&v.get_pvcs)),
+                    ("persistentvolumes", &v.get_pvs, some(&v.get_pvs)),
                 ]
                 .iter()
-                .map(|(what, text)| format!("$ kubectl get {what}{ns}\n{text}"))
+                .filter(|(_, _, shown)| *shown)
+                .map(|(what, text, _)| {
+                    let ns = if *what == "persistentvolumes" { "" } else { ns.as_str() };
+                    format!("$ kubectl get {what}{ns}\n{text}")
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
             }),

@@ -131,7 +131,7 @@ test('a Deployment: stored, and the controllers take over when the engine has th
   assert.match(await page.inputValue('#manifest'), /kind: Deployment/);
   await stepToEnd(page);
   assert.match(await pane(page, 'apply'), /deployment\.apps\/shop created\n/);
-  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
+  const workloads = await pane(page, 'deploy, rs, sts, ds, svc, pvc');
   assert.match(workloads, /\$ kubectl get deployments\nNAME +READY +UP-TO-DATE +AVAILABLE +AGE\nshop +(\d)\/\1 +\1 +\1 +/);
   assert.match(workloads, /\$ kubectl get replicasets\nNAME +DESIRED +CURRENT +READY +AGE\nshop-[a-z0-9]+ +(\d) +\1 +\1 +/);
   assert.ok((await phaseSteps(page, 'controllers')) > 0);
@@ -247,7 +247,7 @@ test('the StatefulSet starter: db-0 is created and Ready before db-1 is created'
   const firstDb1 = watch.search(/\ndb-1 /);
   const db0Ready = watch.search(/\ndb-0 +1\/1 +Running/);
   assert.ok(db0Ready > 0 && firstDb1 > db0Ready, watch);
-  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
+  const workloads = await pane(page, 'deploy, rs, sts, ds, svc, pvc');
   assert.match(workloads, /\$ kubectl get statefulsets\nNAME +READY +AGE\ndb +2\/2 +\S+\n/);
   assert.match(await pane(page, 'get pods -o wide'), /\ndb-0 +1\/1 +Running(.*\n)+db-1 +1\/1 +Running/);
   await screenshot(page, '16-statefulset', { fullPage: true });
@@ -261,7 +261,7 @@ test('a Service with no endpoints', async () => {
   await pickStarter(page, 'service');
   await stepToEnd(page);
   assert.match(await pane(page, 'apply'), /service\/checkout created\n/);
-  const workloads = await pane(page, 'deploy, rs, sts, svc, slices');
+  const workloads = await pane(page, 'deploy, rs, sts, ds, svc, pvc');
   assert.match(workloads, /\$ kubectl get services\nNAME +TYPE +CLUSTER-IP +EXTERNAL-IP +PORT\(S\) +AGE\n(.*\n)*checkout +ClusterIP +/);
   // The selector matches no Pod: the controller writes an EndpointSlice with no endpoints.
   assert.ok((await phaseSteps(page, 'endpoints')) > 0);
@@ -406,7 +406,7 @@ test('keyboard only: pick a starter, step with the arrow keys, play, switch pane
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'get pods -w');
   await page.keyboard.press('End');
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'deploy, rs, sts, svc, slices');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'deploy, rs, sts, ds, svc, pvc');
   assert.match(await page.textContent('#pane-body'), /kubectl get deployments/);
   // Focus is visible on buttons.
   await page.focus('#first');

@@ -172,6 +172,45 @@ impl<'a> Snapshot<'a> {
         self.render("StatefulSet", printers::STATEFULSET_COLUMNS, rows, namespace, opts)
     }
 
+    /// `kubectl get daemonsets`.
+    pub fn get_daemonsets(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("DaemonSet", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::DaemonSet(ds) => Some(printers::daemonset_row(ds, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("DaemonSet", printers::DAEMONSET_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get persistentvolumeclaims`.
+    pub fn get_pvcs(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("PersistentVolumeClaim", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::PersistentVolumeClaim(c) => Some(printers::persistent_volume_claim_row(c, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("PersistentVolumeClaim", printers::PERSISTENT_VOLUME_CLAIM_COLUMNS, rows, namespace, opts)
+    }
+
+    /// `kubectl get persistentvolumes` (cluster-scoped).
+    pub fn get_pvs(&self, opts: GetOptions) -> String {
+        let rows = self
+            .list("PersistentVolume", None)
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::PersistentVolume(v) => Some(printers::persistent_volume_row(v, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("PersistentVolume", printers::PERSISTENT_VOLUME_COLUMNS, rows, "", opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self
@@ -376,6 +415,9 @@ pub struct Views {
     pub get_deployments: String,
     pub get_replicasets: String,
     pub get_statefulsets: String,
+    pub get_daemonsets: String,
+    pub get_pvcs: String,
+    pub get_pvs: String,
     pub get_jobs: String,
     pub get_services: String,
     pub get_endpointslices: String,
@@ -436,6 +478,9 @@ pub fn at(
         describe_deployments,
         get_replicasets: s.get_replicasets(namespace, plain),
         get_statefulsets: s.get_statefulsets(namespace, plain),
+        get_daemonsets: s.get_daemonsets(namespace, plain),
+        get_pvcs: s.get_pvcs(namespace, plain),
+        get_pvs: s.get_pvs(plain),
         get_jobs: s.get_jobs(namespace, plain),
         get_services: s.get_services(namespace, plain),
         get_endpointslices: s.get_endpointslices(namespace, plain),

@@ -4,9 +4,9 @@
 
 use super::format::{format_labels, human_duration, Clock};
 use super::table::{col, wide, Column, Row};
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Service};
+use k8s_openapi::api::core::v1::{Endpoints, Event, Node, PersistentVolume, PersistentVolumeClaim, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 
@@ -85,6 +85,163 @@ pub fn statefulset_row(set: &StatefulSet, clock: Clock) -> Row {
             clock.since(set.metadata.creation_timestamp.as_ref()),
             names,
             images,
+        ],
+    }
+}
+
+/// `daemonSetColumnDefinitions`.
+pub const DAEMONSET_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Desired"),
+    col("Current"),
+    col("Ready"),
+    col("Up-to-date"),
+    col("Available"),
+    col("Node Selector"),
+    col("Age"),
+    wide("Containers"),
+    wide("Images"),
+    wide("Selector"),
+];
+
+pub fn daemonset_row(ds: &DaemonSet, clock: Clock) -> Row {
+    let status = ds.status.as_ref();
+    let n = |f: fn(&k8s_openapi::api::apps::v1::DaemonSetStatus) -> i32| status.map(f).unwrap_or(0).to_string();
+    let o = |f: fn(&k8s_openapi::api::apps::v1::DaemonSetStatus) -> Option<i32>| {
+        status.and_then(f).unwrap_or(0).to_string()
+    };
+    let pod_spec = ds.spec.template.spec.as_ref();
+    let (names, images) = layout_containers(pod_spec);
+    Row {
+        namespace: namespace(&ds.metadata),
+        cells: vec![
+            name(&ds.metadata),
+            n(|s| s.desired_number_scheduled),
+            n(|s| s.current_number_scheduled),
+            n(|s| s.number_ready),
+            o(|s| s.updated_number_scheduled),
+            o(|s| s.number_available),
+            format_labels(pod_spec.and_then(|s| s.node_selector.as_ref())),
+            clock.since(ds.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
+            label_selector_string(Some(&ds.spec.selector)),
+        ],
+    }
+}
+
+/// `helper.GetAccessModesAsString`: the short names in upstream's fixed order.
+pub fn access_modes(modes: Option<&Vec<String>>) -> String {
+    let modes = modes.map(Vec::as_slice).unwrap_or(&[]);
+    [("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"), ("ReadWriteOncePod", "RWOP")]
+        .iter()
+        .filter(|(long, _)| modes.iter().any(|m| m == long))
+        .map(|(_, short)| *short)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `persistentVolumeColumnDefinitions`.
+pub const PERSISTENT_VOLUME_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Capacity"),
+    col("Access Modes"),
+    col("Reclaim Policy"),
+    col("Status"),
+    col("Claim"),
+    col("StorageClass"),
+    col("VolumeAttributesClass"),
+    col("Reason"),
+    col("Age"),
+    wide("VolumeMode"),
+];
+
+pub fn persistent_volume_row(pv: &PersistentVolume, clock: Clock) -> Row {
+    let spec = pv.spec.as_ref();
+    let claim = spec
+        .and_then(|s| s.claim_ref.as_ref())
+        .map(|r| format!("{}/{}", r.namespace.as_deref().unwrap_or(""), r.name.as_deref().unwrap_or("")))
+        .unwrap_or_default();
+    let phase = if pv.metadata.deletion_timestamp.is_some() {
+        "Terminating".to_string()
+    } else {
+        pv.status.as_ref().and_then(|s| s.phase.clone()).unwrap_or_default()
+    };
+    Row {
+        namespace: String::new(),
+        cells: vec![
+            name(&pv.metadata),
+            spec.and_then(|s| s.capacity.as_ref())
+                .and_then(|c| c.get("storage"))
+                .map(|q| q.0.clone())
+                .unwrap_or_default(),
+            access_modes(spec.and_then(|s| s.access_modes.as_ref())),
+            spec.and_then(|s| s.persistent_volume_reclaim_policy.clone()).unwrap_or_default(),
+            phase,
+            claim,
+            spec.and_then(|s| s.storage_class_name.clone()).unwrap_or_default(),
+            spec.and_then(|s| s.volume_attributes_class_name.clone()).unwrap_or_else(|| "<unset>".into()),
+            pv.status.as_ref().and_then(|s| s.reason.clone()).unwrap_or_default(),
+            clock.since(pv.metadata.creation_timestamp.as_ref()),
+            spec.and_then(|s| s.volume_mode.clone()).unwrap_or_else(|| "<unset>".into()),
+        ],
+    }
+}
+
+/// `persistentVolumeClaimColumnDefinitions`.
+pub const PERSISTENT_VOLUME_CLAIM_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Status"),
+    col("Volume"),
+    col("Capacity"),
+    col("Access Modes"),
+    col("StorageClass"),
+    col("VolumeAttributesClass"),
+    col("Age"),
+    wide("VolumeMode"),
+];
+
+pub fn persistent_volume_claim_row(pvc: &PersistentVolumeClaim, clock: Clock) -> Row {
+    let spec = pvc.spec.as_ref();
+    let status = pvc.status.as_ref();
+    let volume = spec.and_then(|s| s.volume_name.clone()).unwrap_or_default();
+    let phase = if pvc.metadata.deletion_timestamp.is_some() {
+        "Terminating".to_string()
+    } else {
+        status.and_then(|s| s.phase.clone()).unwrap_or_default()
+    };
+    // Capacity and access modes come from the bound volume, through the claim's status.
+    let (capacity, modes) = if volume.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            status
+                .and_then(|s| s.capacity.as_ref())
+                .and_then(|c| c.get("storage"))
+                .map(|q| q.0.clone())
+                .unwrap_or_default(),
+            access_modes(status.and_then(|s| s.access_modes.as_ref())),
+        )
+    };
+    let class = pvc
+        .metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get("volume.beta.kubernetes.io/storage-class").cloned())
+        .or_else(|| spec.and_then(|s| s.storage_class_name.clone()))
+        .unwrap_or_default();
+    Row {
+        namespace: namespace(&pvc.metadata),
+        cells: vec![
+            name(&pvc.metadata),
+            phase,
+            volume,
+            capacity,
+            modes,
+            class,
+            spec.and_then(|s| s.volume_attributes_class_name.clone()).unwrap_or_else(|| "<unset>".into()),
+            clock.since(pvc.metadata.creation_timestamp.as_ref()),
+            spec.and_then(|s| s.volume_mode.clone()).unwrap_or_else(|| "<unset>".into()),
         ],
     }
 }

@@ -46,6 +46,12 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
         ["get", "deployments"] => s.get_deployments(ns, plain),
         ["get", "replicasets"] => s.get_replicasets(ns, plain),
         ["get", "statefulsets"] => s.get_statefulsets(ns, plain),
+        ["get", "daemonsets"] => s.get_daemonsets(ns, plain),
+        ["get", "daemonsets", "-o", "wide"] => s.get_daemonsets(ns, wide),
+        ["get", "pvc"] => s.get_pvcs(ns, plain),
+        ["get", "pvc", "-o", "wide"] => s.get_pvcs(ns, wide),
+        ["get", "pv"] => s.get_pvs(plain),
+        ["get", "pv", "-o", "wide"] => s.get_pvs(wide),
         ["get", "statefulsets", "-o", "wide"] => s.get_statefulsets(ns, wide),
         ["get", "jobs"] => s.get_jobs(ns, plain),
         ["get", "services"] => s.get_services(ns, plain),
@@ -2054,6 +2060,129 @@ fn stateful_set_columns() {
             NAME   READY   AGE     CONTAINERS       IMAGES
             db     1/3     2m30s   redis,exporter   redis:7.4,oliver006/redis_exporter:v1.62.0
             web    0/1     90s     nginx            nginx:1.29
+        "#]],
+    );
+}
+
+const DAEMON_SETS: &str = r#"
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: "busybox:1.37"}]}
+status: {desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 1, numberMisscheduled: 0}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ssd-driver, namespace: default, creationTimestamp: "2026-01-01T00:02:00Z"}
+spec:
+  selector: {matchLabels: {app: nginx}}
+  template:
+    metadata: {labels: {app: nginx}}
+    spec: {nodeSelector: {ssd: "true"}, containers: [{name: nginx, image: "nginx:1.29"}]}
+"#;
+
+#[test]
+fn daemon_set_columns() {
+    check(
+        DAEMON_SETS,
+        150_000,
+        "get daemonsets",
+        expect![[r#"
+            $ kubectl get daemonsets
+            NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE
+            agent        2         2         1       2            1           <none>          2m30s
+            ssd-driver   0         0         0       0            0           ssd=true        30s
+        "#]],
+    );
+    check(
+        DAEMON_SETS,
+        150_000,
+        "get daemonsets -o wide",
+        expect![[r#"
+            $ kubectl get daemonsets -o wide
+            NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE     CONTAINERS   IMAGES         SELECTOR
+            agent        2         2         1       2            1           <none>          2m30s   agent        busybox:1.37   app=agent
+            ssd-driver   0         0         0       0            0           ssd=true        30s     nginx        nginx:1.29     app=nginx
+        "#]],
+    );
+}
+
+/// A claim bound to a provisioned volume, one waiting for its first consumer, and a static
+/// volume still available, as kind shows them.
+const STORAGE: &str = r#"
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: notes, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Mi}}, storageClassName: standard, volumeName: pvc-b4fb1995-3929-4c26-930e-08074d960afb, volumeMode: Filesystem}
+status: {phase: Bound, accessModes: [ReadWriteOnce], capacity: {storage: 10Mi}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: waiting, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec: {accessModes: [ReadWriteOnce, ReadOnlyMany], resources: {requests: {storage: 1Gi}}, storageClassName: standard, volumeMode: Filesystem}
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pvc-b4fb1995-3929-4c26-930e-08074d960afb, creationTimestamp: "2026-01-01T00:00:03Z"}
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 10Mi}
+  claimRef: {apiVersion: v1, kind: PersistentVolumeClaim, name: notes, namespace: default}
+  hostPath: {path: /var/local-path-provisioner/pvc-b4fb1995-3929-4c26-930e-08074d960afb_default_notes, type: DirectoryOrCreate}
+  persistentVolumeReclaimPolicy: Delete
+  storageClassName: standard
+  volumeMode: Filesystem
+status: {phase: Bound}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-manual, creationTimestamp: "2026-01-01T00:02:00Z"}
+spec:
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 100Mi}
+  hostPath: {path: /srv/manual}
+  persistentVolumeReclaimPolicy: Retain
+status: {phase: Available}
+"#;
+
+#[test]
+fn persistent_volume_and_claim_columns() {
+    check(
+        STORAGE,
+        150_000,
+        "get pvc",
+        expect![[r#"
+            $ kubectl get pvc
+            NAME      STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE
+            notes     Bound     pvc-b4fb1995-3929-4c26-930e-08074d960afb   10Mi       RWO            standard       <unset>                 2m30s
+            waiting   Pending                                                                        standard       <unset>                 90s
+        "#]],
+    );
+    check(
+        STORAGE,
+        150_000,
+        "get pvc -o wide",
+        expect![[r#"
+            $ kubectl get pvc -o wide
+            NAME      STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE     VOLUMEMODE
+            notes     Bound     pvc-b4fb1995-3929-4c26-930e-08074d960afb   10Mi       RWO            standard       <unset>                 2m30s   Filesystem
+            waiting   Pending                                                                        standard       <unset>                 90s     Filesystem
+        "#]],
+    );
+    check(
+        STORAGE,
+        150_000,
+        "get pv",
+        expect![[r#"
+            $ kubectl get pv
+            NAME                                       CAPACITY   ACCESS MODES   RECLAIM POLICY   STATUS      CLAIM           STORAGECLASS   VOLUMEATTRIBUTESCLASS   REASON   AGE
+            pv-manual                                  100Mi      RWO            Retain           Available                                  <unset>                          30s
+            pvc-b4fb1995-3929-4c26-930e-08074d960afb   10Mi       RWO            Delete           Bound       default/notes   standard       <unset>                          2m27s
         "#]],
     );
 }
