@@ -55,6 +55,9 @@ content_files!(
     "12-crashloop",
     "13-service",
     "14-readiness",
+    "15-statefulset-order",
+    "16-daemonset-control-plane",
+    "17-claim-access-mode",
 );
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).
