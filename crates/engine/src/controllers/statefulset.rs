@@ -897,22 +897,10 @@ impl StatefulSetController {
         let resp = cx.delete(SERVICE_ACCOUNT, "Pod", set.metadata.namespace.as_deref(), pod_name, None);
         let name = set_name(set);
         if resp.ok() {
-            cx.event(
-                SOURCE,
-                set_obj,
-                "Normal",
-                "SuccessfulDelete",
-                &format!("delete Pod {pod_name} in StatefulSet {name} successful"),
-            );
+            record_pod_event(cx, set_obj, "delete", pod_name, name, None);
         } else if !resp.is_not_found() {
             let msg = resp.message().to_string();
-            cx.event(
-                SOURCE,
-                set_obj,
-                "Warning",
-                "FailedDelete",
-                &format!("delete Pod {pod_name} in StatefulSet {name} failed error: {msg}"),
-            );
+            record_pod_event(cx, set_obj, "delete", pod_name, name, Some(&msg));
             pass.err.get_or_insert(msg);
         }
     }
@@ -950,13 +938,7 @@ impl StatefulSetController {
         if !is_created(pod) {
             let ord = ordinal(pod);
             if let Err(e) = self.create_claims(cx, set, set_obj, pod, ord, pass) {
-                cx.event(
-                    SOURCE,
-                    set_obj,
-                    "Warning",
-                    "FailedCreate",
-                    &format!("create Pod {pod_name} in StatefulSet {name} failed error: {e}"),
-                );
+                record_pod_event(cx, set_obj, "create", &pod_name, &name, Some(&e));
                 pass.err.get_or_insert(e);
                 return Replica { stop: true, waits_for_ready: false, wait: None };
             }
@@ -973,23 +955,11 @@ impl StatefulSetController {
             if resp.ok() || resp.is_already_exists() {
                 if resp.ok() {
                     self.claims_retention(cx, set, set_obj, pod, pass);
-                    cx.event(
-                        SOURCE,
-                        set_obj,
-                        "Normal",
-                        "SuccessfulCreate",
-                        &format!("create Pod {pod_name} in StatefulSet {name} successful"),
-                    );
+                    record_pod_event(cx, set_obj, "create", &pod_name, &name, None);
                 }
             } else {
                 let msg = resp.message().to_string();
-                cx.event(
-                    SOURCE,
-                    set_obj,
-                    "Warning",
-                    "FailedCreate",
-                    &format!("create Pod {pod_name} in StatefulSet {name} failed error: {msg}"),
-                );
+                record_pod_event(cx, set_obj, "create", &pod_name, &name, Some(&msg));
                 pass.err.get_or_insert(msg);
                 return Replica { stop: true, waits_for_ready: false, wait: None };
             }
@@ -1027,22 +997,10 @@ impl StatefulSetController {
             pass.step(cx, set_obj, format!("update Pod {pod_name}: restore its identity labels"));
             let resp = cx.update(SERVICE_ACCOUNT, Object::from(p));
             if resp.ok() {
-                cx.event(
-                    SOURCE,
-                    set_obj,
-                    "Normal",
-                    "SuccessfulUpdate",
-                    &format!("update Pod {pod_name} in StatefulSet {name} successful"),
-                );
+                record_pod_event(cx, set_obj, "update", &pod_name, &name, None);
             } else {
                 let msg = resp.message().to_string();
-                cx.event(
-                    SOURCE,
-                    set_obj,
-                    "Warning",
-                    "FailedUpdate",
-                    &format!("update Pod {pod_name} in StatefulSet {name} failed error: {msg}"),
-                );
+                record_pod_event(cx, set_obj, "update", &pod_name, &name, Some(&msg));
                 pass.err.get_or_insert(msg);
                 return Replica { stop: true, waits_for_ready: false, wait: None };
             }
@@ -1150,6 +1108,27 @@ impl StatefulSetController {
             ));
             let _ = cx.update(SERVICE_ACCOUNT, Object::from(c));
         }
+    }
+}
+
+/// `recordPodEvent`: `Successful<Verb>` / `Failed<Verb>` on the set, in upstream's words.
+fn record_pod_event(cx: &mut Cx, set_obj: &Object, verb: &str, pod: &str, set: &str, err: Option<&str>) {
+    let title = |v: &str| v[..1].to_uppercase() + &v[1..];
+    match err {
+        None => cx.event(
+            SOURCE,
+            set_obj,
+            "Normal",
+            &format!("Successful{}", title(verb)),
+            &format!("{verb} Pod {pod} in StatefulSet {set} successful"),
+        ),
+        Some(e) => cx.event(
+            SOURCE,
+            set_obj,
+            "Warning",
+            &format!("Failed{}", title(verb)),
+            &format!("{verb} Pod {pod} in StatefulSet {set} failed error: {e}"),
+        ),
     }
 }
 
