@@ -43,6 +43,10 @@ struct PreBind {
 
 /// The prefix of the task keys that finish a PreBind (the rest is the pod key).
 const PREBIND_TASK: &str = "prebind/";
+/// The prefix of the task keys that end a PreBind that waited too long.
+const PREBIND_TIMEOUT_TASK: &str = "prebind-timeout/";
+/// How long PreBind waits for the claims (`--bind-timeout-seconds` of VolumeBinding: 600 s).
+pub const BIND_TIMEOUT_MS: u64 = 600_000;
 
 impl Default for SchedulerActor {
     fn default() -> Self {
@@ -268,8 +272,10 @@ impl SchedulerActor {
             .object(Some(object_ref(&Object::Pod(pod.clone())))),
         );
         self.waiting_volumes.insert(key.to_string(), PreBind { node: node.to_string(), binding, event, claims });
-        // The claims may be bound already.
+        // The claims may be bound already; if they are not within the bind timeout, the
+        // scheduling attempt fails (periodic: it does not keep a quiet cluster running).
         core.after(WATCH_LATENCY_MS, Task::new(Target::Scheduler, format!("{PREBIND_TASK}{key}")));
+        core.after(BIND_TIMEOUT_MS, Task::periodic(Target::Scheduler, format!("{PREBIND_TIMEOUT_TASK}{key}")));
     }
 
     /// Posts the Binding of a pod held in PreBind once every one of its claims is bound.
@@ -317,6 +323,27 @@ impl SchedulerActor {
         } else {
             requeue(self, core, key);
         }
+    }
+
+    /// The claims of a pod held in PreBind were not bound within the bind timeout: the
+    /// attempt fails (`FailedScheduling`) and the pod goes back to the queue.
+    fn pre_bind_timed_out(&mut self, core: &mut World, key: &str) {
+        if self.waiting_volumes.remove(key).is_none() {
+            return;
+        }
+        let Some((ns, name)) = key.split_once('/') else { return };
+        let pod = match core.store.get(&format!("/registry/pods/{ns}/{name}")) {
+            Some((Object::Pod(p), _)) => p.clone(),
+            _ => return,
+        };
+        let detail = EventDetail {
+            event_type: "Warning".into(),
+            reason: "FailedScheduling".into(),
+            from: "default-scheduler".into(),
+            message: "running PreBind plugin \"VolumeBinding\": binding volumes: context deadline exceeded".into(),
+        };
+        self.event(core, &pod, detail, "Scheduling");
+        requeue(self, core, key);
     }
 
     /// A write of a cluster-scoped object (a PersistentVolume) as the scheduler.
@@ -550,9 +577,12 @@ impl Actor<World> for SchedulerActor {
     }
 
     fn run(&mut self, core: &mut World, task: &Task) {
-        match task.key.strip_prefix(PREBIND_TASK) {
-            Some(key) => self.finish_pre_bind(core, key),
-            None => self.schedule(core, &task.key),
+        if let Some(key) = task.key.strip_prefix(PREBIND_TIMEOUT_TASK) {
+            self.pre_bind_timed_out(core, key);
+        } else if let Some(key) = task.key.strip_prefix(PREBIND_TASK) {
+            self.finish_pre_bind(core, key);
+        } else {
+            self.schedule(core, &task.key);
         }
     }
 }
