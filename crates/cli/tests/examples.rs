@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 11] = [
+const EXAMPLES: [&str; 12] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -20,6 +20,7 @@ const EXAMPLES: [&str; 11] = [
     "not-modelled",
     "statefulset",
     "daemonset",
+    "cronjob",
 ];
 
 fn root() -> PathBuf {
