@@ -1360,3 +1360,66 @@ fn cron_job_creates_its_first_job_on_schedule() {
         241104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453764, condition: Complete
     "#]].assert_eq(&cron_outcome(CRON_JOB));
 }
+
+/// A Job that runs longer than a minute: `Forbid` skips the next scheduled time while it is
+/// active (`JobAlreadyActive`); `Replace` deletes it and starts the next one.
+#[test]
+fn cron_job_concurrency_policies() {
+    let long = CRON_JOB.replace("'date; echo Hello'", "'sleep 3600'");
+    let forbid = long.replace("  jobTemplate:", "  concurrencyPolicy: Forbid\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453761 scheduled 2026-01-01T00:01:00Z owner CronJob hello labels {"app": "hello"} conditions 
+        pod hello-29453761- Running
+        cronjob active ["hello-29453761"] lastScheduleTime Some("2026-01-01T00:01:00Z") lastSuccessfulTime None
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:01:00Z / sync again in 1m0.094s: at the next scheduled time 2026-01-01T00:01:00Z plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:02:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:02:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        120100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        120100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:03:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:03:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        180100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        180100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:04:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:04:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        240100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        240100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:05:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:05:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+    "#]].assert_eq(&cron_outcome(&forbid));
+    let replace = long.replace("  jobTemplate:", "  concurrencyPolicy: Replace\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453764 scheduled 2026-01-01T00:04:00Z owner CronJob hello labels {"app": "hello"} conditions 
+        pod hello-29453764- Running
+        cronjob active ["hello-29453764"] lastScheduleTime Some("2026-01-01T00:04:00Z") lastSuccessfulTime None
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:01:00Z / sync again in 1m0.094s: at the next scheduled time 2026-01-01T00:01:00Z plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:02:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:02:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        120100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453761
+        120100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453762
+        120100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:03:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:03:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        180100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453762
+        180100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453763
+        180100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:04:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:04:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        240100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453763
+        240100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453764
+        240100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:05:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:05:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+    "#]].assert_eq(&cron_outcome(&replace));
+}
+
+/// `suspend: true` starts nothing; `timeZone` names the zone of the schedule and of the
+/// scheduled-timestamp annotation.
+#[test]
+fn cron_job_suspend_and_time_zone() {
+    let suspended = CRON_JOB.replace("  jobTemplate:", "  suspend: true\n  jobTemplate:");
+    expect![[r#"
+        cronjob active [] lastScheduleTime None lastSuccessfulTime None
+    "#]]
+    .assert_eq(&cron_outcome(&suspended));
+    let tokyo = CRON_JOB
+        .replace("*/1 * * * *", "1 9 * * *")
+        .replace("  jobTemplate:", "  timeZone: Asia/Tokyo\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453761 scheduled 2026-01-01T09:01:00+09:00 owner CronJob hello labels {"app": "hello"} conditions SuccessCriteriaMet,Complete
+        pod hello-29453761- Succeeded
+        cronjob active [] lastScheduleTime Some("2026-01-01T00:01:00Z") lastSuccessfulTime Some("2026-01-01T00:01:01Z")
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T09:01:00+09:00 / sync again in 1m0.094s: at the next scheduled time 2026-01-01T09:01:00+09:00 plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-02T09:01:00+09:00 / sync again in 24h0m0s: at the next scheduled time 2026-01-02T09:01:00+09:00 plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+         61104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453761, condition: Complete
+    "#]].assert_eq(&cron_outcome(&tokyo));
+}
