@@ -172,6 +172,19 @@ impl<'a> Snapshot<'a> {
         self.render("StatefulSet", printers::STATEFULSET_COLUMNS, rows, namespace, opts)
     }
 
+    /// `kubectl get cronjobs`.
+    pub fn get_cronjobs(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("CronJob", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::CronJob(cj) => Some(printers::cronjob_row(cj, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("CronJob", printers::CRONJOB_COLUMNS, rows, namespace, opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self

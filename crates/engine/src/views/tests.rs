@@ -48,6 +48,8 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
         ["get", "statefulsets"] => s.get_statefulsets(ns, plain),
         ["get", "statefulsets", "-o", "wide"] => s.get_statefulsets(ns, wide),
         ["get", "jobs"] => s.get_jobs(ns, plain),
+        ["get", "cronjobs"] => s.get_cronjobs(ns, plain),
+        ["get", "cronjobs", "-o", "wide"] => s.get_cronjobs(ns, wide),
         ["get", "services"] => s.get_services(ns, plain),
         ["get", "services", "-o", "wide"] => s.get_services(ns, wide),
         ["get", "endpointslices"] => s.get_endpointslices(ns, plain),
@@ -2055,5 +2057,60 @@ fn stateful_set_columns() {
             db     1/3     2m30s   redis,exporter   redis:7.4,oliver006/redis_exporter:v1.62.0
             web    0/1     90s     nginx            nginx:1.29
         "#]],
+    );
+}
+
+const CRON_JOBS: &str = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: hello, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  schedule: "*/1 * * * *"
+  suspend: false
+  jobTemplate:
+    spec:
+      template:
+        spec: {restartPolicy: OnFailure, containers: [{name: hello, image: "busybox:1.37"}]}
+status:
+  active: [{kind: Job, namespace: default, name: hello-29453762, apiVersion: batch/v1}]
+  lastScheduleTime: "2026-01-01T00:02:00Z"
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  schedule: "0 9 * * 1-5"
+  timeZone: Asia/Tokyo
+  jobTemplate:
+    spec:
+      selector: {matchLabels: {app: report}}
+      template:
+        metadata: {labels: {app: report}}
+        spec: {restartPolicy: Never, containers: [{name: report, image: "python:3.13"}]}
+"#;
+
+#[test]
+fn cron_job_columns() {
+    check(
+        CRON_JOBS,
+        150_000,
+        "get cronjobs",
+        expect![[r#"
+        $ kubectl get cronjobs
+        NAME     SCHEDULE      TIMEZONE     SUSPEND   ACTIVE   LAST SCHEDULE   AGE
+        hello    */1 * * * *   <none>       False     1        30s             2m30s
+        report   0 9 * * 1-5   Asia/Tokyo   <unset>   0        <none>          90s
+    "#]],
+    );
+    check(
+        CRON_JOBS,
+        150_000,
+        "get cronjobs -o wide",
+        expect![[r#"
+        $ kubectl get cronjobs -o wide
+        NAME     SCHEDULE      TIMEZONE     SUSPEND   ACTIVE   LAST SCHEDULE   AGE     CONTAINERS   IMAGES         SELECTOR
+        hello    */1 * * * *   <none>       False     1        30s             2m30s   hello        busybox:1.37   <none>
+        report   0 9 * * 1-5   Asia/Tokyo   <unset>   0        <none>          90s     report       python:3.13    app=report
+    "#]],
     );
 }
