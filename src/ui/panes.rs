@@ -103,6 +103,7 @@ pub fn Panes() -> impl IntoView {
                     ("replicasets", &v.get_replicasets, true),
                     ("statefulsets", &v.get_statefulsets, some(&v.get_statefulsets)),
                     ("daemonsets", &v.get_daemonsets, some(&v.get_daemonsets)),
+                    ("cronjobs", &v.get_cronjobs, some(&v.get_cronjobs)),
                     ("services", &v.get_services, true),
                     ("endpointslices", &v.get_endpointslices, true),
                     ("persistentvolumeclaims", &v.get_pvcs, some(&v.get_pvcs)),

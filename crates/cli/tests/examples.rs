@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 12] = [
+const EXAMPLES: [&str; 13] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -21,6 +21,7 @@ const EXAMPLES: [&str; 12] = [
     "statefulset",
     "daemonset",
     "pvc-provisioned",
+    "cronjob",
 ];
 
 fn root() -> PathBuf {

@@ -113,15 +113,7 @@ pub const CONSUMERS: &[Row] = &[
     modelled!("apps", "DaemonSet", "the daemonset controller"),
     data!("apps", "ControllerRevision", "the DaemonSet and StatefulSet controllers, which record their template revisions in it"),
     modelled!("batch", "Job", "the job controller"),
-    gap!(
-        "batch",
-        "CronJob",
-        "cronjob-controller",
-        KCM,
-        Component::ControllerManager,
-        "creates a Job named <cronjob>-<scheduled time in minutes> at each time of its schedule, and the job controller runs that Job's Pods",
-        "no Jobs are created"
-    ),
+    modelled!("batch", "CronJob", "the cronjob controller"),
     gap!(
         "autoscaling",
         "HorizontalPodAutoscaler",

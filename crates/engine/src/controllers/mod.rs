@@ -383,6 +383,7 @@ impl ControllerManager {
             Box::new(replicaset::ReplicaSetController),
             Box::new(statefulset::StatefulSetController::default()),
             Box::new(job::JobController::default()),
+            Box::new(cronjob::CronJobController::default()),
             Box::new(persistentvolume::PersistentVolumeController::default()),
             Box::new(localpath::LocalPathProvisioner::default()),
             Box::new(daemonset::DaemonSetsController::default()),

@@ -1271,3 +1271,155 @@ fn daemon_set_tolerations_and_node_selector_choose_the_nodes() {
           tolerations node.kubernetes.io/not-ready:NoExecute, node.kubernetes.io/unreachable:NoExecute, node.kubernetes.io/disk-pressure:NoSchedule, node.kubernetes.io/memory-pressure:NoSchedule, node.kubernetes.io/pid-pressure:NoSchedule, node.kubernetes.io/unschedulable:NoSchedule
     "#]].assert_eq(&daemon_pods(&one));
 }
+
+const CRON_JOB: &str = "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: hello\nspec:\n  schedule: \"*/1 * * * *\"\n  jobTemplate:\n    metadata:\n      labels:\n        app: hello\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n          - name: hello\n            image: busybox:1.37\n            command: [sh, -c, 'date; echo Hello']\n";
+
+/// The Jobs, their Pods, the CronJob's status, its controller's Events and when it said the
+/// next run is due.
+fn cron_outcome(manifest: &str) -> String {
+    let r = run(&LabInput::new(manifest, "cron.yaml")).unwrap();
+    assert!(r.not_modelled.is_empty(), "{:?}", r.not_modelled);
+    let mut out = String::new();
+    for o in r.store().list_shared("/registry/jobs/") {
+        let Object::Job(j) = &*o else { continue };
+        let owner =
+            j.metadata.owner_references.iter().flatten().map(|r| format!("{} {}", r.kind, r.name)).collect::<Vec<_>>();
+        let conditions =
+            j.status.iter().flat_map(|s| s.conditions.iter().flatten()).map(|c| c.type_.clone()).collect::<Vec<_>>();
+        out += &format!(
+            "job {} scheduled {} owner {} labels {:?} conditions {}\n",
+            j.metadata.name.as_deref().unwrap_or(""),
+            j.metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get("batch.kubernetes.io/cronjob-scheduled-timestamp"))
+                .map(String::as_str)
+                .unwrap_or("-"),
+            owner.join(","),
+            j.metadata.labels.clone().unwrap_or_default(),
+            conditions.join(",")
+        );
+    }
+    for o in r.store().list_shared("/registry/pods/") {
+        let Object::Pod(p) = &*o else { continue };
+        out += &format!(
+            "pod {} {}\n",
+            p.metadata.generate_name.as_deref().unwrap_or(""),
+            p.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("")
+        );
+    }
+    for o in r.store().list_shared("/registry/cronjobs/") {
+        let Object::CronJob(c) = &*o else { continue };
+        let s = c.status.clone().unwrap_or_default();
+        out += &format!(
+            "cronjob active {:?} lastScheduleTime {:?} lastSuccessfulTime {:?}\n",
+            s.active.iter().flatten().map(|r| r.name.clone().unwrap_or_default()).collect::<Vec<_>>(),
+            s.last_schedule_time.map(|t| t.0.to_string()),
+            s.last_successful_time.map(|t| t.0.to_string()),
+        );
+    }
+    for s in &r.steps {
+        match &s.detail {
+            Detail::Event(_) if s.object.as_ref().is_some_and(|o| o.kind == "CronJob") => {
+                out += &format!("{:>6} event {}\n", s.time_ms, s.summary)
+            }
+            Detail::Controller(c) if c.controller == "cronjob-controller" && s.summary.contains("next run due") => {
+                out += &format!("{:>6} {} / {}\n", s.time_ms, s.summary, c.actions.join("; "))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `*/1 * * * *` from the lab's epoch: the first Job at 00:01:00, named after the minutes since
+/// the Unix epoch, its Pod completes, and the CronJob records it.
+#[test]
+fn cron_job_creates_its_first_job_on_schedule() {
+    expect![[r#"
+        job hello-29453762 scheduled 2026-01-01T00:02:00Z owner CronJob hello labels {"app": "hello"} conditions SuccessCriteriaMet,Complete
+        job hello-29453763 scheduled 2026-01-01T00:03:00Z owner CronJob hello labels {"app": "hello"} conditions SuccessCriteriaMet,Complete
+        job hello-29453764 scheduled 2026-01-01T00:04:00Z owner CronJob hello labels {"app": "hello"} conditions SuccessCriteriaMet,Complete
+        pod hello-29453762- Succeeded
+        pod hello-29453763- Succeeded
+        pod hello-29453764- Succeeded
+        cronjob active [] lastScheduleTime Some("2026-01-01T00:04:00Z") lastSuccessfulTime Some("2026-01-01T00:04:01Z")
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:01:00Z / sync again in 1m0.094s: at the next scheduled time 2026-01-01T00:01:00Z plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:02:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:02:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+         61104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453761, condition: Complete
+        120100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453762
+        120100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:03:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:03:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        121104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453762, condition: Complete
+        180100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453763
+        180100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:04:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:04:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        181104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453763, condition: Complete
+        240100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453764
+        240100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:05:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:05:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        241104 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453761
+        241104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453764, condition: Complete
+    "#]].assert_eq(&cron_outcome(CRON_JOB));
+}
+
+/// A Job that runs longer than a minute: `Forbid` skips the next scheduled time while it is
+/// active (`JobAlreadyActive`); `Replace` deletes it and starts the next one.
+#[test]
+fn cron_job_concurrency_policies() {
+    let long = CRON_JOB.replace("'date; echo Hello'", "'sleep 3600'");
+    let forbid = long.replace("  jobTemplate:", "  concurrencyPolicy: Forbid\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453761 scheduled 2026-01-01T00:01:00Z owner CronJob hello labels {"app": "hello"} conditions 
+        pod hello-29453761- Running
+        cronjob active ["hello-29453761"] lastScheduleTime Some("2026-01-01T00:01:00Z") lastSuccessfulTime None
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:01:00Z / sync again in 1m0.094s: at the next scheduled time 2026-01-01T00:01:00Z plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:02:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:02:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        120100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        120100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:03:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:03:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        180100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        180100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:04:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:04:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        240100 event cronjob-controller records Normal JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid
+        240100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:05:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:05:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+    "#]].assert_eq(&cron_outcome(&forbid));
+    let replace = long.replace("  jobTemplate:", "  concurrencyPolicy: Replace\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453764 scheduled 2026-01-01T00:04:00Z owner CronJob hello labels {"app": "hello"} conditions 
+        pod hello-29453764- Running
+        cronjob active ["hello-29453764"] lastScheduleTime Some("2026-01-01T00:04:00Z") lastSuccessfulTime None
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:01:00Z / sync again in 1m0.094s: at the next scheduled time 2026-01-01T00:01:00Z plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:02:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:02:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        120100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453761
+        120100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453762
+        120100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:03:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:03:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        180100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453762
+        180100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453763
+        180100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:04:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:04:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+        240100 event cronjob-controller records Normal SuccessfulDelete: Deleted job hello-29453763
+        240100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453764
+        240100 cronjob-controller: CronJob hello: next run due at 2026-01-01T00:05:00Z / sync again in 1m0s: at the next scheduled time 2026-01-01T00:05:00Z plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+    "#]].assert_eq(&cron_outcome(&replace));
+}
+
+/// `suspend: true` starts nothing; `timeZone` names the zone of the schedule and of the
+/// scheduled-timestamp annotation.
+#[test]
+fn cron_job_suspend_and_time_zone() {
+    let suspended = CRON_JOB.replace("  jobTemplate:", "  suspend: true\n  jobTemplate:");
+    expect![[r#"
+        cronjob active [] lastScheduleTime None lastSuccessfulTime None
+    "#]]
+    .assert_eq(&cron_outcome(&suspended));
+    let tokyo = CRON_JOB
+        .replace("*/1 * * * *", "1 9 * * *")
+        .replace("  jobTemplate:", "  timeZone: Asia/Tokyo\n  jobTemplate:");
+    expect![[r#"
+        job hello-29453761 scheduled 2026-01-01T09:01:00+09:00 owner CronJob hello labels {"app": "hello"} conditions SuccessCriteriaMet,Complete
+        pod hello-29453761- Succeeded
+        cronjob active [] lastScheduleTime Some("2026-01-01T00:01:00Z") lastSuccessfulTime Some("2026-01-01T00:01:01Z")
+             6 cronjob-controller: CronJob hello: next run due at 2026-01-01T09:01:00+09:00 / sync again in 1m0.094s: at the next scheduled time 2026-01-01T09:01:00+09:00 plus 100 ms
+         60100 event cronjob-controller records Normal SuccessfulCreate: Created job hello-29453761
+         60100 cronjob-controller: CronJob hello: next run due at 2026-01-02T09:01:00+09:00 / sync again in 24h0m0s: at the next scheduled time 2026-01-02T09:01:00+09:00 plus 100 ms (periodic work: it does not keep the lab's run going by itself)
+         61104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453761, condition: Complete
+    "#]].assert_eq(&cron_outcome(&tokyo));
+}

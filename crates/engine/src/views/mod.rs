@@ -211,6 +211,19 @@ impl<'a> Snapshot<'a> {
         self.render("PersistentVolume", printers::PERSISTENT_VOLUME_COLUMNS, rows, "", opts)
     }
 
+    /// `kubectl get cronjobs`.
+    pub fn get_cronjobs(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("CronJob", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::CronJob(cj) => Some(printers::cronjob_row(cj, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("CronJob", printers::CRONJOB_COLUMNS, rows, namespace, opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self
@@ -418,6 +431,7 @@ pub struct Views {
     pub get_daemonsets: String,
     pub get_pvcs: String,
     pub get_pvs: String,
+    pub get_cronjobs: String,
     pub get_jobs: String,
     pub get_services: String,
     pub get_endpointslices: String,
@@ -481,6 +495,7 @@ pub fn at(
         get_daemonsets: s.get_daemonsets(namespace, plain),
         get_pvcs: s.get_pvcs(namespace, plain),
         get_pvs: s.get_pvs(plain),
+        get_cronjobs: s.get_cronjobs(namespace, plain),
         get_jobs: s.get_jobs(namespace, plain),
         get_services: s.get_services(namespace, plain),
         get_endpointslices: s.get_endpointslices(namespace, plain),

@@ -5,7 +5,7 @@
 use super::format::{format_labels, human_duration, Clock};
 use super::table::{col, wide, Column, Row};
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
-use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{Endpoints, Event, Node, PersistentVolume, PersistentVolumeClaim, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
@@ -242,6 +242,48 @@ pub fn persistent_volume_claim_row(pvc: &PersistentVolumeClaim, clock: Clock) ->
             spec.and_then(|s| s.volume_attributes_class_name.clone()).unwrap_or_else(|| "<unset>".into()),
             clock.since(pvc.metadata.creation_timestamp.as_ref()),
             spec.and_then(|s| s.volume_mode.clone()).unwrap_or_else(|| "<unset>".into()),
+        ],
+    }
+}
+
+/// `cronJobColumnDefinitions`: TIMEZONE `<none>` when unset, SUSPEND as `printBoolPtr`
+/// (`<unset>` when unset), ACTIVE the number of active Jobs, LAST SCHEDULE `<none>` or the
+/// time since `status.lastScheduleTime`.
+pub const CRONJOB_COLUMNS: &[Column] = &[
+    col("Name"),
+    col("Schedule"),
+    col("Timezone"),
+    col("Suspend"),
+    col("Active"),
+    col("Last Schedule"),
+    col("Age"),
+    wide("Containers"),
+    wide("Images"),
+    wide("Selector"),
+];
+
+pub fn cronjob_row(cj: &CronJob, clock: Clock) -> Row {
+    let status = cj.status.as_ref();
+    let last = status.and_then(|s| s.last_schedule_time.as_ref());
+    let job_spec = cj.spec.job_template.spec.as_ref();
+    let (names, images) = layout_containers(job_spec.and_then(|s| s.template.spec.as_ref()));
+    Row {
+        namespace: namespace(&cj.metadata),
+        cells: vec![
+            name(&cj.metadata),
+            cj.spec.schedule.clone(),
+            cj.spec.time_zone.clone().unwrap_or_else(|| "<none>".into()),
+            match cj.spec.suspend {
+                None => "<unset>".into(),
+                Some(true) => "True".into(),
+                Some(false) => "False".into(),
+            },
+            status.and_then(|s| s.active.as_ref()).map_or(0, Vec::len).to_string(),
+            if last.is_some() { clock.since(last) } else { "<none>".into() },
+            clock.since(cj.metadata.creation_timestamp.as_ref()),
+            names,
+            images,
+            format_label_selector(job_spec.and_then(|s| s.selector.as_ref())),
         ],
     }
 }

@@ -46,6 +46,8 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
         ["get", "deployments"] => s.get_deployments(ns, plain),
         ["get", "replicasets"] => s.get_replicasets(ns, plain),
         ["get", "statefulsets"] => s.get_statefulsets(ns, plain),
+        ["get", "cronjobs"] => s.get_cronjobs(ns, plain),
+        ["get", "cronjobs", "-o", "wide"] => s.get_cronjobs(ns, wide),
         ["get", "daemonsets"] => s.get_daemonsets(ns, plain),
         ["get", "daemonsets", "-o", "wide"] => s.get_daemonsets(ns, wide),
         ["get", "pvc"] => s.get_pvcs(ns, plain),
@@ -2184,5 +2186,60 @@ fn persistent_volume_and_claim_columns() {
             pv-manual                                  100Mi      RWO            Retain           Available                                  <unset>                          30s
             pvc-b4fb1995-3929-4c26-930e-08074d960afb   10Mi       RWO            Delete           Bound       default/notes   standard       <unset>                          2m27s
         "#]],
+    );
+}
+
+const CRON_JOBS: &str = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: hello, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  schedule: "*/1 * * * *"
+  suspend: false
+  jobTemplate:
+    spec:
+      template:
+        spec: {restartPolicy: OnFailure, containers: [{name: hello, image: "busybox:1.37"}]}
+status:
+  active: [{kind: Job, namespace: default, name: hello-29453762, apiVersion: batch/v1}]
+  lastScheduleTime: "2026-01-01T00:02:00Z"
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  schedule: "0 9 * * 1-5"
+  timeZone: Asia/Tokyo
+  jobTemplate:
+    spec:
+      selector: {matchLabels: {app: report}}
+      template:
+        metadata: {labels: {app: report}}
+        spec: {restartPolicy: Never, containers: [{name: report, image: "python:3.13"}]}
+"#;
+
+#[test]
+fn cron_job_columns() {
+    check(
+        CRON_JOBS,
+        150_000,
+        "get cronjobs",
+        expect![[r#"
+        $ kubectl get cronjobs
+        NAME     SCHEDULE      TIMEZONE     SUSPEND   ACTIVE   LAST SCHEDULE   AGE
+        hello    */1 * * * *   <none>       False     1        30s             2m30s
+        report   0 9 * * 1-5   Asia/Tokyo   <unset>   0        <none>          90s
+    "#]],
+    );
+    check(
+        CRON_JOBS,
+        150_000,
+        "get cronjobs -o wide",
+        expect![[r#"
+        $ kubectl get cronjobs -o wide
+        NAME     SCHEDULE      TIMEZONE     SUSPEND   ACTIVE   LAST SCHEDULE   AGE     CONTAINERS   IMAGES         SELECTOR
+        hello    */1 * * * *   <none>       False     1        30s             2m30s   hello        busybox:1.37   <none>
+        report   0 9 * * 1-5   Asia/Tokyo   <unset>   0        <none>          90s     report       python:3.13    app=report
+    "#]],
     );
 }
