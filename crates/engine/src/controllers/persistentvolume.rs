@@ -259,13 +259,12 @@ impl PersistentVolumeController {
     fn sync_claim(&mut self, cx: &mut Cx, claim: &Arc<PersistentVolumeClaim>) {
         let claim_obj = Object::PersistentVolumeClaim(Arc::clone(claim));
         let name = claim.metadata.name.clone().unwrap_or_default();
-        let ns = claim.metadata.namespace.clone();
         let class = claim_class(claim).to_string();
         let volume_name = volume_name_of(claim).to_string();
         if !volume_name.is_empty() {
             // Bound, or reserved by the user for a volume: complete the binding.
             let Some(Object::PersistentVolume(pv)) = get(cx.core, "PersistentVolume", None, &volume_name) else {
-                if claim_phase(claim) != "Lost" && claim_phase(claim) == "Bound" && self.once(claim, "lost") {
+                if claim_phase(claim) == "Bound" && self.once(claim, "lost") {
                     cx.event(
                         SOURCE,
                         &claim_obj,
@@ -395,7 +394,6 @@ impl PersistentVolumeController {
                 ),
             );
         }
-        let _ = ns;
     }
 
     fn sync_volume(&mut self, cx: &mut Cx, pv: &Arc<PersistentVolume>) {
