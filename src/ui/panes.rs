@@ -104,6 +104,7 @@ pub fn Panes() -> impl IntoView {
                     ("statefulsets", &v.get_statefulsets, some(&v.get_statefulsets)),
                     ("daemonsets", &v.get_daemonsets, some(&v.get_daemonsets)),
                     ("cronjobs", &v.get_cronjobs, some(&v.get_cronjobs)),
+                    ("hpa", &v.get_hpas, some(&v.get_hpas)),
                     ("services", &v.get_services, true),
                     ("endpointslices", &v.get_endpointslices, true),
                     ("persistentvolumeclaims", &v.get_pvcs, some(&v.get_pvcs)),

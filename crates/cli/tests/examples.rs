@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 13] = [
+const EXAMPLES: [&str; 14] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -22,6 +22,7 @@ const EXAMPLES: [&str; 13] = [
     "daemonset",
     "pvc-provisioned",
     "cronjob",
+    "hpa",
 ];
 
 fn root() -> PathBuf {

@@ -114,14 +114,10 @@ pub const CONSUMERS: &[Row] = &[
     data!("apps", "ControllerRevision", "the DaemonSet and StatefulSet controllers, which record their template revisions in it"),
     modelled!("batch", "Job", "the job controller"),
     modelled!("batch", "CronJob", "the cronjob controller"),
-    gap!(
+    modelled!(
         "autoscaling",
         "HorizontalPodAutoscaler",
-        "horizontal-pod-autoscaler",
-        KCM,
-        Component::ControllerManager,
-        "reads the target's Pod metrics from the metrics API every 15 s and scales the target; a kind cluster has no metrics-server, so it would show <unknown> targets and FailedGetResourceMetric events and scale nothing",
-        "the target is not scaled and no events are recorded"
+        "the horizontal-pod-autoscaler controller, as on kind: no metrics-server, so its metrics are <unknown> and only minReplicas and maxReplicas are enforced"
     ),
     gap!(
         "policy",

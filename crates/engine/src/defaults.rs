@@ -725,6 +725,19 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
         "ReplicationController" => {
             put(spec, "spec.replicas", "replicas", json!(1));
         }
+        "HorizontalPodAutoscaler" => {
+            // autoscaling/v1 and v2 `SetDefaults_HorizontalPodAutoscaler`: one replica at
+            // least; v2 also targets 80 % CPU when no metric is given (v1 defaults its CPU
+            // target in the conversion, which the controller reads).
+            put(spec, "spec.minReplicas", "minReplicas", json!(1));
+            let no_metrics = spec.get("metrics").and_then(Value::as_array).is_none_or(|m| m.is_empty());
+            if u.api_version == "autoscaling/v2" && no_metrics {
+                let v = json!([{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 80}}}]);
+                rec.set(|| "spec.metrics".to_string(), &v);
+                spec.insert("metrics".to_string(), v);
+            }
+            return;
+        }
         _ => return,
     }
     let t = spec.get_mut("template").and_then(|t| t.get_mut("spec"));

@@ -435,6 +435,17 @@ impl Status {
         Status { code: 400, reason: StatusReason::BadRequest, message: message.into(), details: None }
     }
 
+    /// 404 for a path the API server does not serve (a subresource the kind lacks):
+    /// `the server could not find the requested resource`.
+    pub fn path_not_found() -> Self {
+        Status {
+            code: 404,
+            reason: StatusReason::NotFound,
+            message: "the server could not find the requested resource".into(),
+            details: None,
+        }
+    }
+
     /// 401 as the API server's authentication filter answers it (message `Unauthorized`).
     pub fn unauthorized() -> Self {
         Status { code: 401, reason: StatusReason::Unauthorized, message: "Unauthorized".into(), details: None }

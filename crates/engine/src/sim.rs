@@ -197,6 +197,12 @@ impl Core {
         }
     }
 
+    /// Turns routine mode on or off (see [`Core::routine`]) and returns what it was, for a
+    /// component whose routine writes go through helpers that hold more than the core.
+    pub fn set_routine(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.routine, on)
+    }
+
     /// Runs `f` making routine writes (heartbeats, lease renewals): they are stored and
     /// watched like any other, but do not keep the cluster from settling.
     pub fn routine<R>(&mut self, f: impl FnOnce(&mut Core) -> R) -> R {

@@ -531,7 +531,33 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
     };
     // A patch applies to the stored object; an update replaces it.
     let strict = req.caller.component == Component::Kubectl;
-    let decoded = if req.verb == Verb::Patch {
+    let sub = req.subresource.as_deref().unwrap_or("");
+    let decoded = if sub == "scale" {
+        // The scale subresource (an autoscaling/v1 Scale) sets the parent's spec.replicas;
+        // the rest of the update is the parent's own (generation, validation, admission).
+        if !has_scale_subresource(req.resource.kind) {
+            return ApiResponse::failure(Status::path_not_found());
+        }
+        let scale = body.json();
+        let mut current = with_resource_version(old.clone(), rev).to_json();
+        let replicas = if req.verb == Verb::Patch {
+            let mut s = json!({"spec": {"replicas": current["spec"]["replicas"].clone()}});
+            strategic::merge(&mut s, &scale);
+            s["spec"]["replicas"].clone()
+        } else {
+            scale.pointer("/spec/replicas").cloned().unwrap_or(json!(0))
+        };
+        current["spec"]["replicas"] = replicas;
+        match scale.pointer("/metadata/resourceVersion").and_then(Value::as_str).filter(|v| !v.is_empty()) {
+            Some(v) => current["metadata"]["resourceVersion"] = json!(v),
+            None => {
+                if let Some(m) = current["metadata"].as_object_mut() {
+                    m.remove("resourceVersion");
+                }
+            }
+        }
+        hooks::decode(req.resource, &current, false)
+    } else if req.verb == Verb::Patch {
         let mut current = with_resource_version(old.clone(), rev).to_json();
         strategic::merge(&mut current, &body.json());
         hooks::decode(req.resource, &current, strict)
@@ -562,7 +588,6 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         }
     }
     let defaults = hooks::default_object(&mut incoming, r.verbose);
-    let sub = req.subresource.as_deref().unwrap_or("");
     let mut new = match sub {
         "status" => strategy::prepare_for_status_update(incoming, &old),
         "finalize" if req.resource.kind == "Namespace" => {
@@ -590,7 +615,7 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
     if let Err(s) = admission(core, r, true, Operation::Update, user, &mut new, Some(&old)) {
         return ApiResponse::failure(s);
     }
-    let errors = if sub.is_empty() { hooks::validate(&new, Some(&old)) } else { Vec::new() };
+    let errors = if sub.is_empty() || sub == "scale" { hooks::validate(&new, Some(&old)) } else { Vec::new() };
     if r.verbose || !errors.is_empty() {
         validation_step(core, r, &new, vec![], &errors);
     }
@@ -640,6 +665,12 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         )),
         Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
     }
+}
+
+/// The kinds whose API serves a `scale` subresource (the workload controllers with
+/// `spec.replicas`).
+fn has_scale_subresource(kind: &str) -> bool {
+    matches!(kind, "Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController")
 }
 
 fn delete_now(core: &mut Core, r: &mut Req, key: &str, name: &str) -> ApiResponse {

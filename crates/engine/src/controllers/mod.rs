@@ -66,6 +66,7 @@ pub mod localpath;
 pub mod namespace;
 pub mod nodelifecycle;
 pub mod persistentvolume;
+pub mod podautoscaler;
 pub mod replicaset;
 pub mod rootcacert;
 pub mod serviceaccount;
@@ -384,6 +385,7 @@ impl ControllerManager {
             Box::new(statefulset::StatefulSetController::default()),
             Box::new(job::JobController::default()),
             Box::new(cronjob::CronJobController::default()),
+            Box::new(podautoscaler::HorizontalController::default()),
             Box::new(persistentvolume::PersistentVolumeController::default()),
             Box::new(localpath::LocalPathProvisioner::default()),
             Box::new(daemonset::DaemonSetsController::default()),

@@ -1423,3 +1423,102 @@ fn cron_job_suspend_and_time_zone() {
          61104 event cronjob-controller records Normal SawCompletedJob: Saw completed job: hello-29453761, condition: Complete
     "#]].assert_eq(&cron_outcome(&tokyo));
 }
+
+const HPA_DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.27\n        resources:\n          requests:\n            cpu: 100m\n";
+
+/// What the HPA controller did: its decisions and events (time, summary), the Deployment's
+/// replicas and `kubectl get hpa` as the run left the cluster.
+fn hpa_outcome(manifest: &str) -> String {
+    let r = run(&LabInput::new(manifest, "hpa.yaml")).unwrap();
+    assert!(r.not_modelled.is_empty(), "{:?}", r.not_modelled);
+    let mut out = String::new();
+    for s in &r.steps {
+        match &s.detail {
+            Detail::Event(_) if s.object.as_ref().is_some_and(|o| o.kind == "HorizontalPodAutoscaler") => {
+                out += &format!("{:>6} event {}\n", s.time_ms, s.summary)
+            }
+            Detail::Controller(c) if c.controller == crate::controllers::podautoscaler::NAME => {
+                out += &format!("{:>6} {} / {}\n", s.time_ms, s.summary, c.actions.join("; "))
+            }
+            _ => {}
+        }
+    }
+    for o in r.store().list_shared("/registry/deployments/") {
+        let Object::Deployment(d) = &*o else { continue };
+        out += &format!("deployment replicas {:?}\n", d.spec.replicas);
+    }
+    for o in r.store().list_shared("/registry/horizontalpodautoscalers/") {
+        out += &format!("status {}\n", o.to_json()["status"]);
+    }
+    let snap = crate::views::Snapshot::new(r.store(), r.final_revision, r.end_ms);
+    out += &snap.get_hpas("default", crate::views::GetOptions::default());
+    out
+}
+
+/// kind has no metrics-server: the first sync, 15 s after the HPA is created, cannot read the
+/// Pods' CPU, records upstream's two warnings and leaves the Deployment as it is; the repeats
+/// every 15 s count the same events up and do not keep the run going.
+#[test]
+fn hpa_without_metrics_server_reports_unknown_targets() {
+    let hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 5\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target:\n        type: Utilization\n        averageUtilization: 50\n";
+    expect![[r#"
+         15012 horizontal-pod-autoscaler: HorizontalPodAutoscaler web: no metrics, Deployment/web stays at 1 / read the metrics of the Pods selected by app=web: the resource metrics API (metrics.k8s.io) is not served, because kind installs no metrics-server; without a measurement the controller computes no replica count and leaves the target as it is (install metrics-server to give it CPU and memory usage)
+         15012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         15012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         30012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         30012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         45012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         45012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         60012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         60012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         75012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         75012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+        deployment replicas Some(1)
+        status {"currentReplicas":1,"desiredReplicas":0,"currentMetrics":[{"type":""}],"conditions":[{"type":"AbleToScale","lastTransitionTime":"2026-01-01T00:00:15Z","status":"True","reason":"SucceededGetScale","message":"the HPA controller was able to get the target's current scale"},{"type":"ScalingActive","lastTransitionTime":"2026-01-01T00:00:15Z","status":"False","reason":"FailedGetResourceMetric","message":"the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)"}]}
+        NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE
+        web    Deployment/web   cpu: <unknown>/50%   1         5         1          75s
+    "#]].assert_eq(&hpa_outcome(&format!("{HPA_DEPLOYMENT}---\n{hpa}")));
+}
+
+/// Bounds apply without metrics: below minReplicas the target is scaled up through its scale
+/// subresource; an autoscaling/v1 HPA reads its CPU target as the v2 metric.
+#[test]
+fn hpa_scales_up_to_min_replicas_and_reads_v1() {
+    let hpa = "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 2\n  maxReplicas: 3\n  targetCPUUtilizationPercentage: 60\n";
+    expect![[r#"
+         15012 horizontal-pod-autoscaler: HorizontalPodAutoscaler web: scales Deployment/web from 1 to 2 / PUT deployments/web/scale spec.replicas=2 (Current number of replicas below Spec.MinReplicas; the bounds apply without any metric)
+         15012 event horizontal-pod-autoscaler records Normal SuccessfulRescale: New size: 2; reason: Current number of replicas below Spec.MinReplicas
+         30012 horizontal-pod-autoscaler: HorizontalPodAutoscaler web: no metrics, Deployment/web stays at 2 / read the metrics of the Pods selected by app=web: the resource metrics API (metrics.k8s.io) is not served, because kind installs no metrics-server; without a measurement the controller computes no replica count and leaves the target as it is (install metrics-server to give it CPU and memory usage)
+         30012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         30012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         45012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         45012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         60012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         60012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         75012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         75012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         90012 event horizontal-pod-autoscaler records Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+         90012 event horizontal-pod-autoscaler records Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+        deployment replicas Some(2)
+        status {"lastScaleTime":"2026-01-01T00:00:15Z","currentReplicas":2,"desiredReplicas":2,"currentMetrics":[{"type":""}],"conditions":[{"type":"AbleToScale","lastTransitionTime":"2026-01-01T00:00:15Z","status":"True","reason":"SucceededGetScale","message":"the HPA controller was able to get the target's current scale"},{"type":"ScalingActive","lastTransitionTime":"2026-01-01T00:00:30Z","status":"False","reason":"FailedGetResourceMetric","message":"the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)"}]}
+        NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE
+        web    Deployment/web   cpu: <unknown>/60%   2         3         2          90s
+    "#]].assert_eq(&hpa_outcome(&format!("{HPA_DEPLOYMENT}---\n{hpa}")));
+}
+
+/// A target that does not exist: FailedGetScale, and the condition says why.
+#[test]
+fn hpa_with_a_missing_target_fails_to_get_its_scale() {
+    let hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: api\n  maxReplicas: 4\n";
+    expect![[r#"
+         15004 horizontal-pod-autoscaler: HorizontalPodAutoscaler api: cannot read the scale of Deployment/api / GET the scale of Deployment/api: deployments.apps "api" not found
+         15004 event horizontal-pod-autoscaler records Warning FailedGetScale: deployments.apps "api" not found
+         30004 event horizontal-pod-autoscaler records Warning FailedGetScale: deployments.apps "api" not found
+         45004 event horizontal-pod-autoscaler records Warning FailedGetScale: deployments.apps "api" not found
+         60004 event horizontal-pod-autoscaler records Warning FailedGetScale: deployments.apps "api" not found
+         75004 event horizontal-pod-autoscaler records Warning FailedGetScale: deployments.apps "api" not found
+        status {"desiredReplicas":0,"currentMetrics":null,"conditions":[{"type":"AbleToScale","lastTransitionTime":"2026-01-01T00:00:15Z","status":"False","reason":"FailedGetScale","message":"the HPA controller was unable to get the target's current scale: deployments.apps \"api\" not found"}]}
+        NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE
+        api    Deployment/api   cpu: <unknown>/80%   1         4         0          75s
+    "#]].assert_eq(&hpa_outcome(hpa));
+}

@@ -224,6 +224,19 @@ impl<'a> Snapshot<'a> {
         self.render("CronJob", printers::CRONJOB_COLUMNS, rows, namespace, opts)
     }
 
+    /// `kubectl get hpa` (horizontalpodautoscalers).
+    pub fn get_hpas(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("HorizontalPodAutoscaler", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Other(u) => Some(printers::hpa_row(u, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("HorizontalPodAutoscaler", printers::HPA_COLUMNS, rows, namespace, opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self
@@ -432,6 +445,7 @@ pub struct Views {
     pub get_pvcs: String,
     pub get_pvs: String,
     pub get_cronjobs: String,
+    pub get_hpas: String,
     pub get_jobs: String,
     pub get_services: String,
     pub get_endpointslices: String,
@@ -496,6 +510,7 @@ pub fn at(
         get_pvcs: s.get_pvcs(namespace, plain),
         get_pvs: s.get_pvs(plain),
         get_cronjobs: s.get_cronjobs(namespace, plain),
+        get_hpas: s.get_hpas(namespace, plain),
         get_jobs: s.get_jobs(namespace, plain),
         get_services: s.get_services(namespace, plain),
         get_endpointslices: s.get_endpointslices(namespace, plain),

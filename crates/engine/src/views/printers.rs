@@ -288,6 +288,104 @@ pub fn cronjob_row(cj: &CronJob, clock: Clock) -> Row {
     }
 }
 
+/// `horizontalPodAutoscalerColumnDefinitions`: TARGETS as `formatHPAMetrics` writes them
+/// (`cpu: <unknown>/50%` while no metric could be read), MINPODS `<unset>` when unset,
+/// REPLICAS `status.currentReplicas`.
+pub const HPA_COLUMNS: &[Column] =
+    &[col("Name"), col("Reference"), col("Targets"), col("MinPods"), col("MaxPods"), col("Replicas"), col("Age")];
+
+/// `formatHPAMetrics`: each metric as `current/target`, `<unknown>` for a current value the
+/// status does not hold; two at most, then `+ N more...`.
+fn format_hpa_metrics(specs: &[crate::controllers::podautoscaler::Metric], statuses: &[serde_json::Value]) -> String {
+    if specs.is_empty() {
+        return "<none>".to_string();
+    }
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    let list: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let status = statuses.get(i);
+            let current = |field: &str, value: &str| {
+                status
+                    .map(|s| &s[field])
+                    .filter(|s| s.is_object())
+                    .map(|s| &s["current"][value])
+                    .filter(|v| !v.is_null())
+                    .map(text)
+            };
+            let v = &m.value;
+            match m.type_.as_str() {
+                "External" | "Object" => {
+                    let field = if m.type_ == "External" { "external" } else { "object" };
+                    let t = &v[field]["target"];
+                    if !t["averageValue"].is_null() {
+                        let c = current(field, "averageValue").unwrap_or_else(|| "<unknown>".into());
+                        format!("{c}/{} (avg)", text(&t["averageValue"]))
+                    } else {
+                        let c = current(field, "value").unwrap_or_else(|| "<unknown>".into());
+                        format!("{c}/{}", text(&t["value"]))
+                    }
+                }
+                "Pods" => {
+                    let c = current("pods", "averageValue").unwrap_or_else(|| "<unknown>".into());
+                    format!("{c}/{}", text(&v["pods"]["target"]["averageValue"]))
+                }
+                "Resource" | "ContainerResource" => {
+                    let field = if m.type_ == "Resource" { "resource" } else { "containerResource" };
+                    let r = &v[field];
+                    let t = &r["target"];
+                    let name = text(&r["name"]);
+                    if !t["averageValue"].is_null() {
+                        let c = current(field, "averageValue").unwrap_or_else(|| "<unknown>".into());
+                        format!("{name}: {c}/{}", text(&t["averageValue"]))
+                    } else {
+                        let c = current(field, "averageUtilization")
+                            .map(|p| format!("{p}%"))
+                            .unwrap_or_else(|| "<unknown>".into());
+                        let target = t["averageUtilization"]
+                            .as_i64()
+                            .map(|p| format!("{p}%"))
+                            .unwrap_or_else(|| "<auto>".into());
+                        format!("{name}: {c}/{target}")
+                    }
+                }
+                _ => "<unknown type>".to_string(),
+            }
+        })
+        .collect();
+    if list.len() > 2 {
+        format!("{} + {} more...", list[..2].join(", "), list.len() - 2)
+    } else {
+        list.join(", ")
+    }
+}
+
+/// A row of `kubectl get hpa` from the stored object (any served version, read as v2).
+pub fn hpa_row(hpa: &crate::object::Unstructured, clock: Clock) -> Row {
+    let spec = hpa.rest.get("spec").cloned().unwrap_or_default();
+    let status = hpa.rest.get("status").cloned().unwrap_or_default();
+    let metrics = crate::controllers::podautoscaler::metrics_of(&hpa.api_version, &spec);
+    let statuses = status["currentMetrics"].as_array().cloned().unwrap_or_default();
+    let target = &spec["scaleTargetRef"];
+    Row {
+        namespace: namespace(&hpa.metadata),
+        cells: vec![
+            name(&hpa.metadata),
+            format!("{}/{}", target["kind"].as_str().unwrap_or(""), target["name"].as_str().unwrap_or("")),
+            format_hpa_metrics(&metrics, &statuses),
+            spec["minReplicas"].as_i64().map(|m| m.to_string()).unwrap_or_else(|| "<unset>".into()),
+            spec["maxReplicas"].as_i64().unwrap_or(0).to_string(),
+            status["currentReplicas"].as_i64().unwrap_or(0).to_string(),
+            clock.since(hpa.metadata.creation_timestamp.as_ref()),
+        ],
+    }
+}
+
 pub const REPLICASET_COLUMNS: &[Column] = &[
     col("Name"),
     col("Desired"),
