@@ -2243,3 +2243,284 @@ fn cron_job_columns() {
     "#]],
     );
 }
+
+/// A lab run of `manifest` (the built-in kind cluster, seed 1), to describe the objects as
+/// the controllers left them.
+fn lab_run(manifest: &str, file: &str) -> crate::lab::Run {
+    crate::lab::run(&crate::lab::LabInput::new(manifest, file)).expect("the lab runs")
+}
+
+/// The cluster at the end of `run`, seen when the run ended.
+fn at_end(run: &crate::lab::Run) -> Snapshot<'_> {
+    Snapshot::new(run.store(), run.final_revision, run.end_ms)
+}
+
+const STATEFUL_SET_EXAMPLE: &str = include_str!("../../../../examples/statefulset/app.yaml");
+
+#[test]
+fn describe_the_statefulset_example() {
+    let run = lab_run(STATEFUL_SET_EXAMPLE, "app.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_statefulset("default", "nope"), None);
+    expect![[r#"
+        Name:               db
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app=db
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           2 desired | 2 total
+        Update Strategy:    RollingUpdate
+          Partition:        0
+          MaxUnavailable:   1
+        Pods Status:        2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=db
+          Containers:
+           redis:
+            Image:         redis:7.4
+            Port:          6379/TCP (redis)
+            Host Port:     0/TCP (redis)
+            Readiness:     tcp-socket :6379 delay=2s timeout=1s period=5s successThreshold=1 failureThreshold=3
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:     <none>
+        Events:
+          Type    Reason            Age   From                    Message
+          ----    ------            ----  ----                    -------
+          Normal  SuccessfulCreate  75s   statefulset-controller  create Pod db-0 in StatefulSet db successful
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Pod db-1 in StatefulSet db successful
+    "#]]
+    .assert_eq(&s.describe_statefulset("default", "db").expect("db exists"));
+}
+
+#[test]
+fn describe_a_statefulset_with_claim_templates_and_its_claim_and_volume() {
+    let manifest = STATEFUL_SET_EXAMPLE.replace("  replicas: 2\n", "  replicas: 1\n")
+        + "  volumeClaimTemplates:\n  - metadata:\n      name: data\n      labels:\n        tier: cache\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources:\n        requests:\n          storage: 1Gi\n";
+    let run = lab_run(&manifest, "app.yaml");
+    let s = at_end(&run);
+    expect![[r#"
+        Name:               db
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app=db
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           1 desired | 1 total
+        Update Strategy:    RollingUpdate
+          Partition:        0
+          MaxUnavailable:   1
+        Pods Status:        1 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=db
+          Containers:
+           redis:
+            Image:         redis:7.4
+            Port:          6379/TCP (redis)
+            Host Port:     0/TCP (redis)
+            Readiness:     tcp-socket :6379 delay=2s timeout=1s period=5s successThreshold=1 failureThreshold=3
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:
+          Name:          data
+          StorageClass:  
+          Labels:        tier=cache
+          Annotations:   <none>
+          Capacity:      1Gi
+          Access Modes:  [ReadWriteOnce]
+        Events:
+          Type    Reason            Age   From                    Message
+          ----    ------            ----  ----                    -------
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Claim data-db-0 Pod db-0 in StatefulSet db success
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Pod db-0 in StatefulSet db successful
+    "#]].assert_eq(&s.describe_statefulset("default", "db").expect("db exists"));
+    expect![[r#"
+        Name:          data-db-0
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Bound
+        Volume:        pvc-2ac2ce17-a579-4a3b-a534-a6a6b7fd0b63
+        Labels:        app=db
+                       tier=cache
+        Annotations:   pv.kubernetes.io/bind-completed: yes
+                       pv.kubernetes.io/bound-by-controller: yes
+                       volume.beta.kubernetes.io/storage-provisioner: rancher.io/local-path
+                       volume.kubernetes.io/selected-node: kind-worker2
+                       volume.kubernetes.io/storage-provisioner: rancher.io/local-path
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      1Gi
+        Access Modes:  RWO
+        VolumeMode:    Filesystem
+        Used By:       db-0
+        Events:
+          Type    Reason                 Age   From                                                                                                Message
+          ----    ------                 ----  ----                                                                                                -------
+          Normal  WaitForFirstConsumer   70s   persistentvolume-controller                                                                         waiting for first consumer to be created before binding
+          Normal  ExternalProvisioning   70s   persistentvolume-controller                                                                         Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.
+          Normal  Provisioning           70s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  External provisioner is provisioning volume for claim "default/data-db-0"
+          Normal  ProvisioningSucceeded  68s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  Successfully provisioned volume pvc-2ac2ce17-a579-4a3b-a534-a6a6b7fd0b63
+    "#]].assert_eq(&s.describe_pvc("default", "data-db-0").expect("the claim exists"));
+}
+
+#[test]
+fn describe_the_daemonset_example() {
+    let run = lab_run(include_str!("../../../../examples/daemonset/agent.yaml"), "agent.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_daemonset("default", "nope"), None);
+    expect![[r#"
+        Name:           node-agent
+        Namespace:      default
+        Selector:       app=node-agent
+        Node-Selector:  <none>
+        Labels:         app=node-agent
+        Annotations:    deprecated.daemonset.template.generation: 1
+        Desired Number of Nodes Scheduled: 2
+        Current Number of Nodes Scheduled: 2
+        Number of Nodes Scheduled with Up-to-date Pods: 2
+        Number of Nodes Scheduled with Available Pods: 2
+        Number of Nodes Misscheduled: 0
+        Pods Status:  2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=node-agent
+          Containers:
+           agent:
+            Image:      busybox:1.37
+            Port:       <none>
+            Host Port:  <none>
+            Command:
+              sh
+              -c
+              while true; do sleep 3600; done
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Events:
+          Type    Reason            Age   From                  Message
+          ----    ------            ----  ----                  -------
+          Normal  SuccessfulCreate  65s   daemonset-controller  Created pod: node-agent-vqspg
+          Normal  SuccessfulCreate  65s   daemonset-controller  Created pod: node-agent-rzc9v
+    "#]]
+    .assert_eq(&s.describe_daemonset("default", "node-agent").expect("exists"));
+}
+
+#[test]
+fn describe_the_cronjob_example() {
+    let run = lab_run(include_str!("../../../../examples/cronjob/hello.yaml"), "hello.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_cronjob("default", "nope"), None);
+    expect![[r#"
+        Name:                          hello
+        Namespace:                     default
+        Labels:                        <none>
+        Annotations:                   <none>
+        Schedule:                      */1 * * * *
+        Concurrency Policy:            Allow
+        Suspend:                       False
+        Time Zone:                     <unset>
+        Successful Job History Limit:  3
+        Failed Job History Limit:      1
+        Starting Deadline Seconds:     <unset>
+        Selector:                      <unset>
+        Parallelism:                   <unset>
+        Completions:                   <unset>
+        Pod Template:
+          Labels:  <none>
+          Containers:
+           hello:
+            Image:      busybox:1.37
+            Port:       <none>
+            Host Port:  <none>
+            Command:
+              sh
+              -c
+              date; echo Hello from the Kubernetes cluster
+            Environment:     <none>
+            Mounts:          <none>
+          Volumes:           <none>
+          Node-Selectors:    <none>
+          Tolerations:       <none>
+        Last Schedule Time:  Thu, 01 Jan 2026 00:04:00 +0000
+        Active Jobs:         <none>
+        Events:
+          Type    Reason            Age    From                Message
+          ----    ------            ----   ----                -------
+          Normal  SuccessfulCreate  4m     cronjob-controller  Created job hello-29453761
+          Normal  SawCompletedJob   3m59s  cronjob-controller  Saw completed job: hello-29453761, condition: Complete
+          Normal  SuccessfulCreate  3m     cronjob-controller  Created job hello-29453762
+          Normal  SawCompletedJob   2m59s  cronjob-controller  Saw completed job: hello-29453762, condition: Complete
+          Normal  SuccessfulCreate  2m     cronjob-controller  Created job hello-29453763
+          Normal  SawCompletedJob   119s   cronjob-controller  Saw completed job: hello-29453763, condition: Complete
+          Normal  SuccessfulCreate  60s    cronjob-controller  Created job hello-29453764
+          Normal  SuccessfulDelete  59s    cronjob-controller  Deleted job hello-29453761
+          Normal  SawCompletedJob   59s    cronjob-controller  Saw completed job: hello-29453764, condition: Complete
+    "#]]
+    .assert_eq(&s.describe_cronjob("default", "hello").expect("exists"));
+}
+
+#[test]
+fn describe_the_provisioned_claim_and_its_volume() {
+    let run = lab_run(include_str!("../../../../examples/pvc-provisioned/app.yaml"), "app.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_pvc("default", "nope"), None);
+    assert_eq!(s.describe_pv("nope"), None);
+    let claim = s.describe_pvc("default", "notes").expect("the claim exists");
+    expect![[r#"
+        Name:          notes
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Bound
+        Volume:        pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+        Labels:        <none>
+        Annotations:   pv.kubernetes.io/bind-completed: yes
+                       pv.kubernetes.io/bound-by-controller: yes
+                       volume.beta.kubernetes.io/storage-provisioner: rancher.io/local-path
+                       volume.kubernetes.io/selected-node: kind-worker2
+                       volume.kubernetes.io/storage-provisioner: rancher.io/local-path
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      10Mi
+        Access Modes:  RWO
+        VolumeMode:    Filesystem
+        Used By:       writer
+        Events:
+          Type    Reason                 Age   From                                                                                                Message
+          ----    ------                 ----  ----                                                                                                -------
+          Normal  WaitForFirstConsumer   65s   persistentvolume-controller                                                                         waiting for first consumer to be created before binding
+          Normal  ExternalProvisioning   65s   persistentvolume-controller                                                                         Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.
+          Normal  Provisioning           65s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  External provisioner is provisioning volume for claim "default/notes"
+          Normal  ProvisioningSucceeded  63s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  Successfully provisioned volume pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+    "#]].assert_eq(&claim);
+    let volume = s.list("PersistentVolume", None).first().map(|o| o.name().to_string()).expect("a volume");
+    expect![[r#"
+        Name:              pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+        Labels:            <none>
+        Annotations:       local.path.provisioner/selected-node: kind-worker2
+                           pv.kubernetes.io/provisioned-by: rancher.io/local-path
+        Finalizers:        [kubernetes.io/pv-protection]
+        StorageClass:      standard
+        Status:            Bound
+        Claim:             default/notes
+        Reclaim Policy:    Delete
+        Access Modes:      RWO
+        VolumeMode:        Filesystem
+        Capacity:          10Mi
+        Node Affinity:     
+          Required Terms:  
+            Term 0:        kubernetes.io/hostname in [kind-worker2]
+        Message:           
+        Source:
+            Type:          HostPath (bare host directory volume)
+            Path:          /var/local-path-provisioner/pvc-910a2dec-8902-4cc1-beeb-8da1658eec67_default_notes
+            HostPathType:  DirectoryOrCreate
+        Events:            <none>
+    "#]]
+    .assert_eq(&s.describe_pv(&volume).expect("the volume exists"));
+}
