@@ -67,6 +67,11 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
             s.describe_deployment(ns, name).unwrap_or_else(|| format!("no deployment {name}\n"))
         }
         ["describe", "node", name] => s.describe_node(name).unwrap_or_else(|| format!("no node {name}\n")),
+        ["describe", "statefulset", name] => s.describe_statefulset(ns, name).unwrap_or_default(),
+        ["describe", "daemonset", name] => s.describe_daemonset(ns, name).unwrap_or_default(),
+        ["describe", "cronjob", name] => s.describe_cronjob(ns, name).unwrap_or_default(),
+        ["describe", "pvc", name] => s.describe_pvc(ns, name).unwrap_or_default(),
+        ["describe", "pv", name] => s.describe_pv(name).unwrap_or_default(),
         _ => panic!("unknown command {command}"),
     };
     expect.assert_eq(&format!("$ kubectl {command}\n{out}"));
@@ -2523,4 +2528,377 @@ fn describe_the_provisioned_claim_and_its_volume() {
         Events:            <none>
     "#]]
     .assert_eq(&s.describe_pv(&volume).expect("the volume exists"));
+}
+
+/// What the lab's runs do not produce: an OnDelete StatefulSet, a DaemonSet with a node
+/// selector whose pods are pending or owned by someone else, a CronJob setting every policy
+/// with an active Job, claims pending and terminating with conditions, volumes with a local
+/// or an unmodelled source and none or an empty node affinity.
+const DESCRIBE_EDGES: &str = r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: default, uid: 5e5e5e5e-0000-4000-8000-000000000001, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 3
+  selector: {matchExpressions: [{key: app, operator: In, values: [web, www]}]}
+  updateStrategy: {type: OnDelete}
+  template:
+    metadata: {labels: {app: web}, annotations: {team: blue}}
+    spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+  volumeClaimTemplates:
+  - metadata: {name: www, annotations: {volume.beta.kubernetes.io/storage-class: fast}}
+    spec: {accessModes: [ReadWriteOnce, ReadOnlyMany]}
+status: {replicas: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-0
+  namespace: default
+  labels: {app: web}
+  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: 5e5e5e5e-0000-4000-8000-000000000001, controller: true}]
+spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  namespace: default
+  labels: {app: www}
+  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: 5e5e5e5e-0000-4000-8000-000000000001, controller: true}]
+spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: stray, namespace: default, labels: {app: web}}
+spec:
+  containers: [{name: nginx, image: "nginx:1.29"}]
+  volumes:
+  - {name: a, persistentVolumeClaim: {claimName: leaving}}
+  - {name: b, persistentVolumeClaim: {claimName: leaving}}
+status: {phase: Failed}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ssd, namespace: default, uid: 5e5e5e5e-0000-4000-8000-000000000002, labels: {app: ssd, tier: node}}
+spec:
+  selector: {matchLabels: {app: ssd}}
+  template:
+    metadata: {labels: {app: ssd}}
+    spec: {nodeSelector: {disk: ssd, zone: a}, containers: [{name: driver, image: "busybox:1.37"}], tolerations: [{operator: Exists}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: default}
+spec:
+  schedule: "0 9 * * 1-5"
+  timeZone: Asia/Tokyo
+  concurrencyPolicy: Forbid
+  suspend: true
+  startingDeadlineSeconds: 200
+  successfulJobsHistoryLimit: 0
+  failedJobsHistoryLimit: 2
+  jobTemplate:
+    spec:
+      selector: {matchLabels: {app: report}}
+      parallelism: 2
+      completions: 4
+      activeDeadlineSeconds: 600
+      template:
+        metadata: {labels: {app: report}}
+        spec: {restartPolicy: Never, containers: [{name: report, image: "python:3.13"}]}
+status:
+  active: [{kind: Job, namespace: default, name: report-29453760}, {kind: Job, namespace: default, name: report-29453820}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: waiting, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: standard, dataSource: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: snap}}
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: leaving, namespace: default, deletionTimestamp: "2026-01-01T00:02:00Z", finalizers: [kubernetes.io/pvc-protection]}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: pv-local}
+status:
+  phase: Bound
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 2Gi}
+  conditions: [{type: FileSystemResizePending, status: "True", lastTransitionTime: "2026-01-01T00:01:30Z"}]
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-local, finalizers: [kubernetes.io/pv-protection, example.com/keep]}
+spec:
+  capacity: {storage: 2Gi}
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Retain
+  claimRef: {namespace: default, name: leaving}
+  local: {path: /mnt/disks/ssd1}
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+      - matchExpressions:
+        - {key: kubernetes.io/hostname, operator: In, values: [kind-worker, kind-worker2]}
+        - {key: disk, operator: Exists}
+      - {}
+status: {phase: Bound, message: still in use}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-cloud, deletionTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  awsElasticBlockStore: {volumeID: vol-1}
+  nodeAffinity: {required: {nodeSelectorTerms: []}}
+status: {phase: Released}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-plain}
+spec: {nfs: {server: nfs.example.com, path: /exports}}
+status: {phase: Available}
+"#;
+
+#[test]
+fn describe_what_the_runs_leave_unset() {
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe statefulset web",
+        expect![[r#"
+        $ kubectl describe statefulset web
+        Name:               web
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app in (web,www)
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           3 desired | 2 total
+        Update Strategy:    OnDelete
+        Pods Status:        1 Running / 1 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:       app=web
+          Annotations:  team: blue
+          Containers:
+           nginx:
+            Image:         nginx:1.29
+            Port:          <none>
+            Host Port:     <none>
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:
+          Name:          www
+          StorageClass:  fast
+          Labels:        <none>
+          Annotations:   volume.beta.kubernetes.io/storage-class=fast
+          Capacity:      <default>
+          Access Modes:  [ReadWriteOnce ReadOnlyMany]
+        Events:          <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe daemonset ssd",
+        expect![[r#"
+        $ kubectl describe daemonset ssd
+        Name:           ssd
+        Namespace:      default
+        Selector:       app=ssd
+        Node-Selector:  disk=ssd,zone=a
+        Labels:         app=ssd
+                        tier=node
+        Annotations:    <none>
+        Desired Number of Nodes Scheduled: 0
+        Current Number of Nodes Scheduled: 0
+        Number of Nodes Scheduled with Up-to-date Pods: 0
+        Number of Nodes Scheduled with Available Pods: 0
+        Number of Nodes Misscheduled: 0
+        Pods Status:  0 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=ssd
+          Containers:
+           driver:
+            Image:         busybox:1.37
+            Port:          <none>
+            Host Port:     <none>
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  disk=ssd
+                           zone=a
+          Tolerations:     op=Exists
+        Events:            <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe cronjob report",
+        expect![[r#"
+        $ kubectl describe cronjob report
+        Name:                          report
+        Namespace:                     default
+        Labels:                        <none>
+        Annotations:                   <none>
+        Schedule:                      0 9 * * 1-5
+        Concurrency Policy:            Forbid
+        Suspend:                       True
+        Time Zone:                     Asia/Tokyo
+        Successful Job History Limit:  0
+        Failed Job History Limit:      2
+        Starting Deadline Seconds:     200s
+        Selector:                      app=report
+        Parallelism:                   2
+        Completions:                   4
+        Active Deadline Seconds:       600s
+        Pod Template:
+          Labels:  app=report
+          Containers:
+           report:
+            Image:           python:3.13
+            Port:            <none>
+            Host Port:       <none>
+            Environment:     <none>
+            Mounts:          <none>
+          Volumes:           <none>
+          Node-Selectors:    <none>
+          Tolerations:       <none>
+        Last Schedule Time:  <unset>
+        Active Jobs:         report-29453760, report-29453820
+        Events:              <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pvc waiting",
+        expect![[r#"
+        $ kubectl describe pvc waiting
+        Name:          waiting
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Pending
+        Volume:        
+        Labels:        <none>
+        Annotations:   <none>
+        Finalizers:    []
+        Capacity:      
+        Access Modes:  
+        DataSource:
+          APIGroup:  snapshot.storage.k8s.io
+          Kind:      VolumeSnapshot
+          Name:      snap
+        Used By:     <none>
+        Events:      <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pvc leaving",
+        expect![[r#"
+        $ kubectl describe pvc leaving
+        Name:          leaving
+        Namespace:     default
+        StorageClass:  
+        Status:        Terminating (lasts 30s)
+        Volume:        pv-local
+        Labels:        <none>
+        Annotations:   <none>
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      2Gi
+        Access Modes:  RWO
+        Used By:       stray
+                       stray
+        Conditions:
+          Type                      Status  LastProbeTime                     LastTransitionTime                Reason  Message
+          ----                      ------  -----------------                 ------------------                ------  -------
+          FileSystemResizePending   True    Mon, 01 Jan 0001 00:00:00 +0000   Thu, 01 Jan 2026 00:01:30 +0000           
+        Events:                     <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-local",
+        expect![[r#"
+        $ kubectl describe pv pv-local
+        Name:              pv-local
+        Labels:            <none>
+        Annotations:       <none>
+        Finalizers:        [kubernetes.io/pv-protection example.com/keep]
+        StorageClass:      
+        Status:            Bound
+        Claim:             default/leaving
+        Reclaim Policy:    Retain
+        Access Modes:      RWO
+        Capacity:          2Gi
+        Node Affinity:     
+          Required Terms:  
+            Term 0:        kubernetes.io/hostname in [kind-worker, kind-worker2]
+                           disk exists
+            Term 1:        <none>
+        Message:           still in use
+        Source:
+            Type:  LocalVolume (a persistent volume backed by local storage on a node)
+            Path:  /mnt/disks/ssd1
+        Events:    <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-cloud",
+        expect![[r#"
+        $ kubectl describe pv pv-cloud
+        Name:              pv-cloud
+        Labels:            <none>
+        Annotations:       <none>
+        Finalizers:        []
+        StorageClass:      
+        Status:            Terminating (lasts 90s)
+        Claim:             
+        Reclaim Policy:    
+        Access Modes:      
+        Capacity:          0
+        Node Affinity:     
+          Required Terms:  <none>
+        Message:           
+        Source:
+          <unknown>
+        Events:  <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-plain",
+        expect![[r#"
+        $ kubectl describe pv pv-plain
+        Name:            pv-plain
+        Labels:          <none>
+        Annotations:     <none>
+        Finalizers:      []
+        StorageClass:    
+        Status:          Available
+        Claim:           
+        Reclaim Policy:  
+        Access Modes:    
+        Capacity:        0
+        Node Affinity:   <none>
+        Message:         
+        Source:
+            Type:      NFS (an NFS mount that lasts the lifetime of a pod)
+            Server:    nfs.example.com
+            Path:      /exports
+            ReadOnly:  false
+        Events:        <none>
+    "#]],
+    );
 }
