@@ -588,6 +588,25 @@ pub(crate) fn print_nfs_volume_source(w: &mut PrefixWriter, nfs: &NFSVolumeSourc
     );
 }
 
+/// `printCSIPersistentVolumeAttributesMultiline`, for a pod's CSI volume and a CSI
+/// PersistentVolume: sorted `k=v` lines cut at 140 bytes. Upstream indents every piece it
+/// writes (two pieces before each further attribute), so its lines carry four spaces more
+/// than the title's column.
+pub(crate) fn print_csi_volume_attributes(w: &mut PrefixWriter, attributes: Option<&BTreeMap<String, String>>) {
+    w.write(2, "VolumeAttributes:\t");
+    let Some(attributes) = attributes.filter(|a| !a.is_empty()) else {
+        w.line("<none>");
+        return;
+    };
+    for (i, (k, v)) in attributes.iter().enumerate() {
+        if i != 0 {
+            w.write(2, "");
+            w.write(2, "\t");
+        }
+        w.write(2, &format!("{}\n", shorten(&format!("{k}={v}"), MAX_ANNOTATION_LEN)));
+    }
+}
+
 fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
     let name_indent = if space.is_empty() { "" } else { " " };
     w.write(1, &format!("{name_indent}{}:\n", v.name));
@@ -675,19 +694,7 @@ fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
                 go_bool(csi.read_only.unwrap_or(false))
             ),
         );
-        let attrs = csi.volume_attributes.as_ref().filter(|a| !a.is_empty());
-        w.write(0, "    VolumeAttributes:\t");
-        match attrs {
-            None => w.line("<none>"),
-            Some(attrs) => {
-                for (i, (k, v)) in attrs.iter().enumerate() {
-                    if i != 0 {
-                        w.write(0, "    \t");
-                    }
-                    w.write(0, &format!("{k}={v}\n"));
-                }
-            }
-        }
+        print_csi_volume_attributes(w, csi.volume_attributes.as_ref());
     } else if let Some(img) = &v.image {
         w.write(
             2,

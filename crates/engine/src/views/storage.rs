@@ -4,8 +4,8 @@
 
 use super::describe::PrefixWriter;
 use super::describe::{
-    canonical_quantity, describe_events, print_annotations_multiline, print_host_path_volume_source,
-    print_labels_multiline, print_nfs_volume_source,
+    canonical_quantity, describe_events, print_annotations_multiline, print_csi_volume_attributes,
+    print_host_path_volume_source, print_labels_multiline, print_nfs_volume_source,
 };
 use super::format::{rfc1123z_opt, Clock};
 use super::printers::access_modes;
@@ -248,30 +248,7 @@ pub fn describe_pv(pv: &PersistentVolume, events: &[&Event], clock: Clock) -> St
                 csi.read_only.unwrap_or(false)
             ),
         );
-        // `printCSIPersistentVolumeAttributesMultilineIndent` indents every piece it writes
-        // (two pieces before each further attribute), so its lines carry four spaces more.
-        w.write(2, "VolumeAttributes:\t");
-        match csi.volume_attributes.as_ref().filter(|a| !a.is_empty()) {
-            None => w.line("<none>"),
-            Some(attrs) => {
-                for (i, (k, v)) in attrs.iter().enumerate() {
-                    if i != 0 {
-                        w.write(2, "");
-                        w.write(2, "\t");
-                    }
-                    let line = format!("{k}={v}");
-                    if line.len() > 140 {
-                        let mut end = 140;
-                        while !line.is_char_boundary(end) {
-                            end -= 1;
-                        }
-                        w.write(2, &format!("{}...\n", &line[..end]));
-                    } else {
-                        w.write(2, &format!("{line}\n"));
-                    }
-                }
-            }
-        }
+        print_csi_volume_attributes(&mut w, csi.volume_attributes.as_ref());
     } else {
         w.write(1, "<unknown>\n");
     }

@@ -2659,6 +2659,16 @@ kind: PersistentVolume
 metadata: {name: pv-plain}
 spec: {nfs: {server: nfs.example.com, path: /exports}}
 status: {phase: Available}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-csi}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteMany, ReadWriteOnce]
+  volumeMode: Block
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-0a1b, volumeAttributes: {type: gp3, iops: "3000"}}
+status: {phase: Available}
 "#;
 
 #[test]
@@ -2873,6 +2883,36 @@ fn describe_what_the_runs_leave_unset() {
         Source:
           <unknown>
         Events:  <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-csi",
+        expect![[r#"
+        $ kubectl describe pv pv-csi
+        Name:            pv-csi
+        Labels:          <none>
+        Annotations:     <none>
+        Finalizers:      []
+        StorageClass:    
+        Status:          Available
+        Claim:           
+        Reclaim Policy:  
+        Access Modes:    RWO,RWX
+        VolumeMode:      Block
+        Capacity:        5Gi
+        Node Affinity:   <none>
+        Message:         
+        Source:
+            Type:              CSI (a Container Storage Interface (CSI) volume source)
+            Driver:            ebs.csi.aws.com
+            FSType:            
+            VolumeHandle:      vol-0a1b
+            ReadOnly:          false
+            VolumeAttributes:      iops=3000
+                                   type=gp3
+        Events:                <none>
     "#]],
     );
     check(
