@@ -10,8 +10,9 @@
 //!
 //! `apply` runs the engine (`podlab_engine::lab::run`) and prints the step-by-step trace,
 //! then exactly what `kubectl apply -f FILE` would have printed, then what `kubectl get pods
-//! -o wide` and `kubectl describe pod NAME` (each pod the run created) print once the cluster
-//! has settled (text); or the whole run (json).
+//! -o wide`, `kubectl describe pod NAME` (each pod the run created) and `kubectl describe
+//! statefulset|daemonset|cronjob|pvc|pv NAME` (each such object the run created) print once
+//! the cluster has settled (text); or the whole run (json).
 //! Exit status: 0 when every object was accepted, 1 otherwise, 2 for usage errors (and for a
 //! cluster file the engine cannot load).
 
@@ -256,21 +257,40 @@ pub fn render_not_modelled(run: &Run) -> String {
     s
 }
 
+/// The kinds whose objects `render_tail` describes after the pods, with the resource name
+/// kubectl is given: the workloads and storage objects a run creates and the controllers
+/// act on.
+const DESCRIBED_AFTER_PODS: [(&str, &str); 5] = [
+    ("StatefulSet", "statefulset"),
+    ("DaemonSet", "daemonset"),
+    ("CronJob", "cronjob"),
+    ("PersistentVolumeClaim", "pvc"),
+    ("PersistentVolume", "pv"),
+];
+
 /// What a learner types next, printed from the cluster as the run left it: `kubectl get pods
-/// -o wide` (in kubectl's namespace, and in each other namespace where the run created pods)
-/// and `kubectl describe pod NAME` for every pod the run created.
+/// -o wide` (in kubectl's namespace, and in each other namespace where the run created pods),
+/// `kubectl describe pod NAME` for every pod the run created, then `kubectl describe
+/// statefulset|daemonset|cronjob|pvc|pv NAME` for every object of those kinds the run
+/// created (by the manifest or by a controller: a StatefulSet's claims, a provisioned volume).
 pub fn render_tail(run: &Run) -> String {
     let store = run.store();
     let end = podlab_engine::views::Snapshot::new(store, run.final_revision, run.end_ms);
     let before = podlab_engine::views::Snapshot::new(store, run.setup_revision, run.end_ms);
-    // The pods created during the run, by namespace (kubectl's first), in etcd key order.
-    let mut created: Vec<(String, String)> = end
-        .list("Pod", None)
-        .into_iter()
-        .filter(|p| before.get("Pod", p.namespace(), p.name()).is_none())
-        .map(|p| (p.namespace().unwrap_or("default").to_string(), p.name().to_string()))
-        .collect();
-    created.sort_by_key(|(ns, name)| (*ns != run.namespace, ns.clone(), name.clone()));
+    // The objects of a kind created during the run, by namespace (kubectl's first; none for
+    // a cluster-scoped kind), in etcd key order.
+    let created_of = |kind: &str| {
+        let mut created: Vec<(Option<String>, String)> = end
+            .list(kind, None)
+            .into_iter()
+            .filter(|o| before.get(kind, o.namespace(), o.name()).is_none())
+            .map(|o| (o.namespace().map(str::to_string), o.name().to_string()))
+            .collect();
+        created.sort_by_key(|(ns, name)| (ns.as_deref() != Some(run.namespace.as_str()), ns.clone(), name.clone()));
+        created
+    };
+    let created: Vec<(String, String)> =
+        created_of("Pod").into_iter().map(|(ns, name)| (ns.unwrap_or_else(|| "default".to_string()), name)).collect();
     let flag = |ns: &str| if ns == run.namespace { String::new() } else { format!(" -n {ns}") };
     let mut namespaces = vec![run.namespace.clone()];
     for (ns, _) in &created {
@@ -286,6 +306,22 @@ pub fn render_tail(run: &Run) -> String {
     for (ns, name) in &created {
         if let Some(d) = end.describe_pod(ns, name) {
             s += &format!("\n$ kubectl describe pod {name}{}\n{d}", flag(ns));
+        }
+    }
+    for (kind, resource) in DESCRIBED_AFTER_PODS {
+        for (ns, name) in created_of(kind) {
+            let ns = ns.as_deref();
+            let described = match (kind, ns) {
+                ("StatefulSet", Some(ns)) => end.describe_statefulset(ns, &name),
+                ("DaemonSet", Some(ns)) => end.describe_daemonset(ns, &name),
+                ("CronJob", Some(ns)) => end.describe_cronjob(ns, &name),
+                ("PersistentVolumeClaim", Some(ns)) => end.describe_pvc(ns, &name),
+                ("PersistentVolume", None) => end.describe_pv(&name),
+                _ => None,
+            };
+            if let Some(d) = described {
+                s += &format!("\n$ kubectl describe {resource} {name}{}\n{d}", ns.map(flag).unwrap_or_default());
+            }
         }
     }
     s

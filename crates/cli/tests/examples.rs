@@ -2,8 +2,9 @@
 //! `podlab apply -f <manifest> [--cluster <dir>/cluster.yaml] [<dir>/flags]`. Each directory
 //! holds one manifest (the `.yaml` that is not `cluster.yaml`), optionally a `cluster.yaml`
 //! and a `flags` file (extra arguments on one line), and `expected.txt`: the end of the
-//! output — kubectl's apply output, `kubectl get pods -o wide` and `kubectl describe pod` for
-//! every pod created — and the exit code. `UPDATE_EXPECT=1` rewrites `expected.txt`.
+//! output — kubectl's apply output, `kubectl get pods -o wide`, `kubectl describe pod` for
+//! every pod created and `kubectl describe statefulset|daemonset|cronjob|pvc|pv` for every
+//! object of those kinds created — and the exit code. `UPDATE_EXPECT=1` rewrites `expected.txt`.
 
 use std::path::{Path, PathBuf};
 

@@ -6,8 +6,8 @@ use super::printers::format_label_selector;
 use super::tabwriter::TabWriter;
 use crate::quantity::Quantity;
 use k8s_openapi::api::core::v1::{
-    Container, ContainerState, ContainerStatus, Event, Pod, PodTemplateSpec, Probe, ResourceRequirements, Toleration,
-    TopologySpreadConstraint, Volume,
+    Container, ContainerState, ContainerStatus, Event, HostPathVolumeSource, NFSVolumeSource, Pod, PodTemplateSpec,
+    Probe, ResourceRequirements, Toleration, TopologySpreadConstraint, Volume,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as ApiQuantity;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -53,7 +53,7 @@ fn go_bool(b: bool) -> &'static str {
 }
 
 /// `printBool`: `True`/`False`.
-fn print_bool(b: bool) -> &'static str {
+pub(crate) fn print_bool(b: bool) -> &'static str {
     if b {
         "True"
     } else {
@@ -69,13 +69,24 @@ fn string_or_none(s: &str) -> &str {
     }
 }
 
-fn canonical_quantity(q: &ApiQuantity) -> String {
+pub(crate) fn canonical_quantity(q: &ApiQuantity) -> String {
     Quantity::parse(&q.0).map(|q| q.to_string()).unwrap_or_else(|_| q.0.clone())
 }
 
-/// `printLabelsMultilineWithIndent` (also used for node selectors): sorted `k=v` lines.
+/// `printLabelsMultiline` (also used for node selectors): sorted `k=v` lines.
 pub(crate) fn print_labels_multiline(w: &mut PrefixWriter, title: &str, labels: Option<&BTreeMap<String, String>>) {
-    w.write(0, &format!("{title}:\t"));
+    print_labels_multiline_with_indent(w, "", title, labels);
+}
+
+/// `printLabelsMultilineWithIndent`: `indent` starts the title's line and every further
+/// `k=v` line (the claim templates of `describe statefulset` indent theirs).
+pub(crate) fn print_labels_multiline_with_indent(
+    w: &mut PrefixWriter,
+    indent: &str,
+    title: &str,
+    labels: Option<&BTreeMap<String, String>>,
+) {
+    w.write(0, &format!("{indent}{title}:\t"));
     let labels = match labels {
         Some(l) if !l.is_empty() => l,
         _ => {
@@ -85,7 +96,7 @@ pub(crate) fn print_labels_multiline(w: &mut PrefixWriter, title: &str, labels: 
     };
     for (i, (k, v)) in labels.iter().enumerate() {
         if i != 0 {
-            w.write(0, "\t");
+            w.write(0, &format!("{indent}\t"));
         }
         w.write(0, &format!("{k}={v}\n"));
     }
@@ -555,16 +566,53 @@ fn describe_containers(
     }
 }
 
+/// `printHostPathVolumeSource`, for a pod's volume and a PersistentVolume's source.
+pub(crate) fn print_host_path_volume_source(w: &mut PrefixWriter, h: &HostPathVolumeSource) {
+    let t = h.type_.clone().unwrap_or_else(|| "<none>".to_string());
+    w.write(
+        2,
+        &format!("Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{t}\n", h.path),
+    );
+}
+
+/// `printNFSVolumeSource`, for a pod's volume and a PersistentVolume's source.
+pub(crate) fn print_nfs_volume_source(w: &mut PrefixWriter, nfs: &NFSVolumeSource) {
+    w.write(
+        2,
+        &format!(
+            "Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t{}\n    Path:\t{}\n    ReadOnly:\t{}\n",
+            nfs.server,
+            nfs.path,
+            go_bool(nfs.read_only.unwrap_or(false))
+        ),
+    );
+}
+
+/// `printCSIPersistentVolumeAttributesMultiline`, for a pod's CSI volume and a CSI
+/// PersistentVolume: sorted `k=v` lines cut at 140 bytes. Upstream indents every piece it
+/// writes (two pieces before each further attribute), so its lines carry four spaces more
+/// than the title's column.
+pub(crate) fn print_csi_volume_attributes(w: &mut PrefixWriter, attributes: Option<&BTreeMap<String, String>>) {
+    w.write(2, "VolumeAttributes:\t");
+    let Some(attributes) = attributes.filter(|a| !a.is_empty()) else {
+        w.line("<none>");
+        return;
+    };
+    for (i, (k, v)) in attributes.iter().enumerate() {
+        if i != 0 {
+            w.write(2, "");
+            w.write(2, "\t");
+        }
+        w.write(2, &format!("{}\n", shorten(&format!("{k}={v}"), MAX_ANNOTATION_LEN)));
+    }
+}
+
 fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
     let name_indent = if space.is_empty() { "" } else { " " };
     w.write(1, &format!("{name_indent}{}:\n", v.name));
     let optional = |o: Option<bool>| go_bool(o.unwrap_or(false));
     if let Some(h) = &v.host_path {
-        let t = h.type_.clone().unwrap_or_else(|| "<none>".to_string());
-        w.write(
-            2,
-            &format!("Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{t}\n", h.path),
-        );
+        print_host_path_volume_source(w, h);
     } else if let Some(e) = &v.empty_dir {
         let size = e
             .size_limit
@@ -646,19 +694,7 @@ fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
                 go_bool(csi.read_only.unwrap_or(false))
             ),
         );
-        let attrs = csi.volume_attributes.as_ref().filter(|a| !a.is_empty());
-        w.write(0, "    VolumeAttributes:\t");
-        match attrs {
-            None => w.line("<none>"),
-            Some(attrs) => {
-                for (i, (k, v)) in attrs.iter().enumerate() {
-                    if i != 0 {
-                        w.write(0, "    \t");
-                    }
-                    w.write(0, &format!("{k}={v}\n"));
-                }
-            }
-        }
+        print_csi_volume_attributes(w, csi.volume_attributes.as_ref());
     } else if let Some(img) = &v.image {
         w.write(
             2,
@@ -669,15 +705,7 @@ fn describe_volume(w: &mut PrefixWriter, v: &Volume, space: &str) {
             ),
         );
     } else if let Some(nfs) = &v.nfs {
-        w.write(
-            2,
-            &format!(
-                "Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t{}\n    Path:\t{}\n    ReadOnly:\t{}\n",
-                nfs.server,
-                nfs.path,
-                go_bool(nfs.read_only.unwrap_or(false))
-            ),
-        );
+        print_nfs_volume_source(w, nfs);
     } else {
         // Cloud and legacy in-tree volume types are not modelled by the lab.
         w.write(1, "<unknown>\n");

@@ -3,7 +3,10 @@
 //!
 //! * [`Snapshot`] reads the store as it stood at one revision and renders one command:
 //!   `kubectl get pods` (`-o wide`, `-A`), `describe pod`, `get events`, `get deployments`,
-//!   `describe deployment`, `get replicasets`, `get jobs`, `get services`, `get endpointslices`, `get endpoints`,
+//!   `describe deployment`, `get replicasets`, `get statefulsets`, `describe statefulset`,
+//!   `get daemonsets`, `describe daemonset`, `get cronjobs`, `describe cronjob`, `get jobs`,
+//!   `get persistentvolumeclaims`, `describe persistentvolumeclaim`, `get persistentvolumes`,
+//!   `describe persistentvolume`, `get services`, `get endpointslices`, `get endpoints`,
 //!   `get nodes` (`-o wide`) and `describe node`.
 //! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
@@ -27,6 +30,7 @@ mod node;
 mod pods;
 mod policy;
 mod printers;
+mod storage;
 mod table;
 mod tabwriter;
 mod watch;
@@ -46,15 +50,20 @@ pub use printers::{
     deployment_row, endpoint_slice_row, endpoints_row, event_row, format_label_selector, job_row,
     label_selector_string, node_roles, node_row, replicaset_row, service_row,
 };
+pub use storage::{claim_storage_class, describe_pv, describe_pvc, pods_using_claim, volume_storage_class};
 pub use table::{no_resources, render_get, Column, GetOptions, Row, Table};
 pub use tabwriter::TabWriter;
 pub use watch::{get_pods_watch, RevisionClock};
-pub use workloads::{describe_deployment, old_and_new_replicasets};
+pub use workloads::{
+    describe_cronjob, describe_daemonset, describe_deployment, describe_statefulset, old_and_new_replicasets,
+    PodPhaseCounts,
+};
 
 use crate::object::{resource_for_kind, Object};
 use crate::store::Store;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde::{Deserialize, Serialize};
 
 /// The store as it stood at one revision, seen at one logical time.
@@ -317,7 +326,9 @@ impl<'a> Snapshot<'a> {
     }
 
     /// The events a describer finds for an object: same namespace, name, kind (unless
-    /// `None`, as for pods) and, when the object has one, UID.
+    /// `None`, as for pods) and, when the object has one, UID. For a cluster-scoped object
+    /// kubectl searches the events of every namespace (the recorder files them in
+    /// `default`) for an empty `involvedObject.namespace`.
     fn events_about(
         &self,
         kind: Option<&str>,
@@ -326,7 +337,7 @@ impl<'a> Snapshot<'a> {
         let ns = meta.namespace.as_deref().unwrap_or("");
         let name = meta.name.as_deref().unwrap_or("");
         let uid = meta.uid.as_deref().filter(|u| !u.is_empty());
-        self.events(Some(ns))
+        self.events(Some(ns).filter(|ns| !ns.is_empty()))
             .into_iter()
             .filter(|e| {
                 let o = &e.involved_object;
@@ -371,6 +382,70 @@ impl<'a> Snapshot<'a> {
         let all = self.replicasets(d.metadata.namespace.as_deref());
         let (old, new) = old_and_new_replicasets(d, &all);
         describe_deployment(d, &old, new, &self.events_about(Some("Deployment"), &d.metadata), self.clock)
+    }
+
+    /// "Pods Status" of a workload (`getPodStatusForController`): the pods of `namespace`
+    /// that `selector` matches and whose controller reference has the workload's `uid`, by
+    /// phase.
+    fn pod_phases_for_controller(
+        &self,
+        namespace: Option<&str>,
+        selector: &LabelSelector,
+        uid: Option<&str>,
+    ) -> PodPhaseCounts {
+        let mut counts = PodPhaseCounts::default();
+        for pod in self.pods(namespace) {
+            if !crate::labels::label_selector_matches(selector, pod.metadata.labels.as_ref()) {
+                continue;
+            }
+            let owner = pod.metadata.owner_references.iter().flatten().find(|o| o.controller == Some(true));
+            if owner.is_none_or(|o| Some(o.uid.as_str()) != uid) {
+                continue;
+            }
+            counts.add(pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or(""));
+        }
+        counts
+    }
+
+    /// `kubectl describe statefulset <name>`.
+    pub fn describe_statefulset(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::StatefulSet(set) = self.get("StatefulSet", Some(namespace), name)? else { return None };
+        let selector = set.spec.selector.clone();
+        let pods = self.pod_phases_for_controller(Some(namespace), &selector, set.metadata.uid.as_deref());
+        let events = self.events_about(Some("StatefulSet"), &set.metadata);
+        Some(describe_statefulset(set, pods, &events, self.clock))
+    }
+
+    /// `kubectl describe daemonset <name>`.
+    pub fn describe_daemonset(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::DaemonSet(ds) = self.get("DaemonSet", Some(namespace), name)? else { return None };
+        let selector = ds.spec.selector.clone();
+        let pods = self.pod_phases_for_controller(Some(namespace), &selector, ds.metadata.uid.as_deref());
+        let events = self.events_about(Some("DaemonSet"), &ds.metadata);
+        Some(describe_daemonset(ds, pods, &events, self.clock))
+    }
+
+    /// `kubectl describe cronjob <name>`.
+    pub fn describe_cronjob(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::CronJob(cj) = self.get("CronJob", Some(namespace), name)? else { return None };
+        Some(describe_cronjob(cj, &self.events_about(Some("CronJob"), &cj.metadata), self.clock))
+    }
+
+    /// `kubectl describe persistentvolumeclaim <name>`, with the pods of its namespace using it.
+    pub fn describe_pvc(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::PersistentVolumeClaim(pvc) = self.get("PersistentVolumeClaim", Some(namespace), name)? else {
+            return None;
+        };
+        let pods = self.pods(Some(namespace));
+        let used_by = pods_using_claim(pvc, &pods);
+        let events = self.events_about(Some("PersistentVolumeClaim"), &pvc.metadata);
+        Some(describe_pvc(pvc, &used_by, &events, self.clock))
+    }
+
+    /// `kubectl describe persistentvolume <name>` (cluster-scoped).
+    pub fn describe_pv(&self, name: &str) -> Option<String> {
+        let Object::PersistentVolume(pv) = self.get("PersistentVolume", None, name)? else { return None };
+        Some(describe_pv(pv, &self.events_about(Some("PersistentVolume"), &pv.metadata), self.clock))
     }
 
     /// The pods bound to node `name` and not finished (neither `Succeeded` nor `Failed`):

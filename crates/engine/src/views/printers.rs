@@ -179,7 +179,7 @@ pub fn persistent_volume_row(pv: &PersistentVolume, clock: Clock) -> Row {
             spec.and_then(|s| s.persistent_volume_reclaim_policy.clone()).unwrap_or_default(),
             phase,
             claim,
-            spec.and_then(|s| s.storage_class_name.clone()).unwrap_or_default(),
+            super::storage::volume_storage_class(pv),
             spec.and_then(|s| s.volume_attributes_class_name.clone()).unwrap_or_else(|| "<unset>".into()),
             pv.status.as_ref().and_then(|s| s.reason.clone()).unwrap_or_default(),
             clock.since(pv.metadata.creation_timestamp.as_ref()),
@@ -223,13 +223,7 @@ pub fn persistent_volume_claim_row(pvc: &PersistentVolumeClaim, clock: Clock) ->
             access_modes(status.and_then(|s| s.access_modes.as_ref())),
         )
     };
-    let class = pvc
-        .metadata
-        .annotations
-        .as_ref()
-        .and_then(|a| a.get("volume.beta.kubernetes.io/storage-class").cloned())
-        .or_else(|| spec.and_then(|s| s.storage_class_name.clone()))
-        .unwrap_or_default();
+    let class = super::storage::claim_storage_class(pvc);
     Row {
         namespace: namespace(&pvc.metadata),
         cells: vec![

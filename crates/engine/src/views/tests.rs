@@ -67,6 +67,11 @@ fn check(objects_yaml: &str, now_ms: u64, command: &str, expect: Expect) {
             s.describe_deployment(ns, name).unwrap_or_else(|| format!("no deployment {name}\n"))
         }
         ["describe", "node", name] => s.describe_node(name).unwrap_or_else(|| format!("no node {name}\n")),
+        ["describe", "statefulset", name] => s.describe_statefulset(ns, name).unwrap_or_default(),
+        ["describe", "daemonset", name] => s.describe_daemonset(ns, name).unwrap_or_default(),
+        ["describe", "cronjob", name] => s.describe_cronjob(ns, name).unwrap_or_default(),
+        ["describe", "pvc", name] => s.describe_pvc(ns, name).unwrap_or_default(),
+        ["describe", "pv", name] => s.describe_pv(name).unwrap_or_default(),
         _ => panic!("unknown command {command}"),
     };
     expect.assert_eq(&format!("$ kubectl {command}\n{out}"));
@@ -2240,6 +2245,700 @@ fn cron_job_columns() {
         NAME     SCHEDULE      TIMEZONE     SUSPEND   ACTIVE   LAST SCHEDULE   AGE     CONTAINERS   IMAGES         SELECTOR
         hello    */1 * * * *   <none>       False     1        30s             2m30s   hello        busybox:1.37   <none>
         report   0 9 * * 1-5   Asia/Tokyo   <unset>   0        <none>          90s     report       python:3.13    app=report
+    "#]],
+    );
+}
+
+/// A lab run of `manifest` (the built-in kind cluster, seed 1), to describe the objects as
+/// the controllers left them.
+fn lab_run(manifest: &str, file: &str) -> crate::lab::Run {
+    crate::lab::run(&crate::lab::LabInput::new(manifest, file)).expect("the lab runs")
+}
+
+/// The cluster at the end of `run`, seen when the run ended.
+fn at_end(run: &crate::lab::Run) -> Snapshot<'_> {
+    Snapshot::new(run.store(), run.final_revision, run.end_ms)
+}
+
+const STATEFUL_SET_EXAMPLE: &str = include_str!("../../../../examples/statefulset/app.yaml");
+
+#[test]
+fn describe_the_statefulset_example() {
+    let run = lab_run(STATEFUL_SET_EXAMPLE, "app.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_statefulset("default", "nope"), None);
+    expect![[r#"
+        Name:               db
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app=db
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           2 desired | 2 total
+        Update Strategy:    RollingUpdate
+          Partition:        0
+          MaxUnavailable:   1
+        Pods Status:        2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=db
+          Containers:
+           redis:
+            Image:         redis:7.4
+            Port:          6379/TCP (redis)
+            Host Port:     0/TCP (redis)
+            Readiness:     tcp-socket :6379 delay=2s timeout=1s period=5s successThreshold=1 failureThreshold=3
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:     <none>
+        Events:
+          Type    Reason            Age   From                    Message
+          ----    ------            ----  ----                    -------
+          Normal  SuccessfulCreate  75s   statefulset-controller  create Pod db-0 in StatefulSet db successful
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Pod db-1 in StatefulSet db successful
+    "#]]
+    .assert_eq(&s.describe_statefulset("default", "db").expect("db exists"));
+}
+
+#[test]
+fn describe_a_statefulset_with_claim_templates_and_its_claim_and_volume() {
+    let manifest = STATEFUL_SET_EXAMPLE.replace("  replicas: 2\n", "  replicas: 1\n")
+        + "  volumeClaimTemplates:\n  - metadata:\n      name: data\n      labels:\n        tier: cache\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources:\n        requests:\n          storage: 1Gi\n";
+    let run = lab_run(&manifest, "app.yaml");
+    let s = at_end(&run);
+    expect![[r#"
+        Name:               db
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app=db
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           1 desired | 1 total
+        Update Strategy:    RollingUpdate
+          Partition:        0
+          MaxUnavailable:   1
+        Pods Status:        1 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=db
+          Containers:
+           redis:
+            Image:         redis:7.4
+            Port:          6379/TCP (redis)
+            Host Port:     0/TCP (redis)
+            Readiness:     tcp-socket :6379 delay=2s timeout=1s period=5s successThreshold=1 failureThreshold=3
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:
+          Name:          data
+          StorageClass:  
+          Labels:        tier=cache
+          Annotations:   <none>
+          Capacity:      1Gi
+          Access Modes:  [ReadWriteOnce]
+        Events:
+          Type    Reason            Age   From                    Message
+          ----    ------            ----  ----                    -------
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Claim data-db-0 Pod db-0 in StatefulSet db success
+          Normal  SuccessfulCreate  70s   statefulset-controller  create Pod db-0 in StatefulSet db successful
+    "#]].assert_eq(&s.describe_statefulset("default", "db").expect("db exists"));
+    expect![[r#"
+        Name:          data-db-0
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Bound
+        Volume:        pvc-2ac2ce17-a579-4a3b-a534-a6a6b7fd0b63
+        Labels:        app=db
+                       tier=cache
+        Annotations:   pv.kubernetes.io/bind-completed: yes
+                       pv.kubernetes.io/bound-by-controller: yes
+                       volume.beta.kubernetes.io/storage-provisioner: rancher.io/local-path
+                       volume.kubernetes.io/selected-node: kind-worker2
+                       volume.kubernetes.io/storage-provisioner: rancher.io/local-path
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      1Gi
+        Access Modes:  RWO
+        VolumeMode:    Filesystem
+        Used By:       db-0
+        Events:
+          Type    Reason                 Age   From                                                                                                Message
+          ----    ------                 ----  ----                                                                                                -------
+          Normal  WaitForFirstConsumer   70s   persistentvolume-controller                                                                         waiting for first consumer to be created before binding
+          Normal  ExternalProvisioning   70s   persistentvolume-controller                                                                         Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.
+          Normal  Provisioning           70s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  External provisioner is provisioning volume for claim "default/data-db-0"
+          Normal  ProvisioningSucceeded  68s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  Successfully provisioned volume pvc-2ac2ce17-a579-4a3b-a534-a6a6b7fd0b63
+    "#]].assert_eq(&s.describe_pvc("default", "data-db-0").expect("the claim exists"));
+}
+
+#[test]
+fn describe_the_daemonset_example() {
+    let run = lab_run(include_str!("../../../../examples/daemonset/agent.yaml"), "agent.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_daemonset("default", "nope"), None);
+    expect![[r#"
+        Name:           node-agent
+        Namespace:      default
+        Selector:       app=node-agent
+        Node-Selector:  <none>
+        Labels:         app=node-agent
+        Annotations:    deprecated.daemonset.template.generation: 1
+        Desired Number of Nodes Scheduled: 2
+        Current Number of Nodes Scheduled: 2
+        Number of Nodes Scheduled with Up-to-date Pods: 2
+        Number of Nodes Scheduled with Available Pods: 2
+        Number of Nodes Misscheduled: 0
+        Pods Status:  2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=node-agent
+          Containers:
+           agent:
+            Image:      busybox:1.37
+            Port:       <none>
+            Host Port:  <none>
+            Command:
+              sh
+              -c
+              while true; do sleep 3600; done
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Events:
+          Type    Reason            Age   From                  Message
+          ----    ------            ----  ----                  -------
+          Normal  SuccessfulCreate  65s   daemonset-controller  Created pod: node-agent-vqspg
+          Normal  SuccessfulCreate  65s   daemonset-controller  Created pod: node-agent-rzc9v
+    "#]]
+    .assert_eq(&s.describe_daemonset("default", "node-agent").expect("exists"));
+}
+
+#[test]
+fn describe_the_cronjob_example() {
+    let run = lab_run(include_str!("../../../../examples/cronjob/hello.yaml"), "hello.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_cronjob("default", "nope"), None);
+    expect![[r#"
+        Name:                          hello
+        Namespace:                     default
+        Labels:                        <none>
+        Annotations:                   <none>
+        Schedule:                      */1 * * * *
+        Concurrency Policy:            Allow
+        Suspend:                       False
+        Time Zone:                     <unset>
+        Successful Job History Limit:  3
+        Failed Job History Limit:      1
+        Starting Deadline Seconds:     <unset>
+        Selector:                      <unset>
+        Parallelism:                   <unset>
+        Completions:                   <unset>
+        Pod Template:
+          Labels:  <none>
+          Containers:
+           hello:
+            Image:      busybox:1.37
+            Port:       <none>
+            Host Port:  <none>
+            Command:
+              sh
+              -c
+              date; echo Hello from the Kubernetes cluster
+            Environment:     <none>
+            Mounts:          <none>
+          Volumes:           <none>
+          Node-Selectors:    <none>
+          Tolerations:       <none>
+        Last Schedule Time:  Thu, 01 Jan 2026 00:04:00 +0000
+        Active Jobs:         <none>
+        Events:
+          Type    Reason            Age    From                Message
+          ----    ------            ----   ----                -------
+          Normal  SuccessfulCreate  4m     cronjob-controller  Created job hello-29453761
+          Normal  SawCompletedJob   3m59s  cronjob-controller  Saw completed job: hello-29453761, condition: Complete
+          Normal  SuccessfulCreate  3m     cronjob-controller  Created job hello-29453762
+          Normal  SawCompletedJob   2m59s  cronjob-controller  Saw completed job: hello-29453762, condition: Complete
+          Normal  SuccessfulCreate  2m     cronjob-controller  Created job hello-29453763
+          Normal  SawCompletedJob   119s   cronjob-controller  Saw completed job: hello-29453763, condition: Complete
+          Normal  SuccessfulCreate  60s    cronjob-controller  Created job hello-29453764
+          Normal  SuccessfulDelete  59s    cronjob-controller  Deleted job hello-29453761
+          Normal  SawCompletedJob   59s    cronjob-controller  Saw completed job: hello-29453764, condition: Complete
+    "#]]
+    .assert_eq(&s.describe_cronjob("default", "hello").expect("exists"));
+}
+
+#[test]
+fn describe_the_provisioned_claim_and_its_volume() {
+    let run = lab_run(include_str!("../../../../examples/pvc-provisioned/app.yaml"), "app.yaml");
+    let s = at_end(&run);
+    assert_eq!(s.describe_pvc("default", "nope"), None);
+    assert_eq!(s.describe_pv("nope"), None);
+    let claim = s.describe_pvc("default", "notes").expect("the claim exists");
+    expect![[r#"
+        Name:          notes
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Bound
+        Volume:        pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+        Labels:        <none>
+        Annotations:   pv.kubernetes.io/bind-completed: yes
+                       pv.kubernetes.io/bound-by-controller: yes
+                       volume.beta.kubernetes.io/storage-provisioner: rancher.io/local-path
+                       volume.kubernetes.io/selected-node: kind-worker2
+                       volume.kubernetes.io/storage-provisioner: rancher.io/local-path
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      10Mi
+        Access Modes:  RWO
+        VolumeMode:    Filesystem
+        Used By:       writer
+        Events:
+          Type    Reason                 Age   From                                                                                                Message
+          ----    ------                 ----  ----                                                                                                -------
+          Normal  WaitForFirstConsumer   65s   persistentvolume-controller                                                                         waiting for first consumer to be created before binding
+          Normal  ExternalProvisioning   65s   persistentvolume-controller                                                                         Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.
+          Normal  Provisioning           65s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  External provisioner is provisioning volume for claim "default/notes"
+          Normal  ProvisioningSucceeded  63s   rancher.io/local-path_local-path-provisioner-7dc846544d-x4vzb_0b8c3f2e-5a1d-4f6e-9c7b-2d4e6f8a1b3c  Successfully provisioned volume pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+    "#]].assert_eq(&claim);
+    let volume = s.list("PersistentVolume", None).first().map(|o| o.name().to_string()).expect("a volume");
+    expect![[r#"
+        Name:              pvc-910a2dec-8902-4cc1-beeb-8da1658eec67
+        Labels:            <none>
+        Annotations:       local.path.provisioner/selected-node: kind-worker2
+                           pv.kubernetes.io/provisioned-by: rancher.io/local-path
+        Finalizers:        [kubernetes.io/pv-protection]
+        StorageClass:      standard
+        Status:            Bound
+        Claim:             default/notes
+        Reclaim Policy:    Delete
+        Access Modes:      RWO
+        VolumeMode:        Filesystem
+        Capacity:          10Mi
+        Node Affinity:     
+          Required Terms:  
+            Term 0:        kubernetes.io/hostname in [kind-worker2]
+        Message:           
+        Source:
+            Type:          HostPath (bare host directory volume)
+            Path:          /var/local-path-provisioner/pvc-910a2dec-8902-4cc1-beeb-8da1658eec67_default_notes
+            HostPathType:  DirectoryOrCreate
+        Events:            <none>
+    "#]]
+    .assert_eq(&s.describe_pv(&volume).expect("the volume exists"));
+}
+
+/// What the lab's runs do not produce: an OnDelete StatefulSet, a DaemonSet with a node
+/// selector whose pods are pending or owned by someone else, a CronJob setting every policy
+/// with an active Job, claims pending and terminating with conditions, volumes with a local
+/// or an unmodelled source and none or an empty node affinity.
+const DESCRIBE_EDGES: &str = r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: default, uid: 5e5e5e5e-0000-4000-8000-000000000001, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 3
+  selector: {matchExpressions: [{key: app, operator: In, values: [web, www]}]}
+  updateStrategy: {type: OnDelete}
+  template:
+    metadata: {labels: {app: web}, annotations: {team: blue}}
+    spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+  volumeClaimTemplates:
+  - metadata: {name: www, annotations: {volume.beta.kubernetes.io/storage-class: fast}}
+    spec: {accessModes: [ReadWriteOnce, ReadOnlyMany]}
+status: {replicas: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-0
+  namespace: default
+  labels: {app: web}
+  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: 5e5e5e5e-0000-4000-8000-000000000001, controller: true}]
+spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  namespace: default
+  labels: {app: www}
+  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: 5e5e5e5e-0000-4000-8000-000000000001, controller: true}]
+spec: {containers: [{name: nginx, image: "nginx:1.29"}]}
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: stray, namespace: default, labels: {app: web}}
+spec:
+  containers: [{name: nginx, image: "nginx:1.29"}]
+  volumes:
+  - {name: a, persistentVolumeClaim: {claimName: leaving}}
+  - {name: b, persistentVolumeClaim: {claimName: leaving}}
+status: {phase: Failed}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ssd, namespace: default, uid: 5e5e5e5e-0000-4000-8000-000000000002, labels: {app: ssd, tier: node}}
+spec:
+  selector: {matchLabels: {app: ssd}}
+  template:
+    metadata: {labels: {app: ssd}}
+    spec: {nodeSelector: {disk: ssd, zone: a}, containers: [{name: driver, image: "busybox:1.37"}], tolerations: [{operator: Exists}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: default}
+spec:
+  schedule: "0 9 * * 1-5"
+  timeZone: Asia/Tokyo
+  concurrencyPolicy: Forbid
+  suspend: true
+  startingDeadlineSeconds: 200
+  successfulJobsHistoryLimit: 0
+  failedJobsHistoryLimit: 2
+  jobTemplate:
+    spec:
+      selector: {matchLabels: {app: report}}
+      parallelism: 2
+      completions: 4
+      activeDeadlineSeconds: 600
+      template:
+        metadata: {labels: {app: report}}
+        spec: {restartPolicy: Never, containers: [{name: report, image: "python:3.13"}]}
+status:
+  active: [{kind: Job, namespace: default, name: report-29453760}, {kind: Job, namespace: default, name: report-29453820}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: waiting, namespace: default, creationTimestamp: "2026-01-01T00:01:00Z"}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: standard, dataSource: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: snap}}
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: leaving, namespace: default, deletionTimestamp: "2026-01-01T00:02:00Z", finalizers: [kubernetes.io/pvc-protection]}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: pv-local}
+status:
+  phase: Bound
+  accessModes: [ReadWriteOnce]
+  capacity: {storage: 2Gi}
+  conditions: [{type: FileSystemResizePending, status: "True", lastTransitionTime: "2026-01-01T00:01:30Z"}]
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-local, finalizers: [kubernetes.io/pv-protection, example.com/keep]}
+spec:
+  capacity: {storage: 2Gi}
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Retain
+  claimRef: {namespace: default, name: leaving}
+  local: {path: /mnt/disks/ssd1}
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+      - matchExpressions:
+        - {key: kubernetes.io/hostname, operator: In, values: [kind-worker, kind-worker2]}
+        - {key: disk, operator: Exists}
+      - {}
+status: {phase: Bound, message: still in use}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-cloud, deletionTimestamp: "2026-01-01T00:01:00Z"}
+spec:
+  awsElasticBlockStore: {volumeID: vol-1}
+  nodeAffinity: {required: {nodeSelectorTerms: []}}
+status: {phase: Released}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-plain}
+spec: {nfs: {server: nfs.example.com, path: /exports}}
+status: {phase: Available}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-csi}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteMany, ReadWriteOnce]
+  volumeMode: Block
+  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-0a1b, volumeAttributes: {type: gp3, iops: "3000"}}
+status: {phase: Available}
+"#;
+
+#[test]
+fn describe_what_the_runs_leave_unset() {
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe statefulset web",
+        expect![[r#"
+        $ kubectl describe statefulset web
+        Name:               web
+        Namespace:          default
+        CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+        Selector:           app in (web,www)
+        Labels:             <none>
+        Annotations:        <none>
+        Replicas:           3 desired | 2 total
+        Update Strategy:    OnDelete
+        Pods Status:        1 Running / 1 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:       app=web
+          Annotations:  team: blue
+          Containers:
+           nginx:
+            Image:         nginx:1.29
+            Port:          <none>
+            Host Port:     <none>
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  <none>
+          Tolerations:     <none>
+        Volume Claims:
+          Name:          www
+          StorageClass:  fast
+          Labels:        <none>
+          Annotations:   volume.beta.kubernetes.io/storage-class=fast
+          Capacity:      <default>
+          Access Modes:  [ReadWriteOnce ReadOnlyMany]
+        Events:          <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe daemonset ssd",
+        expect![[r#"
+        $ kubectl describe daemonset ssd
+        Name:           ssd
+        Namespace:      default
+        Selector:       app=ssd
+        Node-Selector:  disk=ssd,zone=a
+        Labels:         app=ssd
+                        tier=node
+        Annotations:    <none>
+        Desired Number of Nodes Scheduled: 0
+        Current Number of Nodes Scheduled: 0
+        Number of Nodes Scheduled with Up-to-date Pods: 0
+        Number of Nodes Scheduled with Available Pods: 0
+        Number of Nodes Misscheduled: 0
+        Pods Status:  0 Running / 0 Waiting / 0 Succeeded / 0 Failed
+        Pod Template:
+          Labels:  app=ssd
+          Containers:
+           driver:
+            Image:         busybox:1.37
+            Port:          <none>
+            Host Port:     <none>
+            Environment:   <none>
+            Mounts:        <none>
+          Volumes:         <none>
+          Node-Selectors:  disk=ssd
+                           zone=a
+          Tolerations:     op=Exists
+        Events:            <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe cronjob report",
+        expect![[r#"
+        $ kubectl describe cronjob report
+        Name:                          report
+        Namespace:                     default
+        Labels:                        <none>
+        Annotations:                   <none>
+        Schedule:                      0 9 * * 1-5
+        Concurrency Policy:            Forbid
+        Suspend:                       True
+        Time Zone:                     Asia/Tokyo
+        Successful Job History Limit:  0
+        Failed Job History Limit:      2
+        Starting Deadline Seconds:     200s
+        Selector:                      app=report
+        Parallelism:                   2
+        Completions:                   4
+        Active Deadline Seconds:       600s
+        Pod Template:
+          Labels:  app=report
+          Containers:
+           report:
+            Image:           python:3.13
+            Port:            <none>
+            Host Port:       <none>
+            Environment:     <none>
+            Mounts:          <none>
+          Volumes:           <none>
+          Node-Selectors:    <none>
+          Tolerations:       <none>
+        Last Schedule Time:  <unset>
+        Active Jobs:         report-29453760, report-29453820
+        Events:              <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pvc waiting",
+        expect![[r#"
+        $ kubectl describe pvc waiting
+        Name:          waiting
+        Namespace:     default
+        StorageClass:  standard
+        Status:        Pending
+        Volume:        
+        Labels:        <none>
+        Annotations:   <none>
+        Finalizers:    []
+        Capacity:      
+        Access Modes:  
+        DataSource:
+          APIGroup:  snapshot.storage.k8s.io
+          Kind:      VolumeSnapshot
+          Name:      snap
+        Used By:     <none>
+        Events:      <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pvc leaving",
+        expect![[r#"
+        $ kubectl describe pvc leaving
+        Name:          leaving
+        Namespace:     default
+        StorageClass:  
+        Status:        Terminating (lasts 30s)
+        Volume:        pv-local
+        Labels:        <none>
+        Annotations:   <none>
+        Finalizers:    [kubernetes.io/pvc-protection]
+        Capacity:      2Gi
+        Access Modes:  RWO
+        Used By:       stray
+                       stray
+        Conditions:
+          Type                      Status  LastProbeTime                     LastTransitionTime                Reason  Message
+          ----                      ------  -----------------                 ------------------                ------  -------
+          FileSystemResizePending   True    Mon, 01 Jan 0001 00:00:00 +0000   Thu, 01 Jan 2026 00:01:30 +0000           
+        Events:                     <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-local",
+        expect![[r#"
+        $ kubectl describe pv pv-local
+        Name:              pv-local
+        Labels:            <none>
+        Annotations:       <none>
+        Finalizers:        [kubernetes.io/pv-protection example.com/keep]
+        StorageClass:      
+        Status:            Bound
+        Claim:             default/leaving
+        Reclaim Policy:    Retain
+        Access Modes:      RWO
+        Capacity:          2Gi
+        Node Affinity:     
+          Required Terms:  
+            Term 0:        kubernetes.io/hostname in [kind-worker, kind-worker2]
+                           disk exists
+            Term 1:        <none>
+        Message:           still in use
+        Source:
+            Type:  LocalVolume (a persistent volume backed by local storage on a node)
+            Path:  /mnt/disks/ssd1
+        Events:    <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-cloud",
+        expect![[r#"
+        $ kubectl describe pv pv-cloud
+        Name:              pv-cloud
+        Labels:            <none>
+        Annotations:       <none>
+        Finalizers:        []
+        StorageClass:      
+        Status:            Terminating (lasts 90s)
+        Claim:             
+        Reclaim Policy:    
+        Access Modes:      
+        Capacity:          0
+        Node Affinity:     
+          Required Terms:  <none>
+        Message:           
+        Source:
+          <unknown>
+        Events:  <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-csi",
+        expect![[r#"
+        $ kubectl describe pv pv-csi
+        Name:            pv-csi
+        Labels:          <none>
+        Annotations:     <none>
+        Finalizers:      []
+        StorageClass:    
+        Status:          Available
+        Claim:           
+        Reclaim Policy:  
+        Access Modes:    RWO,RWX
+        VolumeMode:      Block
+        Capacity:        5Gi
+        Node Affinity:   <none>
+        Message:         
+        Source:
+            Type:              CSI (a Container Storage Interface (CSI) volume source)
+            Driver:            ebs.csi.aws.com
+            FSType:            
+            VolumeHandle:      vol-0a1b
+            ReadOnly:          false
+            VolumeAttributes:      iops=3000
+                                   type=gp3
+        Events:                <none>
+    "#]],
+    );
+    check(
+        DESCRIBE_EDGES,
+        150_000,
+        "describe pv pv-plain",
+        expect![[r#"
+        $ kubectl describe pv pv-plain
+        Name:            pv-plain
+        Labels:          <none>
+        Annotations:     <none>
+        Finalizers:      []
+        StorageClass:    
+        Status:          Available
+        Claim:           
+        Reclaim Policy:  
+        Access Modes:    
+        Capacity:        0
+        Node Affinity:   <none>
+        Message:         
+        Source:
+            Type:      NFS (an NFS mount that lasts the lifetime of a pod)
+            Server:    nfs.example.com
+            Path:      /exports
+            ReadOnly:  false
+        Events:        <none>
     "#]],
     );
 }

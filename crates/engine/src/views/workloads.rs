@@ -1,12 +1,20 @@
-//! `kubectl describe deployment`: the summary, the pod template, the conditions, the old and
-//! new ReplicaSets (found as the deployment controller finds them) and the events.
+//! The workload describers: `kubectl describe deployment` (the summary, the pod template,
+//! the conditions, the old and new ReplicaSets found as the deployment controller finds them
+//! and the events), `describe statefulset` (with its volume claim templates), `describe
+//! daemonset` and `describe cronjob` (with its job template). All of them print the pod
+//! template with the same `DescribePodTemplate` as upstream.
 
 use super::describe::PrefixWriter;
-use super::describe::{describe_events, describe_pod_template, print_annotations_multiline, print_labels_multiline};
-use super::format::{rfc1123z_opt, Clock};
+use super::describe::{
+    canonical_quantity, describe_events, describe_pod_template, print_annotations_multiline, print_bool,
+    print_labels_multiline, print_labels_multiline_with_indent,
+};
+use super::format::{format_labels, rfc1123z_opt, Clock};
 use super::printers::label_selector_string;
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::core::v1::{Event, PodTemplateSpec};
+use super::storage::claim_storage_class;
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::batch::v1::{CronJob, JobTemplateSpec};
+use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 const POD_TEMPLATE_HASH: &str = "pod-template-hash";
@@ -142,6 +150,192 @@ pub fn describe_deployment(
     if !old.is_empty() || new.is_some() {
         w.write(0, &format!("OldReplicaSets:\t{}\n", replicasets_by_labels(old)));
         w.write(0, &format!("NewReplicaSet:\t{}\n", replicasets_by_labels(&new.into_iter().collect::<Vec<_>>())));
+    }
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// The phases of the pods a controller owns, as `getPodStatusForController` counts them for
+/// "Pods Status": the pods of the namespace its selector matches whose controller reference
+/// carries its UID.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PodPhaseCounts {
+    pub running: usize,
+    pub waiting: usize,
+    pub succeeded: usize,
+    pub failed: usize,
+}
+
+impl PodPhaseCounts {
+    /// Counts one pod of `phase` (`Pending` is "Waiting"; an unknown phase is not counted).
+    pub fn add(&mut self, phase: &str) {
+        match phase {
+            "Running" => self.running += 1,
+            "Pending" => self.waiting += 1,
+            "Succeeded" => self.succeeded += 1,
+            "Failed" => self.failed += 1,
+            _ => {}
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n",
+            self.running, self.waiting, self.succeeded, self.failed
+        )
+    }
+}
+
+/// `describeVolumeClaimTemplates`: each template's name, class, labels, annotations (as
+/// `k=v`), requested storage (`<default>` when none) and access modes (Go's slice format).
+fn describe_volume_claim_templates(w: &mut PrefixWriter, templates: &[PersistentVolumeClaim]) {
+    if templates.is_empty() {
+        w.write(0, "Volume Claims:\t<none>\n");
+        return;
+    }
+    w.write(0, "Volume Claims:\n");
+    for pvc in templates {
+        let spec = pvc.spec.clone().unwrap_or_default();
+        w.write(1, &format!("Name:\t{}\n", pvc.metadata.name.as_deref().unwrap_or("")));
+        w.write(1, &format!("StorageClass:\t{}\n", claim_storage_class(pvc)));
+        print_labels_multiline_with_indent(w, "  ", "Labels", pvc.metadata.labels.as_ref());
+        print_labels_multiline_with_indent(w, "  ", "Annotations", pvc.metadata.annotations.as_ref());
+        let capacity = spec
+            .resources
+            .as_ref()
+            .and_then(|r| r.requests.as_ref())
+            .and_then(|r| r.get("storage"))
+            .map(canonical_quantity)
+            .unwrap_or_else(|| "<default>".to_string());
+        w.write(1, &format!("Capacity:\t{capacity}\n"));
+        w.write(1, &format!("Access Modes:\t[{}]\n", spec.access_modes.unwrap_or_default().join(" ")));
+    }
+}
+
+/// `kubectl describe statefulset`.
+pub fn describe_statefulset(set: &StatefulSet, pods: PodPhaseCounts, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &set.metadata;
+    let spec = &set.spec;
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.write(0, &format!("CreationTimestamp:\t{}\n", rfc1123z_opt(meta.creation_timestamp.as_ref())));
+    w.write(0, &format!("Selector:\t{}\n", label_selector_string(Some(&spec.selector))));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.write(
+        0,
+        &format!(
+            "Replicas:\t{} desired | {} total\n",
+            spec.replicas.unwrap_or(1),
+            set.status.as_ref().map(|s| s.replicas).unwrap_or(0)
+        ),
+    );
+    let strategy = spec.update_strategy.clone().unwrap_or_default();
+    w.write(0, &format!("Update Strategy:\t{}\n", strategy.type_.as_deref().unwrap_or("")));
+    // Upstream shows maxUnavailable only with a partition (both are defaulted together).
+    if let Some(partition) = strategy.rolling_update.as_ref().and_then(|ru| ru.partition) {
+        w.write(1, &format!("Partition:\t{partition}\n"));
+        if let Some(mu) = strategy.rolling_update.as_ref().and_then(|ru| ru.max_unavailable.as_ref()) {
+            w.write(1, &format!("MaxUnavailable:\t{}\n", int_or_string(Some(mu))));
+        }
+    }
+    w.write(0, &pods.line());
+    describe_pod_template(&mut w, Some(&spec.template));
+    describe_volume_claim_templates(&mut w, spec.volume_claim_templates.as_deref().unwrap_or(&[]));
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// `kubectl describe daemonset`: its scheduling counts are written without a tab, as upstream
+/// does, so they are not aligned with the other fields.
+pub fn describe_daemonset(ds: &DaemonSet, pods: PodPhaseCounts, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &ds.metadata;
+    let spec = &ds.spec;
+    let status = ds.status.clone().unwrap_or_default();
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.write(0, &format!("Selector:\t{}\n", label_selector_string(Some(&spec.selector))));
+    let node_selector = spec.template.spec.as_ref().and_then(|s| s.node_selector.as_ref());
+    w.write(0, &format!("Node-Selector:\t{}\n", format_labels(node_selector)));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.write(0, &format!("Desired Number of Nodes Scheduled: {}\n", status.desired_number_scheduled));
+    w.write(0, &format!("Current Number of Nodes Scheduled: {}\n", status.current_number_scheduled));
+    w.write(
+        0,
+        &format!("Number of Nodes Scheduled with Up-to-date Pods: {}\n", status.updated_number_scheduled.unwrap_or(0)),
+    );
+    w.write(0, &format!("Number of Nodes Scheduled with Available Pods: {}\n", status.number_available.unwrap_or(0)));
+    w.write(0, &format!("Number of Nodes Misscheduled: {}\n", status.number_misscheduled));
+    w.write(0, &pods.line());
+    describe_pod_template(&mut w, Some(&spec.template));
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// `describeJobTemplate`: what a CronJob's Jobs will be made of.
+fn describe_job_template(w: &mut PrefixWriter, template: &JobTemplateSpec) {
+    let spec = template.spec.clone().unwrap_or_default();
+    match &spec.selector {
+        Some(sel) => w.write(0, &format!("Selector:\t{}\n", label_selector_string(Some(sel)))),
+        None => w.write(0, "Selector:\t<unset>\n"),
+    }
+    let or_unset = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".to_string());
+    w.write(0, &format!("Parallelism:\t{}\n", or_unset(spec.parallelism)));
+    w.write(0, &format!("Completions:\t{}\n", or_unset(spec.completions)));
+    if let Some(d) = spec.active_deadline_seconds {
+        w.write(0, &format!("Active Deadline Seconds:\t{d}s\n"));
+    }
+    describe_pod_template(w, Some(&spec.template));
+}
+
+/// `kubectl describe cronjob`: the schedule and its policies (`<unset>` for what the
+/// CronJob does not set), the job template, the last schedule time and the active Jobs.
+pub fn describe_cronjob(cj: &CronJob, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &cj.metadata;
+    let spec = &cj.spec;
+    let status = cj.status.clone().unwrap_or_default();
+    let or_unset = |v: Option<String>| v.unwrap_or_else(|| "<unset>".to_string());
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.write(0, &format!("Schedule:\t{}\n", spec.schedule));
+    w.write(0, &format!("Concurrency Policy:\t{}\n", spec.concurrency_policy.as_deref().unwrap_or("")));
+    w.write(0, &format!("Suspend:\t{}\n", or_unset(spec.suspend.map(|b| print_bool(b).to_string()))));
+    w.write(0, &format!("Time Zone:\t{}\n", or_unset(spec.time_zone.clone())));
+    w.write(
+        0,
+        &format!(
+            "Successful Job History Limit:\t{}\n",
+            or_unset(spec.successful_jobs_history_limit.map(|n| n.to_string()))
+        ),
+    );
+    w.write(
+        0,
+        &format!("Failed Job History Limit:\t{}\n", or_unset(spec.failed_jobs_history_limit.map(|n| n.to_string()))),
+    );
+    w.write(
+        0,
+        &format!("Starting Deadline Seconds:\t{}\n", or_unset(spec.starting_deadline_seconds.map(|n| format!("{n}s")))),
+    );
+    describe_job_template(&mut w, &spec.job_template);
+    w.write(
+        0,
+        &format!(
+            "Last Schedule Time:\t{}\n",
+            or_unset(status.last_schedule_time.as_ref().map(|t| rfc1123z_opt(Some(t))))
+        ),
+    );
+    let active: Vec<&str> = status.active.iter().flatten().map(|r| r.name.as_deref().unwrap_or("")).collect();
+    w.write(0, "Active Jobs:\t");
+    if active.is_empty() {
+        w.line("<none>");
+    } else {
+        w.line(&active.join(", "));
     }
     describe_events(&mut w, events, clock);
     w.finish()
