@@ -324,6 +324,17 @@ pub fn render_tail(run: &Run) -> String {
             }
         }
     }
+    // Autoscalers: their TARGETS and REPLICAS columns say what the controller could read.
+    let mut hpa_namespaces: Vec<String> = Vec::new();
+    for (ns, _) in created_of("HorizontalPodAutoscaler") {
+        let ns = ns.unwrap_or_else(|| "default".to_string());
+        if !hpa_namespaces.contains(&ns) {
+            hpa_namespaces.push(ns);
+        }
+    }
+    for ns in &hpa_namespaces {
+        s += &format!("\n$ kubectl get hpa{}\n{}", flag(ns), end.get_hpas(ns, Default::default()));
+    }
     s
 }
 
