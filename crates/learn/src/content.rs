@@ -58,6 +58,7 @@ content_files!(
     "15-statefulset-order",
     "16-daemonset-control-plane",
     "17-claim-access-mode",
+    "18-cronjob-suspended",
 );
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).
