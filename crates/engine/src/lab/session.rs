@@ -1,0 +1,768 @@
+//! A live session: several commands, one after another, against one simulated cluster on
+//! one clock (issue 25's first slice). Where [`super::run`] plays one `kubectl apply` and lets
+//! the cluster settle, a [`Session`] keeps the cluster's actors alive between commands:
+//!
+//! - `kubectl apply -f FILE` runs until kubectl has its last answer (the controllers, the
+//!   scheduler and the kubelets go on reacting meanwhile, as they would);
+//! - `kubectl delete TYPE NAME` sends the DELETE (propagation `Background`, kubectl's default
+//!   cascade), prints `pod "web-1" deleted from default namespace`, then waits, as kubectl
+//!   does by default (`--wait=true`), until the object is gone: cluster time passes while the
+//!   kubelet stops the Pod and the controllers react;
+//! - `kubectl get TYPE [-o wide] [-n NS | -A]` lists through the API server (its request is
+//!   traced like any other) and prints kubectl's table for the cluster as it stands;
+//! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
+//! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
+//!
+//! After the last command the cluster runs until it settles, as a one-command run does. Each
+//! command's output and exit status are kept with the range of steps it caused
+//! ([`CommandRecord`]). A command the session does not know gets kubectl's own error, or for
+//! anything that is not kubectl or `sleep`, a plain statement that the lab does not run it.
+
+use super::{credential_of, kubelet_config_from, LabError, Loaded};
+use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
+use crate::controllers::ControllerManager;
+use crate::errors::{kubectl_stderr, CommandError};
+use crate::kubectl::{ApplyOptions, KubectlApply};
+use crate::kubelet::{Kubelet, KubeletConfig};
+use crate::object::{resource_for_kind, ResourceInfo};
+use crate::rng::Rng;
+use crate::scheduler::actor::SchedulerActor;
+use crate::sim::{has_task_for, run_loop_from, run_until, Actor, Target};
+use crate::trace::UserInfo;
+use crate::views::{GetOptions, Snapshot};
+use crate::world::World;
+use serde::Serialize;
+
+/// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
+/// time limit cuts it first).
+const DELETE_POLL_LIMIT_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// One command of a session as typed, with its input file when it reads one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionCommand {
+    /// The command line (`kubectl apply -f app.yaml`).
+    pub line: String,
+    /// The text of the file it names (`-f FILE` or a heredoc), and the file's name.
+    pub file: Option<(String, String)>,
+}
+
+/// What one command printed and which steps it caused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CommandRecord {
+    pub line: String,
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: i32,
+    /// The cluster time when the command started and when its output was complete.
+    pub start_ms: u64,
+    pub end_ms: u64,
+    /// The steps recorded while it ran: `steps[first_step..end_step]`.
+    pub first_step: usize,
+    pub end_step: usize,
+}
+
+/// A live cluster and the commands run against it.
+pub struct Session {
+    world: World,
+    controllers: ControllerManager,
+    announcer: crate::consumers::Announcer,
+    scheduler: SchedulerActor,
+    kubelets: Vec<Kubelet>,
+    caller: Caller,
+    namespace: String,
+    delivered: u64,
+    limit_ms: u64,
+    pub commands: Vec<CommandRecord>,
+}
+
+/// The kubectl resource names the session understands (plural, singular, short names), as
+/// kubectl's discovery maps them, to the kind.
+const RESOURCE_NAMES: &[(&str, &[&str])] = &[
+    ("Pod", &["pods", "pod", "po"]),
+    ("Deployment", &["deployments", "deployment", "deploy"]),
+    ("ReplicaSet", &["replicasets", "replicaset", "rs"]),
+    ("StatefulSet", &["statefulsets", "statefulset", "sts"]),
+    ("DaemonSet", &["daemonsets", "daemonset", "ds"]),
+    ("Job", &["jobs", "job"]),
+    ("CronJob", &["cronjobs", "cronjob", "cj"]),
+    ("Service", &["services", "service", "svc"]),
+    ("EndpointSlice", &["endpointslices", "endpointslice"]),
+    ("Endpoints", &["endpoints", "ep"]),
+    ("Node", &["nodes", "node", "no"]),
+    ("Event", &["events", "event", "ev"]),
+    ("PersistentVolumeClaim", &["persistentvolumeclaims", "persistentvolumeclaim", "pvc"]),
+    ("PersistentVolume", &["persistentvolumes", "persistentvolume", "pv"]),
+    ("HorizontalPodAutoscaler", &["horizontalpodautoscalers", "horizontalpodautoscaler", "hpa"]),
+    ("ConfigMap", &["configmaps", "configmap", "cm"]),
+    ("Secret", &["secrets", "secret"]),
+    ("Namespace", &["namespaces", "namespace", "ns"]),
+    ("ServiceAccount", &["serviceaccounts", "serviceaccount", "sa"]),
+];
+
+fn resource_named(name: &str) -> Option<&'static ResourceInfo> {
+    // `deployment.apps` and `deployments.apps/web` name the group too.
+    let base = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    RESOURCE_NAMES
+        .iter()
+        .find(|(_, names)| names.contains(&base.as_str()))
+        .and_then(|(kind, _)| resource_for_kind(kind))
+}
+
+/// kubectl's name for a kind in its messages: `deployment.apps`, `pod`.
+fn kind_string(res: &ResourceInfo) -> String {
+    if res.group.is_empty() {
+        res.kind.to_ascii_lowercase()
+    } else {
+        format!("{}.{}", res.kind.to_ascii_lowercase(), res.group)
+    }
+}
+
+/// A duration as the shell's `sleep` and kubectl read it: `30`, `30s`, `2m`, `1m30s`, `1h`.
+pub fn parse_duration_ms(text: &str) -> Option<u64> {
+    if let Ok(s) = text.parse::<u64>() {
+        return Some(s * 1000);
+    }
+    let mut total = 0u64;
+    let mut number = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let n: u64 = number.parse().ok()?;
+        number.clear();
+        total += n * match c {
+            's' => 1000,
+            'm' => 60_000,
+            'h' => 3_600_000,
+            _ => return None,
+        };
+    }
+    number.is_empty().then_some(total)
+}
+
+/// The words of a command line, quotes removed (no variables, globs or pipes: the lab runs
+/// one command a line).
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            None => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Flags of a kubectl command: `--name=value`, `--name value`, `-n value`, and the rest.
+struct Flags {
+    args: Vec<String>,
+    flags: Vec<(String, Option<String>)>,
+}
+
+/// Flags that take a value (the others are booleans).
+const VALUED: &[&str] = &["-n", "--namespace", "-o", "--output", "-f", "--filename", "--replicas", "-l", "--selector"];
+
+fn parse_flags(words: &[String]) -> Flags {
+    let mut args = Vec::new();
+    let mut flags = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if let Some((name, value)) = w.split_once('=').filter(|_| w.starts_with('-')) {
+            flags.push((name.to_string(), Some(value.to_string())));
+        } else if w.starts_with('-') && w.len() > 1 {
+            if VALUED.contains(&w.as_str()) {
+                flags.push((w.clone(), words.get(i + 1).cloned()));
+                i += 1;
+            } else {
+                flags.push((w.clone(), None));
+            }
+        } else {
+            args.push(w.clone());
+        }
+        i += 1;
+    }
+    Flags { args, flags }
+}
+
+impl Flags {
+    fn value(&self, names: &[&str]) -> Option<&str> {
+        self.flags.iter().rev().find(|(n, _)| names.contains(&n.as_str())).and_then(|(_, v)| v.as_deref())
+    }
+    fn has(&self, names: &[&str]) -> bool {
+        self.flags.iter().any(|(n, _)| names.contains(&n.as_str()))
+    }
+    /// The first flag not in `known`, for kubectl's `unknown flag` error.
+    fn unknown(&self, known: &[&str]) -> Option<&str> {
+        self.flags.iter().map(|(n, _)| n.as_str()).find(|n| !known.contains(n))
+    }
+}
+
+/// What a command printed.
+#[derive(Default)]
+struct Output {
+    stdout: String,
+    stderr: String,
+    exit: i32,
+}
+
+impl Output {
+    fn error(text: impl Into<String>) -> Output {
+        let mut t = text.into();
+        if !t.ends_with('\n') {
+            t.push('\n');
+        }
+        Output { stdout: String::new(), stderr: t, exit: 1 }
+    }
+}
+
+impl Session {
+    /// A session on `loaded`, kubectl acting as `user` (the settings' current user when
+    /// `None`), impersonating `identity` when given.
+    pub fn new(
+        loaded: &Loaded,
+        seed: u64,
+        user: Option<&str>,
+        identity: Option<&super::Identity>,
+        limit_ms: u64,
+    ) -> Result<Session, LabError> {
+        let mut world = loaded.core.clone();
+        world.rng = Rng::new(seed);
+        let settings = &loaded.settings;
+        let user = user.map(str::to_string).or_else(|| settings.current_user.clone()).unwrap_or_default();
+        let credential = credential_of(settings, &user).ok_or_else(|| LabError::UnknownUser {
+            user: user.clone(),
+            known: settings.users.iter().map(|u| u.name.clone()).collect(),
+        })?;
+        let mut caller = Caller::kubectl(credential);
+        caller.impersonate = identity.map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+        let base = KubeletConfig::default();
+        let mut kubelets: Vec<Kubelet> = world
+            .store
+            .list("/registry/minions/")
+            .into_iter()
+            .map(|(_, node, _)| node.name().to_string())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), settings, &node)))
+            .collect();
+        for kubelet in &mut kubelets {
+            kubelet.start(&mut world);
+        }
+        let delivered = world.store.revision();
+        Ok(Session {
+            world,
+            controllers: ControllerManager::new(),
+            announcer: crate::consumers::Announcer::default(),
+            scheduler: SchedulerActor::default(),
+            kubelets,
+            caller,
+            namespace: settings.context_namespace().to_string(),
+            delivered,
+            limit_ms,
+            commands: Vec::new(),
+        })
+    }
+
+    /// The cluster as it stands.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The objects announced as not modelled so far.
+    pub fn not_modelled(&self) -> &[crate::consumers::NotModelled] {
+        &self.announcer.found
+    }
+
+    /// Runs the cluster, with `extra` as one more actor (kubectl apply), until `done` holds
+    /// or the clock reaches `until_ms`.
+    fn advance(
+        &mut self,
+        extra: Option<&mut dyn Actor<World>>,
+        until_ms: u64,
+        done: impl FnMut(&mut World) -> bool,
+    ) -> bool {
+        let mut actors: Vec<&mut dyn Actor<World>> = Vec::new();
+        if let Some(e) = extra {
+            actors.push(e);
+        }
+        actors.push(&mut self.controllers);
+        actors.push(&mut self.scheduler);
+        actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        actors.push(&mut self.announcer);
+        run_until(&mut self.world, &mut actors, &mut self.delivered, until_ms.min(self.limit_ms), done)
+    }
+
+    /// Runs one command at the current cluster time.
+    pub fn run(&mut self, command: &SessionCommand) -> &CommandRecord {
+        let start_ms = self.world.now;
+        let first_step = self.world.steps.len();
+        let w = words(&command.line);
+        let out = match w.first().map(String::as_str) {
+            None => Output::default(),
+            Some("kubectl") => self.kubectl(&w[1..], command),
+            Some("sleep") => self.sleep(&w[1..]),
+            Some(other) => Output::error(format!(
+                "podlab: {other}: the lab runs kubectl commands and sleep only; in a real terminal this would run the program {other}"
+            )),
+        };
+        self.commands.push(CommandRecord {
+            line: command.line.clone(),
+            stdout: out.stdout,
+            stderr: out.stderr,
+            exit_code: out.exit,
+            start_ms,
+            end_ms: self.world.now,
+            first_step,
+            end_step: self.world.steps.len(),
+        });
+        self.commands.last().expect("just pushed")
+    }
+
+    /// After the last command: the cluster runs until it settles (or the time limit).
+    pub fn settle(&mut self) {
+        let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut self.controllers, &mut self.scheduler];
+        actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        actors.push(&mut self.announcer);
+        run_loop_from(&mut self.world, &mut actors, &mut self.delivered, self.limit_ms);
+    }
+
+    fn sleep(&mut self, args: &[String]) -> Output {
+        let Some(ms) = args.first().and_then(|a| parse_duration_ms(a)) else {
+            return Output::error(match args.first() {
+                Some(a) => format!("sleep: invalid time interval '{a}'"),
+                None => "sleep: missing operand".to_string(),
+            });
+        };
+        let until = self.world.now + ms;
+        self.advance(None, until, |_| false);
+        Output::default()
+    }
+
+    fn kubectl(&mut self, args: &[String], command: &SessionCommand) -> Output {
+        let Some(verb) = args.first() else {
+            return Output::error("error: the lab needs a kubectl command (apply, delete, get, scale)");
+        };
+        let flags = parse_flags(&args[1..]);
+        match verb.as_str() {
+            "apply" => self.apply(&flags, command),
+            "delete" => self.delete(&flags),
+            "get" => self.get(&flags),
+            "scale" => self.scale(&flags),
+            "create" | "replace" | "patch" | "label" | "annotate" | "rollout" | "set" | "describe" | "logs" | "exec"
+            | "cordon" | "uncordon" | "drain" | "taint" | "auth" | "api-resources" | "edit" | "expose" | "run"
+            | "wait" | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
+                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, delete, get, scale and sleep)"
+            )),
+            other => Output::error(format!("Error: unknown command \"{other}\" for \"kubectl\"")),
+        }
+    }
+
+    fn namespace_of(&self, flags: &Flags) -> String {
+        flags.value(&["-n", "--namespace"]).unwrap_or(&self.namespace).to_string()
+    }
+
+    fn apply(&mut self, flags: &Flags, command: &SessionCommand) -> Output {
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl apply --help' for usage."));
+        }
+        let Some((file_name, manifest)) = command.file.clone() else {
+            return Output::error("error: must specify one of -f and -k");
+        };
+        let mut kubectl = KubectlApply::new(ApplyOptions {
+            file: file_name,
+            manifest,
+            caller: self.caller.clone(),
+            namespace: self.namespace_of(flags),
+        });
+        kubectl.start(&mut self.world);
+        let limit = self.limit_ms;
+        self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
+        let (stdout, stderr, _, exit) = kubectl.finish();
+        Output { stdout, stderr, exit }
+    }
+
+    fn request(&self, verb: Verb, res: &'static ResourceInfo, ns: Option<&str>, name: Option<&str>) -> ApiRequest {
+        ApiRequest {
+            caller: self.caller.clone(),
+            verb,
+            resource: res,
+            namespace: if res.namespaced { ns.map(str::to_string) } else { None },
+            name: name.map(str::to_string),
+            subresource: None,
+            body: None,
+            verbose: true,
+            file: None,
+        }
+    }
+
+    fn delete(&mut self, flags: &Flags) -> Output {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--wait", "--now"]) {
+            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl delete --help' for usage."));
+        }
+        let Some(type_) = flags.args.first() else {
+            return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
+        };
+        let (type_, mut names): (&str, Vec<String>) = match type_.split_once('/') {
+            Some((t, n)) => (t, vec![n.to_string()]),
+            None => (type_.as_str(), flags.args[1..].to_vec()),
+        };
+        let Some(res) = resource_named(type_) else {
+            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
+        };
+        if names.is_empty() {
+            return Output::error("error: resource(s) were provided, but no name was specified");
+        }
+        let ns = self.namespace_of(flags);
+        let wait = flags.value(&["--wait"]).is_none_or(|v| v != "false");
+        let mut out = Output::default();
+        let mut errors = Vec::new();
+        let mut deleted = Vec::new();
+        for name in names.drain(..) {
+            let mut req = self.request(Verb::Delete, res, Some(&ns), Some(&name));
+            req.body = Some(Body::Json(
+                serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Background"}),
+            ));
+            let resp = apiserver::handle(&mut self.world, req);
+            if resp.ok() {
+                let place = if res.namespaced { format!(" from {ns} namespace") } else { String::new() };
+                out.stdout += &format!("{} \"{name}\" deleted{place}\n", kind_string(res));
+                deleted.push(name);
+            } else if let Some(status) = resp.error.clone() {
+                errors.push(CommandError::Server(status));
+            }
+        }
+        if wait && !deleted.is_empty() {
+            // kubectl waits until every deleted object is gone (its UID no longer stored).
+            let keys: Vec<String> =
+                deleted.iter().map(|n| res.etcd_key(if res.namespaced { Some(&ns) } else { None }, n)).collect();
+            let until = self.world.now + DELETE_POLL_LIMIT_MS;
+            self.advance(None, until, |w| keys.iter().all(|k| w.store.get(k).is_none()));
+        }
+        if !errors.is_empty() {
+            out.stderr += &kubectl_stderr(&errors);
+            out.exit = 1;
+        }
+        out
+    }
+
+    fn get(&mut self, flags: &Flags) -> Output {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces"]) {
+            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
+        }
+        let Some(type_) = flags.args.first() else {
+            return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
+        };
+        let Some(res) = resource_named(type_) else {
+            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
+        };
+        let output = flags.value(&["-o", "--output"]);
+        if output.is_some_and(|o| o != "wide") {
+            return Output::error(format!(
+                "podlab: kubectl get -o {} is not modelled by the lab's session yet (it prints the table and -o wide)",
+                output.unwrap_or("")
+            ));
+        }
+        let all = flags.has(&["-A", "--all-namespaces"]);
+        let ns = self.namespace_of(flags);
+        let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
+        if all {
+            req.namespace = None;
+        }
+        let resp = apiserver::handle(&mut self.world, req);
+        if let Some(status) = resp.error.clone() {
+            return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
+        }
+        let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
+        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
+        let text = match res.kind {
+            "Pod" => snap.get_pods(&ns, opts),
+            "Deployment" => snap.get_deployments(&ns, opts),
+            "ReplicaSet" => snap.get_replicasets(&ns, opts),
+            "StatefulSet" => snap.get_statefulsets(&ns, opts),
+            "DaemonSet" => snap.get_daemonsets(&ns, opts),
+            "Job" => snap.get_jobs(&ns, opts),
+            "CronJob" => snap.get_cronjobs(&ns, opts),
+            "Service" => snap.get_services(&ns, opts),
+            "EndpointSlice" => snap.get_endpointslices(&ns, opts),
+            "Endpoints" => snap.get_endpoints(&ns, opts),
+            "Node" => snap.get_nodes(opts),
+            "Event" => snap.get_events(&ns, opts),
+            "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
+            "PersistentVolume" => snap.get_pvs(opts),
+            "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
+            other => {
+                return Output::error(format!(
+                    "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns"
+                ))
+            }
+        };
+        // "No resources found" goes to standard error, as kubectl writes it.
+        if text.starts_with("No resources found") {
+            Output { stdout: String::new(), stderr: text, exit: 0 }
+        } else {
+            Output { stdout: text, stderr: String::new(), exit: 0 }
+        }
+    }
+
+    fn scale(&mut self, flags: &Flags) -> Output {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--replicas"]) {
+            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl scale --help' for usage."));
+        }
+        let Some(replicas) = flags.value(&["--replicas"]).and_then(|r| r.parse::<i64>().ok()) else {
+            return Output::error("error: required flag(s) \"replicas\" not set");
+        };
+        let (type_, name) = match (flags.args.first(), flags.args.get(1)) {
+            (Some(t), _) if t.contains('/') => {
+                let (t, n) = t.split_once('/').unwrap_or_default();
+                (t.to_string(), n.to_string())
+            }
+            (Some(t), Some(n)) => (t.clone(), n.clone()),
+            _ => return Output::error("error: resource(s) were provided, but no name was specified"),
+        };
+        let Some(res) = resource_named(&type_) else {
+            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
+        };
+        let ns = self.namespace_of(flags);
+        let mut req = self.request(Verb::Patch, res, Some(&ns), Some(&name));
+        req.subresource = Some("scale".into());
+        req.body = Some(Body::Json(serde_json::json!({"spec": {"replicas": replicas}})));
+        let resp = apiserver::handle(&mut self.world, req);
+        match resp.error.clone() {
+            None => Output { stdout: format!("{}/{name} scaled\n", kind_string(res)), stderr: String::new(), exit: 0 },
+            Some(status) => Output::error(kubectl_stderr(&[CommandError::Server(status)])),
+        }
+    }
+}
+
+/// Reads a session script: one command a line, `#` comments and blank lines skipped, a line
+/// ending in a backslash continued on the next, and heredocs (`kubectl apply -f - <<EOF` up to
+/// a line `EOF`; `<<'EOF'` and `<<-EOF` too) as the standard input of the command. A command
+/// with `-f FILE` gets the file from `read` (the caller resolves it, relative to the script);
+/// a file it cannot read is an error naming the line.
+pub fn parse_script(text: &str, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<SessionCommand>, String> {
+    let mut out = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((n, raw)) = lines.next() {
+        let mut line = raw.trim().to_string();
+        while line.ends_with('\\') {
+            line.pop();
+            line.truncate(line.trim_end().len());
+            match lines.next() {
+                Some((_, more)) => {
+                    line.push(' ');
+                    line.push_str(more.trim());
+                }
+                None => break,
+            }
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut file = None;
+        if let Some(i) = line.find("<<") {
+            let spec = line[i + 2..].trim();
+            let strip_tabs = spec.starts_with('-');
+            let delimiter = spec.trim_start_matches('-').trim_matches(|c| c == '\'' || c == '"').to_string();
+            if delimiter.is_empty() {
+                return Err(format!("line {}: a heredoc needs a delimiter (<<EOF)", n + 1));
+            }
+            let mut body = String::new();
+            let mut closed = false;
+            for (_, l) in lines.by_ref() {
+                let l = if strip_tabs { l.trim_start_matches('\t') } else { l };
+                if l.trim_end() == delimiter {
+                    closed = true;
+                    break;
+                }
+                body.push_str(l);
+                body.push('\n');
+            }
+            if !closed {
+                return Err(format!("line {}: the heredoc is not closed by a line {delimiter}", n + 1));
+            }
+            line = line[..i].trim().to_string();
+            file = Some(("STDIN".to_string(), body));
+        }
+        let w = words(&line);
+        if file.is_none() && w.first().is_some_and(|c| c == "kubectl") {
+            let f = parse_flags(&w[1..]);
+            if let Some(path) = f.value(&["-f", "--filename"]) {
+                if path != "-" {
+                    let text =
+                        read(path).ok_or_else(|| format!("line {}: the path \"{path}\" does not exist", n + 1))?;
+                    file = Some((path.to_string(), text));
+                }
+            }
+        }
+        out.push(SessionCommand { line, file });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_read_comments_heredocs_and_files() {
+        let script = "# a comment\nkubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nEOF\n\nkubectl get \\\n  pods\nkubectl apply -f app.yaml\nsleep 5s\n";
+        let read = |p: &str| (p == "app.yaml").then(|| "kind: X\n".to_string());
+        let cmds = parse_script(script, &read).unwrap();
+        assert_eq!(cmds.len(), 4);
+        assert_eq!(cmds[0].line, "kubectl apply -f -");
+        assert_eq!(cmds[0].file, Some(("STDIN".into(), "apiVersion: v1\nkind: Pod\n".into())));
+        assert_eq!(cmds[1].line, "kubectl get pods");
+        assert_eq!(cmds[2].file, Some(("app.yaml".into(), "kind: X\n".into())));
+        assert_eq!(cmds[3].line, "sleep 5s");
+        assert!(parse_script("kubectl apply -f nope.yaml", &read).unwrap_err().contains("nope.yaml"));
+        assert!(parse_script("kubectl apply -f - <<EOF\nkind: Pod\n", &read).unwrap_err().contains("not closed"));
+    }
+
+    #[test]
+    fn durations_read_as_sleep_reads_them() {
+        assert_eq!(parse_duration_ms("30"), Some(30_000));
+        assert_eq!(parse_duration_ms("30s"), Some(30_000));
+        assert_eq!(parse_duration_ms("2m"), Some(120_000));
+        assert_eq!(parse_duration_ms("1m30s"), Some(90_000));
+        assert_eq!(parse_duration_ms("x"), None);
+        assert_eq!(parse_duration_ms("5x"), None);
+    }
+
+    #[test]
+    fn words_drop_quotes() {
+        assert_eq!(words("kubectl get pods -l 'app=web'"), vec!["kubectl", "get", "pods", "-l", "app=web"]);
+        assert_eq!(words("  sleep   10s "), vec!["sleep", "10s"]);
+    }
+}
+
+#[cfg(test)]
+mod session_tests {
+    use super::*;
+    use expect_test::expect;
+
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.29\n";
+
+    /// Every command's line, time, output and exit status, then the pods at the end.
+    fn transcript(script: &str) -> String {
+        let loaded = Loaded::load(None).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let read = |_: &str| None;
+        let mut out = String::new();
+        for c in parse_script(script, &read).unwrap() {
+            let r = session.run(&c).clone();
+            out += &format!(
+                "[{}ms-{}ms, {} steps] $ {}\n{}{}(exit status {})\n",
+                r.start_ms,
+                r.end_ms,
+                r.end_step - r.first_step,
+                r.line,
+                r.stdout,
+                r.stderr,
+                r.exit_code
+            );
+        }
+        session.settle();
+        let w = session.world();
+        let snap = Snapshot::new(&w.store, w.store.revision(), w.now);
+        out += &format!("[settled at {}ms]\n{}", w.now, snap.get_pods("default", GetOptions::default()));
+        out
+    }
+
+    /// Reconciliation done by hand: a deleted Pod of a Deployment is replaced while kubectl
+    /// waits for the deletion; `kubectl scale` goes through the scale subresource.
+    #[test]
+    fn a_deleted_pod_of_a_deployment_is_replaced() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods\nkubectl delete pod web-7c64c74567-pgw5x\nkubectl get pods\nkubectl scale deploy/web --replicas=3\nkubectl get deployments\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          20s
+            web-7c64c74567-pgw5x   1/1     Running   0          20s
+            (exit status 0)
+            [20004ms-20126ms, 41 steps] $ kubectl delete pod web-7c64c74567-pgw5x
+            pod "web-7c64c74567-pgw5x" deleted from default namespace
+            (exit status 0)
+            [20126ms-20126ms, 4 steps] $ kubectl get pods
+            NAME                   READY   STATUS              RESTARTS   AGE
+            web-7c64c74567-5blzt   0/1     ContainerCreating   0          0s
+            web-7c64c74567-9vtnp   1/1     Running             0          20s
+            (exit status 0)
+            [20126ms-20126ms, 9 steps] $ kubectl scale deploy/web --replicas=3
+            deployment.apps/web scaled
+            (exit status 0)
+            [20126ms-20126ms, 4 steps] $ kubectl get deployments
+            NAME   READY   UP-TO-DATE   AVAILABLE   AGE
+            web    1/3     2            1           20s
+            (exit status 0)
+            [settled at 85004ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-5blzt   1/1     Running   0          65s
+            web-7c64c74567-9vtnp   1/1     Running   0          85s
+            web-7c64c74567-hdnjl   1/1     Running   0          65s
+        "#]]
+        .assert_eq(&transcript(&script));
+    }
+
+    /// Errors a learner meets: a missing object, an unknown resource type, flag and command,
+    /// and a program that is not kubectl.
+    #[test]
+    fn command_errors_are_kubectls() {
+        let script = "kubectl delete pod nope\nkubectl get widgets\nkubectl get pods --bogus\nkubectl frobnicate\nls -l\nsleep soon\nkubectl scale deployment web --replicas=2\nkubectl get pods\n";
+        expect![[r#"
+            [0ms-0ms, 4 steps] $ kubectl delete pod nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ kubectl get widgets
+            error: the server doesn't have a resource type "widgets"
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ kubectl get pods --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl get --help' for usage.
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ kubectl frobnicate
+            Error: unknown command "frobnicate" for "kubectl"
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ ls -l
+            podlab: ls: the lab runs kubectl commands and sleep only; in a real terminal this would run the program ls
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ sleep soon
+            sleep: invalid time interval 'soon'
+            (exit status 1)
+            [0ms-0ms, 4 steps] $ kubectl scale deployment web --replicas=2
+            Error from server (NotFound): deployments.apps "web" not found
+            (exit status 1)
+            [0ms-0ms, 4 steps] $ kubectl get pods
+            No resources found in default namespace.
+            (exit status 0)
+            [settled at 60000ms]
+            No resources found in default namespace.
+        "#]]
+        .assert_eq(&transcript(script));
+    }
+}
