@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 15] = [
+const EXAMPLES: [&str; 16] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -25,6 +25,7 @@ const EXAMPLES: [&str; 15] = [
     "cronjob",
     "hpa",
     "session-self-heal",
+    "session-stopped-scheduler",
 ];
 
 fn root() -> PathBuf {
@@ -39,7 +40,9 @@ fn run_session_example(dir: &Path) -> String {
     let mut out = Vec::new();
     let code = podlab_cli::run(&args, &mut out);
     let text = String::from_utf8(out).expect("utf-8").replace(&format!("{}/", dir.display()), "");
-    let mut kept: String = text.lines().skip(1).filter(|l| !l.starts_with(' ')).map(|l| format!("{l}\n")).collect();
+    // A step's first line starts with its status mark (` `, `!` or `✗`) and spaces.
+    let step = |l: &str| l.starts_with(' ') || ((l.starts_with('!') || l.starts_with('✗')) && l.contains("   "));
+    let mut kept: String = text.lines().skip(1).filter(|l| !step(l)).map(|l| format!("{l}\n")).collect();
     kept += &format!("[exit {code}]\n");
     kept
 }

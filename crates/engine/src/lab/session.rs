@@ -72,6 +72,10 @@ pub struct Session {
     namespace: String,
     delivered: u64,
     limit_ms: u64,
+    /// The components stopped with `lab stop` (`kube-scheduler`, `kube-controller-manager`,
+    /// `kubelet/<node>`): left out of the loop, so their queued work is lost and they miss
+    /// every watch event until `lab start`, when they relist.
+    stopped: std::collections::BTreeSet<String>,
     pub commands: Vec<CommandRecord>,
 }
 
@@ -278,6 +282,7 @@ impl Session {
             namespace: settings.context_namespace().to_string(),
             delivered,
             limit_ms,
+            stopped: Default::default(),
             commands: Vec::new(),
         })
     }
@@ -293,7 +298,7 @@ impl Session {
     }
 
     /// Runs the cluster, with `extra` as one more actor (kubectl apply), until `done` holds
-    /// or the clock reaches `until_ms`.
+    /// or the clock reaches `until_ms`. Stopped components take no part.
     fn advance(
         &mut self,
         extra: Option<&mut dyn Actor<World>>,
@@ -304,11 +309,30 @@ impl Session {
         if let Some(e) = extra {
             actors.push(e);
         }
-        actors.push(&mut self.controllers);
-        actors.push(&mut self.scheduler);
-        actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        Self::running(&self.stopped, &mut self.controllers, &mut self.scheduler, &mut self.kubelets, &mut actors);
         actors.push(&mut self.announcer);
         run_until(&mut self.world, &mut actors, &mut self.delivered, until_ms.min(self.limit_ms), done)
+    }
+
+    /// The components not stopped, as actors.
+    fn running<'a>(
+        stopped: &std::collections::BTreeSet<String>,
+        controllers: &'a mut ControllerManager,
+        scheduler: &'a mut SchedulerActor,
+        kubelets: &'a mut [Kubelet],
+        actors: &mut Vec<&'a mut dyn Actor<World>>,
+    ) {
+        if !stopped.contains("kube-controller-manager") {
+            actors.push(controllers);
+        }
+        if !stopped.contains("kube-scheduler") {
+            actors.push(scheduler);
+        }
+        for k in kubelets.iter_mut() {
+            if !stopped.contains(&format!("kubelet/{}", k.node_name())) {
+                actors.push(k);
+            }
+        }
     }
 
     /// Runs one command at the current cluster time.
@@ -320,6 +344,7 @@ impl Session {
             None => Output::default(),
             Some("kubectl") => self.kubectl(&w[1..], command),
             Some("sleep") => self.sleep(&w[1..]),
+            Some("lab") => self.lab(&w[1..]),
             Some(other) => Output::error(format!(
                 "podlab: {other}: the lab runs kubectl commands and sleep only; in a real terminal this would run the program {other}"
             )),
@@ -339,10 +364,109 @@ impl Session {
 
     /// After the last command: the cluster runs until it settles (or the time limit).
     pub fn settle(&mut self) {
-        let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut self.controllers, &mut self.scheduler];
-        actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        let mut actors: Vec<&mut dyn Actor<World>> = Vec::new();
+        Self::running(&self.stopped, &mut self.controllers, &mut self.scheduler, &mut self.kubelets, &mut actors);
         actors.push(&mut self.announcer);
         run_loop_from(&mut self.world, &mut actors, &mut self.delivered, self.limit_ms);
+    }
+
+    /// `lab stop|start COMPONENT`: the lab's shortcut for what an operator would do on the
+    /// node (move a static Pod's manifest out of `/etc/kubernetes/manifests` and back, or
+    /// `systemctl stop kubelet`).
+    fn lab(&mut self, args: &[String]) -> Output {
+        let usage = "usage: lab stop|start kube-scheduler|kube-controller-manager|kubelet NODE";
+        let (Some(action), Some(what)) = (args.first(), args.get(1)) else { return Output::error(usage) };
+        if action != "stop" && action != "start" {
+            return Output::error(usage);
+        }
+        let component = match what.as_str() {
+            "kube-scheduler" | "kube-controller-manager" => what.clone(),
+            "kubelet" => {
+                let Some(node) = args.get(2) else { return Output::error(usage) };
+                if !self.kubelets.iter().any(|k| k.node_name() == node) {
+                    return Output::error(format!("lab: no node named {node} in this cluster"));
+                }
+                format!("kubelet/{node}")
+            }
+            "kube-apiserver" | "etcd" => {
+                return Output::error(format!(
+                    "podlab: stopping {what} is not modelled by the lab's session yet; in a real cluster every client (kubectl, the controllers, the scheduler, the kubelets) would get connection errors until it is back, while the containers already running keep running"
+                ))
+            }
+            other => return Output::error(format!("lab: unknown component {other}\n{usage}")),
+        };
+        let how = match (what.as_str(), action.as_str()) {
+            ("kubelet", _) => format!("as `systemctl {action} kubelet` on {} does", args[2]),
+            (_, "stop") => format!(
+                "as when /etc/kubernetes/manifests/{what}.yaml is moved away on kind-control-plane and the kubelet stops the static Pod"
+            ),
+            _ => format!(
+                "as when /etc/kubernetes/manifests/{what}.yaml is put back on kind-control-plane and the kubelet starts the static Pod"
+            ),
+        };
+        let running = !self.stopped.contains(&component);
+        let text = if action == "stop" {
+            if !running {
+                return Output { stdout: format!("{component} is already stopped\n"), ..Output::default() };
+            }
+            self.stopped.insert(component.clone());
+            format!(
+                "{component} stopped: it loses its work queues and sees no watch event until it starts again ({how})"
+            )
+        } else {
+            if running {
+                return Output { stdout: format!("{component} is already running\n"), ..Output::default() };
+            }
+            self.stopped.remove(&component);
+            format!("{component} started: it lists every object again and reconciles what changed while it was down ({how})")
+        };
+        self.world.record(
+            crate::sim::StepBuilder::new(
+                crate::trace::Phase::Request,
+                crate::trace::Component::Kubectl,
+                crate::trace::Component::Kubectl,
+                format!("lab: {text}"),
+                crate::trace::Detail::Note { text: text.clone() },
+            )
+            .status(if action == "stop" {
+                crate::trace::StepStatus::Warning
+            } else {
+                crate::trace::StepStatus::Ok
+            }),
+        );
+        if action == "start" {
+            self.restart(&component);
+        }
+        Output { stdout: format!("{text}\n"), ..Output::default() }
+    }
+
+    /// A component that starts again: its informers list everything (ADDED events for every
+    /// stored object, delivered to it alone), a kubelet also restarts its timers and sync.
+    fn restart(&mut self, component: &str) {
+        let events = self.world.store.relist("/registry/");
+        let mut only: Vec<&mut dyn Actor<World>> = Vec::new();
+        match component {
+            "kube-controller-manager" => {
+                self.controllers = ControllerManager::new();
+                only.push(&mut self.controllers);
+            }
+            "kube-scheduler" => {
+                self.scheduler = SchedulerActor::default();
+                only.push(&mut self.scheduler);
+            }
+            _ => {
+                let node = component.trim_start_matches("kubelet/");
+                if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == node) {
+                    k.restart(&mut self.world);
+                    only.push(k);
+                }
+            }
+        }
+        for ev in &events {
+            for actor in only.iter_mut() {
+                actor.observe(&mut self.world, ev);
+            }
+        }
     }
 
     fn sleep(&mut self, args: &[String]) -> Output {
@@ -727,6 +851,81 @@ mod session_tests {
             web-7c64c74567-hdnjl   1/1     Running   0          65s
         "#]]
         .assert_eq(&transcript(&script));
+    }
+
+    /// The scheduler stopped: a new Pod stays Pending with no event at all (nobody looks at
+    /// it); started again, it lists the Pods and binds it.
+    #[test]
+    fn a_stopped_scheduler_leaves_new_pods_pending_until_it_starts() {
+        let script = "lab stop kube-scheduler\nkubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.29\nEOF\nsleep 30s\nkubectl get pods\nlab start kube-scheduler\nsleep 10s\nkubectl get pods -o wide\n";
+        expect![[r#"
+            [0ms-0ms, 1 steps] $ lab stop kube-scheduler
+            kube-scheduler stopped: it loses its work queues and sees no watch event until it starts again (as when /etc/kubernetes/manifests/kube-scheduler.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [0ms-4ms, 23 steps] $ kubectl apply -f -
+            pod/web created
+            (exit status 0)
+            [4ms-30004ms, 0 steps] $ sleep 30s
+            (exit status 0)
+            [30004ms-30004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    0/1     Pending   0          30s
+            (exit status 0)
+            [30004ms-30004ms, 2 steps] $ lab start kube-scheduler
+            kube-scheduler started: it lists every object again and reconciles what changed while it was down (as when /etc/kubernetes/manifests/kube-scheduler.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [30004ms-40004ms, 28 steps] $ sleep 10s
+            (exit status 0)
+            [40004ms-40004ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            web    1/1     Running   0          40s   10.244.1.2   kind-worker   <none>           <none>
+            (exit status 0)
+            [settled at 95004ms]
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          95s
+        "#]].assert_eq(&transcript(script));
+    }
+
+    /// The controller manager stopped: a deleted Pod of a Deployment is not replaced until
+    /// it starts again and resyncs the ReplicaSet.
+    #[test]
+    fn a_stopped_controller_manager_does_not_replace_a_deleted_pod() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab stop kube-controller-manager\nkubectl delete pod web-7c64c74567-pgw5x\nsleep 30s\nkubectl get pods\nlab start kube-controller-manager\nsleep 10s\nkubectl get pods\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 1 steps] $ lab stop kube-controller-manager
+            kube-controller-manager stopped: it loses its work queues and sees no watch event until it starts again (as when /etc/kubernetes/manifests/kube-controller-manager.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [20004ms-20126ms, 14 steps] $ kubectl delete pod web-7c64c74567-pgw5x
+            pod "web-7c64c74567-pgw5x" deleted from default namespace
+            (exit status 0)
+            [20126ms-50126ms, 0 steps] $ sleep 30s
+            (exit status 0)
+            [50126ms-50126ms, 4 steps] $ kubectl get pods
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          50s
+            (exit status 0)
+            [50126ms-50126ms, 15 steps] $ lab start kube-controller-manager
+            kube-controller-manager started: it lists every object again and reconciles what changed while it was down (as when /etc/kubernetes/manifests/kube-controller-manager.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [50126ms-60126ms, 56 steps] $ sleep 10s
+            (exit status 0)
+            [60126ms-60126ms, 4 steps] $ kubectl get pods
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          60s
+            web-7c64c74567-lztwr   1/1     Running   0          10s
+            (exit status 0)
+            [settled at 115126ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          115s
+            web-7c64c74567-lztwr   1/1     Running   0          65s
+        "#]].assert_eq(&transcript(&script));
     }
 
     /// Errors a learner meets: a missing object, an unknown resource type, flag and command,
