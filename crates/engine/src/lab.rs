@@ -354,6 +354,43 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
     })
 }
 
+/// A session as the lab page plays it (issue 25): `input`'s manifest applied as
+/// `kubectl apply -f FILE` and the cluster settled (the steps of [`run`], one for one), then
+/// each of `commands` at the time the cluster settled, the cluster settling after each as it
+/// would while the learner reads (each with `input.limit_ms` of cluster time at most).
+pub fn run_session(input: &LabInput, commands: &[session::SessionCommand]) -> Result<SessionRun, LabError> {
+    let owned;
+    let loaded: &Loaded = match input.cluster.as_deref() {
+        None => default_cluster()?,
+        Some(cluster) => {
+            owned = Loaded::load(Some(cluster))?;
+            &owned
+        }
+    };
+    let mut s =
+        session::Session::new(loaded, input.seed, input.user.as_deref(), input.identity.as_ref(), input.limit_ms)?;
+    let apply = session::SessionCommand {
+        line: format!("kubectl apply -f {}", input.file_name),
+        file: Some((input.file_name.clone(), input.manifest.clone())),
+    };
+    s.run(&apply);
+    s.settle();
+    for c in commands {
+        s.extend_limit(input.limit_ms);
+        s.run(c);
+        s.settle();
+    }
+    let (run, commands) = s.into_run(input);
+    Ok(SessionRun { run, commands })
+}
+
+/// A session's run and what each command printed ([`run_session`]); command 0 is the apply.
+#[derive(Clone, Debug)]
+pub struct SessionRun {
+    pub run: Run,
+    pub commands: Vec<session::CommandRecord>,
+}
+
 pub mod session;
 
 #[cfg(test)]

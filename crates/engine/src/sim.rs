@@ -310,10 +310,12 @@ pub fn run_loop_from<W: AsMut<Core>>(
         if core.only_periodic_left() && core.now >= core.last_write_ms + SETTLE_MS {
             break;
         }
-        let Some((time, task)) = core.pop() else { break };
-        if time > limit_ms {
-            break;
+        // A task due after the limit stays queued: a live session may go on later.
+        match core.queue.peek() {
+            Some(Reverse((t, _, _))) if *t <= limit_ms => {}
+            _ => break,
         }
+        let Some((time, task)) = core.pop() else { break };
         core.now = time;
         for actor in actors.iter_mut() {
             if actor.handles(&task.target) {

@@ -77,6 +77,12 @@ pub struct Session {
     /// every watch event until `lab start`, when they relist.
     stopped: std::collections::BTreeSet<String>,
     pub commands: Vec<CommandRecord>,
+    /// The etcd revision of the starting cluster, before any command.
+    setup_revision: u64,
+    /// The session's first `kubectl apply`, kept for [`Session::into_run`].
+    first_apply: Option<(KubectlApply, (String, String, String, i32))>,
+    /// The kubeconfig user kubectl acts as.
+    user: String,
 }
 
 /// The kubectl resource names the session understands (plural, singular, short names), as
@@ -290,6 +296,7 @@ impl Session {
         })?;
         let mut caller = Caller::kubectl(credential);
         caller.impersonate = identity.map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+        let setup_revision = world.store.revision();
         let base = KubeletConfig::default();
         let mut kubelets: Vec<Kubelet> = world
             .store
@@ -316,6 +323,9 @@ impl Session {
             limit_ms,
             stopped: Default::default(),
             commands: Vec::new(),
+            setup_revision,
+            first_apply: None,
+            user,
         })
     }
 
@@ -392,6 +402,45 @@ impl Session {
             end_step: self.world.steps.len(),
         });
         self.commands.last().expect("just pushed")
+    }
+
+    /// Moves the session's time limit to `ms` after now: the page lets the cluster settle
+    /// after each command, each with the time a one-command run has.
+    pub fn extend_limit(&mut self, ms: u64) {
+        self.limit_ms = self.world.now.saturating_add(ms);
+    }
+
+    /// The session as a [`Run`]: every step of every command, the first command's kubectl
+    /// output and documents (a session whose first command is `kubectl apply -f FILE` of
+    /// `input`'s manifest, settled, is that manifest's run step for step), the cluster as it
+    /// stands, and the command records.
+    pub fn into_run(mut self, input: &super::LabInput) -> (super::Run, Vec<CommandRecord>) {
+        let (first, (stdout, stderr, kubectl_output, exit_code)) = match self.first_apply.take() {
+            Some((k, out)) => (Some(k), out),
+            None => (None, Default::default()),
+        };
+        let run = super::Run {
+            kubernetes_version: crate::KUBERNETES_VERSION,
+            seed: input.seed,
+            file_name: input.file_name.clone(),
+            user: self.user.clone(),
+            impersonate: input.identity.clone(),
+            namespace: self.namespace.clone(),
+            setup_revision: self.setup_revision,
+            steps: std::mem::take(&mut self.world.steps),
+            documents: first.as_ref().map(|k| k.results.clone()).unwrap_or_default(),
+            stdout,
+            stderr,
+            kubectl_output,
+            output_lines: first.map(|k| k.lines).unwrap_or_default(),
+            exit_code,
+            end_ms: self.world.now,
+            final_revision: self.world.store.revision(),
+            not_modelled: std::mem::take(&mut self.announcer.found),
+            manifest: input.manifest.clone(),
+            core: self.world.core,
+        };
+        (run, self.commands)
     }
 
     /// After the last command: the cluster runs until it settles (or the time limit).
@@ -541,7 +590,12 @@ impl Session {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl apply --help' for usage."));
         }
         let Some((file_name, manifest)) = command.file.clone() else {
-            return Output::error("error: must specify one of -f and -k");
+            return Output::error(match flags.value(&["-f", "--filename"]) {
+                // A terminal with nothing on kubectl's standard input.
+                Some("-") => "error: no objects passed to apply".to_string(),
+                Some(path) => format!("error: the path \"{path}\" does not exist"),
+                None => "error: must specify one of -f and -k".to_string(),
+            });
         };
         let mut kubectl = KubectlApply::new(ApplyOptions {
             file: file_name,
@@ -552,7 +606,11 @@ impl Session {
         kubectl.start(&mut self.world);
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
-        let (stdout, stderr, _, exit) = kubectl.finish();
+        let finished = kubectl.finish();
+        let (stdout, stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        if self.commands.is_empty() && self.first_apply.is_none() {
+            self.first_apply = Some((kubectl, finished));
+        }
         Output { stdout, stderr, exit }
     }
 
