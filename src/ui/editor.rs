@@ -34,14 +34,9 @@ fn window(scroll_px: i32, view_px: i32, count: usize) -> (usize, usize) {
     (first, end.max(first))
 }
 
-/// The markers to show for the text in the editor: the run's, when the run is of this text;
-/// while a new run is pending, only what the engine's reader says now (YAML errors).
-fn current_markers(lab: Lab) -> Vec<Marker> {
-    let text = lab.manifest.get();
-    match lab.run() {
-        Some(run) if run.manifest == text => run.markers.clone(),
-        _ => markers(&text, None),
-    }
+/// The markers of the run shown, if that run is of `text`.
+fn run_markers(lab: Lab, text: &str) -> Option<Vec<Marker>> {
+    lab.outcome.with(|o| o.run().filter(|r| r.manifest == text).map(|r| r.markers.clone()))
 }
 
 /// The UTF-16 offset (what a textarea's selection counts) of the start of `line` (1-based).
@@ -55,7 +50,23 @@ pub fn Editor() -> impl IntoView {
     let area: NodeRef<leptos::html::Textarea> = NodeRef::new();
     let scroll = RwSignal::new((0i32, 0i32));
     let view_px = RwSignal::new(DEFAULT_VIEW_PX);
-    let markers = Memo::new(move |_| current_markers(lab));
+    // What the engine's reader says of the text alone (YAML errors, duplicate keys): read
+    // only when asked for (a memo runs when read), that is when no run of this text is shown
+    // or coming.
+    let reader_markers = Memo::new(move |_| lab.manifest.with(|t| markers(t, None)));
+    // The markers shown: the run's, when the run shown is of this text (read once per run);
+    // while the run of a new text is pending (the learner is typing), the markers shown until
+    // then stay, rather than reading the whole text again at every key; with no run coming
+    // (the lab could not run), the reader's.
+    let markers = Memo::new(move |shown: Option<&Vec<Marker>>| {
+        if let Some(m) = lab.manifest.with(|t| run_markers(lab, t)) {
+            return m;
+        }
+        if lab.pending.get() {
+            return shown.cloned().unwrap_or_default();
+        }
+        reader_markers.get()
+    });
     let starts = Memo::new(move |_| lab.manifest.with(|t| line_starts(t)));
     let shown = Memo::new(move |_| {
         let count = starts.with(|s| s.len());
