@@ -39,6 +39,15 @@ fn run_markers(lab: Lab, text: &str) -> Option<Vec<Marker>> {
     lab.outcome.with(|o| o.run().filter(|r| r.manifest == text).map(|r| r.markers.clone()))
 }
 
+/// `5.2 MB` or `830 KB` for a text of `bytes` bytes.
+fn size_label(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
+}
+
 /// The UTF-16 offset (what a textarea's selection counts) of the start of `line` (1-based).
 fn line_offset(text: &str, line: usize) -> u32 {
     text.split('\n').take(line.saturating_sub(1)).map(|l| l.encode_utf16().count() as u32 + 1).sum()
@@ -289,8 +298,27 @@ pub fn Editor() -> impl IntoView {
                         .into_any()
                 }}
                 // An embed saves nothing (docs/embedding.md): it does not say it does.
-                {(!lab.embedded).then_some(" Your text is saved in this browser as you type.")}
+                {move || {
+                    (!lab.embedded && lab.unsaved.with(|u| u.is_none()))
+                        .then_some(" Your text is saved in this browser as you type.")
+                }}
             </p>
+            {move || {
+                lab.unsaved
+                    .get()
+                    .map(|why| {
+                        let size = lab.manifest.with(|t| size_label(t.len()));
+                        view! {
+                            <p id="unsaved" class="notice" role="status">
+                                {format!(
+                                    "This manifest ({size}) is not saved in this browser: {why}. It stays in this page \
+                                     while the page is open; a reload or a new visit opens the manifest saved before. Keep \
+                                     a copy of it in a file.",
+                                )}
+                            </p>
+                        }
+                    })
+            }}
             <div id="markers" class="markers" aria-live="polite">
                 {move || {
                     let marks = markers.get();
@@ -337,13 +365,20 @@ pub fn Editor() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{line_offset, window, LINE_PX};
+    use super::{line_offset, size_label, window, LINE_PX};
 
     #[test]
     fn offsets_count_utf16_units() {
         assert_eq!(line_offset("ab\ncd\nef", 1), 0);
         assert_eq!(line_offset("ab\ncd\nef", 3), 6);
         assert_eq!(line_offset("é😀\nx", 2), 4);
+    }
+
+    #[test]
+    fn sizes_read_as_kb_and_mb() {
+        assert_eq!(size_label(200 * 1024), "200 KB");
+        assert_eq!(size_label(1), "1 KB");
+        assert_eq!(size_label(5 * 1024 * 1024 + 300 * 1024), "5.3 MB");
     }
 
     #[test]
