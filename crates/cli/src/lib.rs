@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage:
   podlab apply -f FILE [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [-o text|json] [--seed N] [--limit-ms N]
+  podlab session -f SCRIPT [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [--seed N] [--limit-ms N]
   podlab parse -f FILE
   podlab presets
   podlab report website-examples [DIR] [--runtime]";
@@ -32,6 +33,7 @@ const USAGE: &str = "usage:
 pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
     match args.first().map(String::as_str) {
         Some("apply") => apply(&args[1..], out),
+        Some("session") => session(&args[1..], out),
         Some("parse") => parse(&args[1..], out),
         Some("presets") => {
             for (name, text) in cluster::PRESETS {
@@ -206,6 +208,97 @@ fn apply(args: &[String], out: &mut dyn Write) -> i32 {
         let _ = out.write_all(render_text(&run, &a.file).as_bytes());
     }
     run.exit_code
+}
+
+/// `podlab session`: the script's commands against one live cluster. For each command, the
+/// steps it caused, then `$ <command>`, what the terminal shows and `(exit status N)`; after
+/// the last one, the steps of the cluster settling, what was not modelled, and `kubectl get
+/// pods -o wide`.
+fn session(args: &[String], out: &mut dyn Write) -> i32 {
+    use podlab_engine::lab::session::{parse_script, Session};
+    let a = match parse_apply_args(args) {
+        Ok(a) if !a.json => a,
+        Ok(_) => {
+            let _ = writeln!(out, "error: podlab session prints text only for now (-o json is not implemented)");
+            return 2;
+        }
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}\n{USAGE}");
+            return 2;
+        }
+    };
+    let script = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(out, "error: the script \"{}\" cannot be read ({e})", a.file);
+            return 1;
+        }
+    };
+    let dir = Path::new(&a.file).parent().map(Path::to_path_buf).unwrap_or_default();
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).ok();
+    let commands = match parse_script(&script, &read) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(out, "error: {}: {e}", a.file);
+            return 2;
+        }
+    };
+    let cluster = match a.cluster.as_deref().map(cluster_text).transpose() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            return 2;
+        }
+    };
+    let identity = a.as_user.clone().map(|user| Identity { user, groups: a.as_groups.clone() });
+    let mut session = match lab::Loaded::load(cluster.as_deref())
+        .and_then(|l| Session::new(&l, a.seed, a.user.as_deref(), identity.as_ref(), a.limit_ms))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            return 2;
+        }
+    };
+    let _ = writeln!(
+        out,
+        "# podlab: session {} ({} commands, Kubernetes {}, seed {})",
+        a.file,
+        commands.len(),
+        podlab_engine::KUBERNETES_VERSION,
+        a.seed
+    );
+    let mut last_exit = 0;
+    for c in &commands {
+        let record = session.run(c).clone();
+        let steps = &session.world().steps[record.first_step..record.end_step];
+        let mut s = format!("\n$ {}\n", record.line);
+        for step in steps {
+            s += &render_step(step);
+        }
+        s += &format!("{}{}(exit status {})\n", record.stdout, record.stderr, record.exit_code);
+        let _ = out.write_all(s.as_bytes());
+        last_exit = record.exit_code;
+    }
+    let from = session.world().steps.len();
+    session.settle();
+    let mut s = String::from("\n# after the last command, the cluster runs until it settles\n");
+    for step in &session.world().steps[from..] {
+        s += &render_step(step);
+    }
+    for n in session.not_modelled() {
+        s += &format!("# podlab: not modelled (step {}): {}\n", n.step + 1, n.text);
+    }
+    let world = session.world();
+    let end = podlab_engine::views::Snapshot::new(&world.store, world.store.revision(), world.now);
+    let wide = podlab_engine::views::GetOptions { wide: true, all_namespaces: false };
+    s += &format!(
+        "\n# the cluster at the end ({} of cluster time)\n$ kubectl get pods -o wide\n{}",
+        podlab_engine::views::human_duration(world.now as i64),
+        end.get_pods("default", wide)
+    );
+    let _ = out.write_all(s.as_bytes());
+    last_exit
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 14] = [
+const EXAMPLES: [&str; 16] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -24,13 +24,33 @@ const EXAMPLES: [&str; 14] = [
     "pvc-provisioned",
     "cronjob",
     "hpa",
+    "session-self-heal",
+    "session-stopped-scheduler",
 ];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
 }
 
+/// A session example (`session.sh`): `podlab session -f session.sh`, its transcript only
+/// (each `$ command`, what it printed and its exit status; the steps, indented, left out).
+fn run_session_example(dir: &Path) -> String {
+    let script = dir.join("session.sh");
+    let args = vec!["session".to_string(), "-f".to_string(), script.display().to_string()];
+    let mut out = Vec::new();
+    let code = podlab_cli::run(&args, &mut out);
+    let text = String::from_utf8(out).expect("utf-8").replace(&format!("{}/", dir.display()), "");
+    // A step's first line starts with its status mark (` `, `!` or `✗`) and spaces.
+    let step = |l: &str| l.starts_with(' ') || ((l.starts_with('!') || l.starts_with('✗')) && l.contains("   "));
+    let mut kept: String = text.lines().skip(1).filter(|l| !step(l)).map(|l| format!("{l}\n")).collect();
+    kept += &format!("[exit {code}]\n");
+    kept
+}
+
 fn run_example(dir: &Path) -> String {
+    if dir.join("session.sh").exists() {
+        return run_session_example(dir);
+    }
     let mut manifests: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("example directory")
         .map(|e| e.expect("entry").path())

@@ -354,5 +354,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
     })
 }
 
+pub mod session;
+
 #[cfg(test)]
 mod tests;

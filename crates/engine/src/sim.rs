@@ -255,8 +255,57 @@ pub trait Actor<W> {
 /// every watch event written since `from_revision`.
 pub fn run_loop<W: AsMut<Core>>(world: &mut W, actors: &mut [&mut dyn Actor<W>], limit_ms: u64) {
     let mut delivered = world.as_mut().store.revision();
+    run_loop_from(world, actors, &mut delivered, limit_ms);
+}
+
+/// Runs the actors from now on, for a live session: every watch event written after
+/// revision `delivered` is offered first (writes made between two calls, a command's own
+/// requests, are delivered too). Stops as soon as `done` holds after a delivery (`true`), or
+/// when the next task is due after `until_ms`: the clock then moves to `until_ms` (`false`).
+/// Unlike [`run_loop`], a quiet cluster does not end it: time passes only as the caller
+/// asks (a `sleep`, kubectl waiting for a deletion).
+pub fn run_until<W: AsMut<Core>>(
+    world: &mut W,
+    actors: &mut [&mut dyn Actor<W>],
+    delivered: &mut u64,
+    until_ms: u64,
+    mut done: impl FnMut(&mut W) -> bool,
+) -> bool {
     loop {
-        deliver(world, actors, &mut delivered);
+        deliver(world, actors, delivered);
+        if done(world) {
+            return true;
+        }
+        let core = world.as_mut();
+        let due = core.queue.peek().map(|Reverse((t, _, _))| *t);
+        match due {
+            Some(t) if t <= until_ms => {
+                let Some((time, task)) = core.pop() else { return false };
+                core.now = core.now.max(time);
+                for actor in actors.iter_mut() {
+                    if actor.handles(&task.target) {
+                        actor.run(world, &task);
+                        break;
+                    }
+                }
+            }
+            _ => {
+                core.now = core.now.max(until_ms);
+                return false;
+            }
+        }
+    }
+}
+
+/// [`run_loop`] continuing a live session: events after `delivered` are offered first.
+pub fn run_loop_from<W: AsMut<Core>>(
+    world: &mut W,
+    actors: &mut [&mut dyn Actor<W>],
+    delivered: &mut u64,
+    limit_ms: u64,
+) {
+    loop {
+        deliver(world, actors, delivered);
         let core = world.as_mut();
         if core.only_periodic_left() && core.now >= core.last_write_ms + SETTLE_MS {
             break;
@@ -273,6 +322,11 @@ pub fn run_loop<W: AsMut<Core>>(world: &mut W, actors: &mut [&mut dyn Actor<W>],
             }
         }
     }
+}
+
+/// Whether a task for `target` is queued.
+pub fn has_task_for<W: AsMut<Core>>(world: &mut W, target: &Target) -> bool {
+    world.as_mut().queue.iter().any(|Reverse((_, _, t))| &t.target == target)
 }
 
 fn deliver<W: AsMut<Core>>(world: &mut W, actors: &mut [&mut dyn Actor<W>], delivered: &mut u64) {

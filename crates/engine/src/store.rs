@@ -142,6 +142,24 @@ impl<V: Clone> Store<V> {
         self.under(prefix).filter_map(|(_, h)| h.last().and_then(|v| v.value.clone())).collect()
     }
 
+    /// The live keys under `prefix` as `ADDED` watch events at their last revision: what an
+    /// informer's initial LIST hands its handlers (a component that starts again relists).
+    pub fn relist(&self, prefix: &str) -> Vec<WatchEvent<V>> {
+        self.under(prefix)
+            .filter_map(|(k, h)| {
+                let v = h.last()?;
+                let object = v.value.clone()?;
+                Some(WatchEvent {
+                    revision: v.mod_revision,
+                    kind: EventType::Added,
+                    key: k.clone(),
+                    object,
+                    prev: None,
+                })
+            })
+            .collect()
+    }
+
     fn push(&mut self, key: &str, value: Option<Arc<V>>, kind: EventType, object: Arc<V>, prev: Option<Arc<V>>) -> u64 {
         self.revision += 1;
         let revision = self.revision;

@@ -527,14 +527,23 @@ impl<'a> Req<'a> {
         let mut query: Vec<(String, String)> = Vec::new();
         let mut headers: Vec<(String, String)> = Vec::new();
         let kubectl = req.caller.component == Component::Kubectl;
-        if kubectl && matches!(req.verb, Verb::Create | Verb::Patch | Verb::Update) {
+        // `kubectl scale` sends a merge patch of the scale subresource, without apply's
+        // field manager; `kubectl get` lists in chunks of 500.
+        let scale = req.subresource.as_deref() == Some("scale");
+        if kubectl && matches!(req.verb, Verb::Create | Verb::Patch | Verb::Update) && !scale {
             query.push(("fieldManager".into(), KUBECTL_FIELD_MANAGER.into()));
             query.push(("fieldValidation".into(), "Strict".into()));
         }
+        if kubectl && req.verb == Verb::List {
+            query.push(("limit".into(), "500".into()));
+        }
         headers.push(("Accept".into(), "application/json".into()));
         if self.body.is_some() {
-            let ct =
-                if req.verb == Verb::Patch { "application/strategic-merge-patch+json" } else { "application/json" };
+            let ct = match req.verb {
+                Verb::Patch if scale => "application/merge-patch+json",
+                Verb::Patch => "application/strategic-merge-patch+json",
+                _ => "application/json",
+            };
             headers.push(("Content-Type".into(), ct.into()));
         }
         if kubectl {

@@ -342,6 +342,14 @@ impl Kubelet {
         self.start_timers(core);
     }
 
+    /// Starts the kubelet again after it was stopped (a live session's `lab start kubelet
+    /// NODE`): it lists the pods bound to its node again and its heartbeat resumes at once
+    /// (the timers it had queued were lost while it was down); fault timers are not re-armed.
+    pub fn restart(&mut self, core: &mut World) {
+        core.after(0, Task::new(self.target(), "start"));
+        core.after(0, Task::periodic(self.target(), "heartbeat"));
+    }
+
     fn start_timers(&mut self, core: &mut World) {
         if self.timers_started {
             return;
