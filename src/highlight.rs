@@ -45,26 +45,84 @@ pub type Line = Vec<(Tok, String)>;
 
 /// Colours every line of `text` (the result has one entry per `\n`-separated line).
 pub fn highlight(text: &str) -> Vec<Line> {
-    let mut out = Vec::new();
-    // The indentation of the key that opened a block scalar, while inside it.
-    let mut block_parent: Option<usize> = None;
-    for line in text.split('\n') {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        let blank = line.trim().is_empty();
-        if let Some(parent) = block_parent {
-            if blank || indent > parent {
-                out.push(if blank { plain_line(line, Tok::Space) } else { block_line(line, indent) });
-                continue;
+    let mut state = State::default();
+    text.split('\n').map(|line| state.line(line)).collect()
+}
+
+/// The byte offset where each `\n`-separated line of `text` starts (at least one entry).
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// Line `i` (0-based) of `text`, given its [`line_starts`].
+fn nth_line<'a>(text: &'a str, starts: &[usize], i: usize) -> &'a str {
+    let end = starts.get(i + 1).map(|&next| next - 1).unwrap_or(text.len());
+    &text[starts[i]..end]
+}
+
+/// Colours lines `from..to` (0-based, clamped to the text) exactly as [`highlight`] colours
+/// them in the whole text, without colouring the rest: the editor shows only the lines in
+/// view. The only state a line inherits is whether it is inside a block scalar, and a
+/// non-blank line at column 0 always ends one, so the scan starts at the last such line at
+/// or before `from` and only follows the block state up to `from`.
+pub fn highlight_lines(text: &str, starts: &[usize], from: usize, to: usize) -> Vec<Line> {
+    let to = to.min(starts.len());
+    let from = from.min(to);
+    let restart = (0..=from.min(starts.len() - 1))
+        .rev()
+        .find(|&i| {
+            let line = nth_line(text, starts, i);
+            !line.starts_with(' ') && !line.trim().is_empty()
+        })
+        .unwrap_or(0);
+    let mut state = State::default();
+    for i in restart..from {
+        state.follow(nth_line(text, starts, i));
+    }
+    (from..to).map(|i| state.line(nth_line(text, starts, i))).collect()
+}
+
+/// What a line inherits from the lines above it.
+#[derive(Default)]
+struct State {
+    /// The indentation of the key that opened a block scalar, while inside it.
+    block_parent: Option<usize>,
+}
+
+impl State {
+    /// Whether `line` (of the given indentation) is a line of the block scalar being read;
+    /// ends the block scalar if not.
+    fn in_block(&mut self, line: &str, indent: usize) -> bool {
+        if let Some(parent) = self.block_parent {
+            if line.trim().is_empty() || indent > parent {
+                return true;
             }
-            block_parent = None;
+            self.block_parent = None;
+        }
+        false
+    }
+
+    /// Colours the next line.
+    fn line(&mut self, line: &str) -> Line {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if self.in_block(line, indent) {
+            return if line.trim().is_empty() { plain_line(line, Tok::Space) } else { block_line(line, indent) };
         }
         let (pieces, opens_block) = tokenize(line);
         if opens_block {
-            block_parent = Some(indent);
+            self.block_parent = Some(indent);
         }
-        out.push(pieces);
+        pieces
     }
-    out
+
+    /// Reads the next line for its effect on the state only (the lines of a block scalar
+    /// cost no tokenizing).
+    fn follow(&mut self, line: &str) {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if !self.in_block(line, indent) && tokenize(line).1 {
+            self.block_parent = Some(indent);
+        }
+    }
 }
 
 fn plain_line(line: &str, tok: Tok) -> Line {
@@ -299,6 +357,21 @@ mod tests {
         let joined: Vec<String> =
             highlight(text).iter().map(|l| l.iter().map(|(_, s)| s.as_str()).collect::<String>()).collect();
         assert_eq!(joined.join("\n"), text);
+    }
+
+    #[test]
+    fn a_window_is_coloured_as_in_the_whole_text() {
+        let text = "# c\napiVersion: v1\ndata:\n  a: |\n    x: 1\n\n    # not a comment\n  b: >-\n\tkey: v\n    y\nkind: ConfigMap\n- |\n  - z\n";
+        let all = highlight(text);
+        let starts = line_starts(text);
+        assert_eq!(starts.len(), all.len());
+        for from in 0..=all.len() {
+            for to in from..=all.len() + 2 {
+                assert_eq!(highlight_lines(text, &starts, from, to), all[from..to.min(all.len())], "{from}..{to}");
+            }
+        }
+        assert_eq!(line_starts(""), vec![0]);
+        assert_eq!(highlight_lines("", &[0], 0, 5), highlight(""));
     }
 
     #[test]

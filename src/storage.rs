@@ -67,8 +67,18 @@ pub fn set(key: &str, value: &str) {
 /// gives `Err` with the browser's reason).
 pub fn try_set(key: &str, value: &str) -> Result<(), String> {
     let s = local_storage().ok_or_else(|| "this browser keeps no local storage".to_string())?;
-    s.set_item(key, value)
-        .map_err(|e| e.as_string().unwrap_or_else(|| "the browser refused to store it (quota?)".into()))
+    s.set_item(key, value).map_err(|e| {
+        // A DOMException is not a string: its name says what happened.
+        let field = |name: &str| js_sys::Reflect::get(&e, &name.into()).ok().and_then(|v| v.as_string());
+        match (e.as_string(), field("name")) {
+            (Some(text), _) => text,
+            (None, Some(name)) if name == "QuotaExceededError" => {
+                "it is over the browser's storage quota (QuotaExceededError)".into()
+            }
+            (None, Some(name)) => field("message").filter(|m| !m.is_empty()).unwrap_or(name),
+            (None, None) => "the browser refused to store it".into(),
+        }
+    })
 }
 
 pub fn remove(key: &str) {
@@ -82,8 +92,10 @@ pub fn load_manifest() -> Option<String> {
     get(MANIFEST_KEY)
 }
 
-pub fn save_manifest(text: &str) {
-    set(MANIFEST_KEY, text);
+/// Saves the manifest; `Err` says why the browser did not keep it (a text over the quota,
+/// about 5 MB, or storage disabled), and the manifest saved before stays.
+pub fn save_manifest(text: &str) -> Result<(), String> {
+    try_set(MANIFEST_KEY, text)
 }
 
 /// The saved settings, or the defaults (also for unreadable JSON).

@@ -1,8 +1,12 @@
 //! The manifest editor: a transparent `<textarea>` over a syntax-coloured `<pre>`, line
 //! numbers, and the engine's errors marked on their lines and listed below.
+//!
+//! Only the lines in view (and a margin around them) are coloured and put in the page, for
+//! the `<pre>` and for the line numbers alike: a 2,000-line paste costs the DOM of about a
+//! hundred lines. Both are moved with a transform to where the textarea shows those lines.
 
 use super::Lab;
-use crate::highlight::highlight;
+use crate::highlight::{highlight_lines, line_starts};
 use crate::starters::STARTERS;
 use leptos::prelude::*;
 use podlab_engine::views::markers::{markers, Marker, Severity};
@@ -10,14 +14,37 @@ use wasm_bindgen::JsCast;
 
 /// Pixel height of one editor line (the stylesheet sets the same line height).
 const LINE_PX: i32 = 21;
+/// Lines put in the page above and below the ones in view.
+const MARGIN_LINES: usize = 20;
+/// The window of lines moves by this many lines at a time, so that scrolling a few lines
+/// changes nothing in the page.
+const CHUNK_LINES: usize = 20;
+/// The height assumed for the text area until it is measured.
+const DEFAULT_VIEW_PX: i32 = 26 * 16;
 
-/// The markers to show for the text in the editor: the run's, when the run is of this text;
-/// while a new run is pending, only what the engine's reader says now (YAML errors).
-fn current_markers(lab: Lab) -> Vec<Marker> {
-    let text = lab.manifest.get();
-    match lab.run() {
-        Some(run) if run.manifest == text => run.markers.clone(),
-        _ => markers(&text, None),
+/// The lines (0-based, `first..end`) to put in the page when the text area, `view_px` high,
+/// is scrolled `scroll_px` down a text of `count` lines.
+fn window(scroll_px: i32, view_px: i32, count: usize) -> (usize, usize) {
+    let top = (scroll_px.max(0) / LINE_PX) as usize;
+    let visible = (view_px.max(0) / LINE_PX) as usize + 2;
+    let end = ((top + visible + MARGIN_LINES).div_ceil(CHUNK_LINES) * CHUNK_LINES).min(count);
+    // A scroll position left from a longer text still shows the end of this one.
+    let last_first = count.saturating_sub(visible + MARGIN_LINES) / CHUNK_LINES * CHUNK_LINES;
+    let first = (top.saturating_sub(MARGIN_LINES) / CHUNK_LINES * CHUNK_LINES).min(last_first);
+    (first, end.max(first))
+}
+
+/// The markers of the run shown, if that run is of `text`.
+fn run_markers(lab: Lab, text: &str) -> Option<Vec<Marker>> {
+    lab.outcome.with(|o| o.run().filter(|r| r.manifest == text).map(|r| r.markers.clone()))
+}
+
+/// `5.2 MB` or `830 KB` for a text of `bytes` bytes.
+fn size_label(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
     }
 }
 
@@ -31,8 +58,64 @@ pub fn Editor() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let area: NodeRef<leptos::html::Textarea> = NodeRef::new();
     let scroll = RwSignal::new((0i32, 0i32));
-    let markers = Memo::new(move |_| current_markers(lab));
-    let lines = Memo::new(move |_| lab.manifest.with(|t| highlight(t)));
+    let view_px = RwSignal::new(DEFAULT_VIEW_PX);
+    // What the engine's reader says of the text alone (YAML errors, duplicate keys): read
+    // only when asked for (a memo runs when read), that is when no run of this text is shown
+    // or coming.
+    let reader_markers = Memo::new(move |_| lab.manifest.with(|t| markers(t, None)));
+    // The markers shown: the run's, when the run shown is of this text (read once per run);
+    // while the run of a new text is pending (the learner is typing), the markers shown until
+    // then stay, rather than reading the whole text again at every key; with no run coming
+    // (the lab could not run), the reader's.
+    let markers = Memo::new(move |shown: Option<&Vec<Marker>>| {
+        if let Some(m) = lab.manifest.with(|t| run_markers(lab, t)) {
+            return m;
+        }
+        if lab.pending.get() {
+            return shown.cloned().unwrap_or_default();
+        }
+        reader_markers.get()
+    });
+    let starts = Memo::new(move |_| lab.manifest.with(|t| line_starts(t)));
+    let shown = Memo::new(move |_| {
+        let count = starts.with(|s| s.len());
+        window(scroll.get().1, view_px.get(), count)
+    });
+    // The first marker of each line decides its colour.
+    let severities = Memo::new(move |_| {
+        let mut by_line = std::collections::BTreeMap::new();
+        markers.with(|marks| {
+            for m in marks {
+                by_line.entry(m.line).or_insert(m.severity);
+            }
+        });
+        by_line
+    });
+    let measure = move || {
+        if let Some(ta) = area.get_untracked() {
+            scroll.set((ta.scroll_left(), ta.scroll_top()));
+            view_px.set(ta.client_height());
+        }
+    };
+    // The text area's height: measured when it changes (the editor can be resized).
+    type Observer = (web_sys::ResizeObserver, wasm_bindgen::closure::Closure<dyn FnMut()>);
+    let observer = StoredValue::new_local(None::<Observer>);
+    Effect::new(move |_| {
+        let Some(ta) = area.get() else { return };
+        let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(measure);
+        if let Ok(o) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            o.observe(&ta);
+            observer.set_value(Some((o, on_resize)));
+        }
+    });
+    on_cleanup(move || {
+        let _ = observer.try_with_value(|o| o.as_ref().map(|(o, _)| o.disconnect()));
+    });
+    // A new text can move the text area's scroll position without a scroll event.
+    Effect::new(move |_| {
+        lab.manifest.track();
+        request_animation_frame(measure);
+    });
 
     let go_to = move |m: &Marker| {
         let Some(ta) = area.get() else { return };
@@ -90,23 +173,31 @@ pub fn Editor() -> impl IntoView {
             </p>
             <div class="editor" class:has-errors=move || markers.with(|m| !m.is_empty())>
                 <div class="gutter" aria-hidden="true">
+                    // Wide enough for the last line's number, whichever lines are in the page.
                     <div
                         class="gutter-inner"
-                        style:transform=move || format!("translateY({}px)", -scroll.get().1)
+                        style:min-width=move || {
+                            format!("calc({}ch + 0.9rem)", starts.with(|s| s.len()).to_string().len())
+                        }
+                        style:transform=move || {
+                            format!("translateY({}px)", shown.get().0 as i32 * LINE_PX - scroll.get().1)
+                        }
                     >
                         {move || {
-                            let marks = markers.get();
-                            (1..=lines.with(|l| l.len()))
-                                .map(|n| {
-                                    let sev = marks.iter().find(|m| m.line == n).map(|m| m.severity);
-                                    let class = match sev {
-                                        Some(Severity::Error) => "ln err",
-                                        Some(Severity::Warning) => "ln warn",
-                                        None => "ln",
-                                    };
-                                    view! { <div class=class>{n}</div> }
+                            let (first, end) = shown.get();
+                            severities
+                                .with(|sev| {
+                                    (first + 1..=end)
+                                        .map(|n| {
+                                            let class = match sev.get(&n) {
+                                                Some(Severity::Error) => "ln err",
+                                                Some(Severity::Warning) => "ln warn",
+                                                None => "ln",
+                                            };
+                                            view! { <div class=class>{n}</div> }
+                                        })
+                                        .collect_view()
                                 })
-                                .collect_view()
                         }}
                     </div>
                 </div>
@@ -114,35 +205,37 @@ pub fn Editor() -> impl IntoView {
                     <pre class="hl" aria-hidden="true">
                         <code style:transform=move || {
                             let (x, y) = scroll.get();
-                            format!("translate({}px, {}px)", -x, -y)
+                            format!("translate({}px, {}px)", -x, shown.get().0 as i32 * LINE_PX - y)
                         }>
                             {move || {
-                                let marks = markers.get();
-                                lines
-                                    .get()
-                                    .into_iter()
-                                    .enumerate()
-                                    .map(|(i, pieces)| {
-                                        let sev = marks.iter().find(|m| m.line == i + 1).map(|m| m.severity);
-                                        let class = match sev {
-                                            Some(Severity::Error) => "line mark-err",
-                                            Some(Severity::Warning) => "line mark-warn",
-                                            None => "line",
-                                        };
-                                        view! {
-                                            <span class=class>
-                                                {pieces
-                                                    .into_iter()
-                                                    .map(|(tok, text)| match tok.class() {
-                                                        Some(c) => view! { <span class=c>{text}</span> }.into_any(),
-                                                        None => text.into_any(),
-                                                    })
-                                                    .collect_view()}
-                                                "\n"
-                                            </span>
-                                        }
+                                let (first, end) = shown.get();
+                                let lines = lab.manifest.with(|t| starts.with(|s| highlight_lines(t, s, first, end)));
+                                severities
+                                    .with(|sev| {
+                                        lines
+                                            .into_iter()
+                                            .zip(first + 1..)
+                                            .map(|(pieces, n)| {
+                                                let class = match sev.get(&n) {
+                                                    Some(Severity::Error) => "line mark-err",
+                                                    Some(Severity::Warning) => "line mark-warn",
+                                                    None => "line",
+                                                };
+                                                view! {
+                                                    <span class=class>
+                                                        {pieces
+                                                            .into_iter()
+                                                            .map(|(tok, text)| match tok.class() {
+                                                                Some(c) => view! { <span class=c>{text}</span> }.into_any(),
+                                                                None => text.into_any(),
+                                                            })
+                                                            .collect_view()}
+                                                        "\n"
+                                                    </span>
+                                                }
+                                            })
+                                            .collect_view()
                                     })
-                                    .collect_view()
                             }}
                         </code>
                     </pre>
@@ -162,14 +255,7 @@ pub fn Editor() -> impl IntoView {
                         }
                         prop:value=move || lab.manifest.get()
                         on:input=move |ev| lab.edit(event_target_value(&ev))
-                        on:scroll=move |ev| {
-                            if let Some(ta) = ev
-                                .target()
-                                .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-                            {
-                                scroll.set((ta.scroll_left(), ta.scroll_top()));
-                            }
-                        }
+                        on:scroll=move |_| measure()
                         on:keydown=move |ev| {
                             if !lab.readonly && ev.key() == "Tab" && !ev.shift_key() && !ev.ctrl_key() && !ev.alt_key()
                                 && !ev.meta_key()
@@ -212,8 +298,27 @@ pub fn Editor() -> impl IntoView {
                         .into_any()
                 }}
                 // An embed saves nothing (docs/embedding.md): it does not say it does.
-                {(!lab.embedded).then_some(" Your text is saved in this browser as you type.")}
+                {move || {
+                    (!lab.embedded && lab.unsaved.with(|u| u.is_none()))
+                        .then_some(" Your text is saved in this browser as you type.")
+                }}
             </p>
+            {move || {
+                lab.unsaved
+                    .get()
+                    .map(|why| {
+                        let size = lab.manifest.with(|t| size_label(t.len()));
+                        view! {
+                            <p id="unsaved" class="notice" role="status">
+                                {format!(
+                                    "This manifest ({size}) is not saved in this browser: {why}. It stays in this page \
+                                     while the page is open; a reload or a new visit opens the manifest saved before. Keep \
+                                     a copy of it in a file.",
+                                )}
+                            </p>
+                        }
+                    })
+            }}
             <div id="markers" class="markers" aria-live="polite">
                 {move || {
                     let marks = markers.get();
@@ -260,12 +365,36 @@ pub fn Editor() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::line_offset;
+    use super::{line_offset, size_label, window, LINE_PX};
 
     #[test]
     fn offsets_count_utf16_units() {
         assert_eq!(line_offset("ab\ncd\nef", 1), 0);
         assert_eq!(line_offset("ab\ncd\nef", 3), 6);
         assert_eq!(line_offset("é😀\nx", 2), 4);
+    }
+
+    #[test]
+    fn sizes_read_as_kb_and_mb() {
+        assert_eq!(size_label(200 * 1024), "200 KB");
+        assert_eq!(size_label(1), "1 KB");
+        assert_eq!(size_label(5 * 1024 * 1024 + 300 * 1024), "5.3 MB");
+    }
+
+    #[test]
+    fn the_window_covers_the_lines_in_view_and_a_margin() {
+        // 20 lines in view (420 px), scrolled to line 1,000 of 2,000.
+        let (first, end) = window(1000 * LINE_PX, 420, 2000);
+        assert!(first <= 1000 - 20 && end >= 1000 + 20 + 20, "{first}..{end}");
+        assert!(end - first <= 100, "{first}..{end}");
+        // A few lines of scrolling move nothing.
+        assert_eq!(window(1003 * LINE_PX, 420, 2000), (first, end));
+        // The top, a short text, and a scroll position left from a longer text.
+        assert_eq!(window(0, 420, 2000).0, 0);
+        assert_eq!(window(0, 420, 7), (0, 7));
+        let (first, end) = window(5000 * LINE_PX, 420, 100);
+        assert_eq!(end, 100);
+        assert!(first < 100 - 20, "{first}");
+        assert_eq!(window(0, 420, 1), (0, 1));
     }
 }

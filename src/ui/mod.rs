@@ -143,6 +143,9 @@ pub struct Lab {
     pub link_error: RwSignal<Option<String>>,
     /// The exercise the lab was opened for (from a permalink or an embed's `exercise=`).
     pub exercise: RwSignal<Option<String>>,
+    /// Why the manifest in the editor is not saved in this browser (too big for its
+    /// storage, or storage disabled), if it is not: it is kept in the page only.
+    pub unsaved: RwSignal<Option<String>>,
     /// Embed mode: never reads or writes the learner's saved lab.
     pub embedded: bool,
     /// The manifest cannot be edited (an embed's `readonly`).
@@ -165,7 +168,8 @@ pub struct Lab {
 fn saved_manifest() -> String {
     storage::load_manifest().unwrap_or_else(|| {
         let text = starters::default_starter().yaml.to_string();
-        storage::save_manifest(&text);
+        // A browser that keeps nothing says so at the first edit.
+        let _ = storage::save_manifest(&text);
         text
     })
 }
@@ -240,6 +244,7 @@ impl Lab {
             runs: RwSignal::new(0),
             linked: RwSignal::new(linked),
             link_error: RwSignal::new(link_error),
+            unsaved: RwSignal::new(None),
             exercise: RwSignal::new(exercise),
             embedded: embed.is_some(),
             readonly: embed.is_some_and(|o| o.readonly),
@@ -264,9 +269,19 @@ impl Lab {
     fn adopt(&self) {
         if self.linked.get_untracked() {
             self.linked.set(false);
-            self.manifest.with_untracked(|m| storage::save_manifest(m));
+            self.save_manifest();
             self.settings.with_untracked(storage::save_settings);
             clear_hash();
+        }
+    }
+
+    /// Saves the manifest in the editor, and says in [`Lab::unsaved`] whether the browser
+    /// kept it. A text the browser refuses stays in the page all the same (the editor says
+    /// that it is not saved); what was saved before stays saved.
+    fn save_manifest(&self) {
+        let unsaved = self.manifest.with_untracked(|m| storage::save_manifest(m)).err();
+        if self.unsaved.with_untracked(|u| *u != unsaved) {
+            self.unsaved.set(unsaved);
         }
     }
 
@@ -318,10 +333,10 @@ impl Lab {
             return;
         }
         self.adopt();
-        if self.persists() {
-            storage::save_manifest(&text);
-        }
         self.manifest.set(text);
+        if self.persists() {
+            self.save_manifest();
+        }
         self.schedule(DEBOUNCE_MS);
     }
 
@@ -339,10 +354,10 @@ impl Lab {
     pub fn load_starter(&self, id: &str) {
         let Some(s) = starters::by_id(id) else { return };
         self.adopt();
-        if self.persists() {
-            storage::save_manifest(s.yaml);
-        }
         self.manifest.set(s.yaml.to_string());
+        if self.persists() {
+            self.save_manifest();
+        }
         self.settings.update(|st| {
             st.starter = s.id.to_string();
             st.file = s.file.to_string();
@@ -854,7 +869,15 @@ fn outcome_view(lab: Lab, run: Shared) -> impl IntoView {
 pub fn show_recovery(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(body) = doc.body() else { return };
-    let text = storage::load_manifest().unwrap_or_default();
+    // The text in the editor, which can be newer than the saved one (a text too big for the
+    // browser's storage is kept in the page only).
+    let saved = storage::load_manifest().unwrap_or_default();
+    let text = doc
+        .get_element_by_id("manifest")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        .map(|ta| ta.value())
+        .unwrap_or_else(|| saved.clone());
+    let is_saved = text == saved;
     // The next visit waits for the learner instead of running the same input again.
     storage::set(storage::RUNNING_KEY, "1");
     let div = match doc.create_element("div") {
@@ -876,10 +899,13 @@ pub fn show_recovery(message: &str) {
         let _ = div.append_child(h);
     }
     if let Some(p) = &p1 {
-        p.set_text_content(Some(
+        p.set_text_content(Some(if is_saved {
             "The lab stopped. Your manifest is saved in this browser: reload the page to get it back. \
-             The lab will not run it again by itself, so you can change it first.",
-        ));
+             The lab will not run it again by itself, so you can change it first."
+        } else {
+            "The lab stopped. Your manifest, below, is not saved in this browser (it refused to store \
+             it): copy it before you reload the page. The lab will not run it again by itself."
+        }));
         let _ = div.append_child(p);
     }
     if let (Some(p), Some(a)) = (&p2, &link) {
