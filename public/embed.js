@@ -13,7 +13,7 @@
 // With the attribute `navigate` (embed.html, the iframe snippets' page) the options come from
 // the page's URL and Run in podlab opens the lab in the same frame.
 const SCRIPT_URL = import.meta.url;
-const OPTIONS = ['manifest', 'starter', 'cluster', 'panels', 'phase', 'step', 'theme', 'quiz', 'exercise'];
+const OPTIONS = ['manifest', 'starter', 'cluster', 'panels', 'phase', 'step', 'theme', 'quiz', 'exercise', 'session'];
 const FLAGS = ['autoplay', 'readonly'];
 // src/starters.rs: default_starter(), what the lab runs when nothing names a manifest.
 const DEFAULT_STARTER = 'pod';

@@ -42,10 +42,12 @@ pub enum Panel {
     Detail,
     Kubectl,
     Explain,
+    /// The session's terminal (kubectl commands after the apply).
+    Terminal,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 8] = [
+    pub const ALL: [Panel; 9] = [
         Panel::Editor,
         Panel::Cluster,
         Panel::Outcome,
@@ -54,6 +56,7 @@ impl Panel {
         Panel::Detail,
         Panel::Kubectl,
         Panel::Explain,
+        Panel::Terminal,
     ];
     /// The panels shown when `panels=` is absent.
     pub const DEFAULT: [Panel; 4] = [Panel::Editor, Panel::Outcome, Panel::Timeline, Panel::Detail];
@@ -68,6 +71,7 @@ impl Panel {
             Panel::Detail => "detail",
             Panel::Kubectl => "kubectl",
             Panel::Explain => "explain",
+            Panel::Terminal => "terminal",
         }
     }
 
@@ -97,6 +101,8 @@ pub struct EmbedOptions {
     pub theme: Option<EmbedTheme>,
     pub quiz: Option<String>,
     pub exercise: Option<String>,
+    /// The session's commands after the apply (`session=`, one command a value or a line).
+    pub session: Vec<String>,
     /// Origins (`scheme://host[:port]`) whose messages the embed accepts.
     pub origins: Vec<String>,
     /// Values that were not understood, in words (the embed shows them to the author).
@@ -180,6 +186,7 @@ pub fn parse_query(search: &str) -> Option<EmbedOptions> {
             },
             "quiz" if !value.is_empty() => o.quiz = Some(value),
             "exercise" if !value.is_empty() => o.exercise = Some(value),
+            "session" => o.session.extend(value.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string)),
             "origin" => {
                 for origin in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                     match normalize_origin(origin) {
@@ -303,6 +310,8 @@ pub enum Command {
     Goto(usize),
     /// Replace the manifest and run it.
     Load(String),
+    /// Run a command as the session's next (`{type:"command", command:"kubectl get pods"}`).
+    Command(String),
     Play,
     Pause,
 }
@@ -313,6 +322,7 @@ pub fn parse_command(data: &Value) -> Option<Command> {
     match data.get("type")?.as_str()? {
         "goto" => Some(Command::Goto(usize::try_from(data.get("step")?.as_u64()?).ok()?)),
         "load" => Some(Command::Load(data.get("manifest")?.as_str()?.to_string())),
+        "command" => Some(Command::Command(data.get("command")?.as_str()?.to_string())),
         "play" => Some(Command::Play),
         "pause" => Some(Command::Pause),
         _ => None,
@@ -451,11 +461,27 @@ mod tests {
     }
 
     #[test]
+    fn a_session_and_the_terminal() {
+        let o = parse_query(
+            "?embed&panels=editor,terminal&session=kubectl%20get%20pods%0A%0Asleep%2010s&session=kubectl+get+deploy",
+        )
+        .unwrap();
+        assert_eq!(o.session, ["kubectl get pods", "sleep 10s", "kubectl get deploy"]);
+        assert!(o.shows(Panel::Terminal) && !o.shows(Panel::Timeline));
+        assert!(o.problems.is_empty(), "{:?}", o.problems);
+    }
+
+    #[test]
     fn commands() {
         assert_eq!(parse_command(&json!({"type":"goto","step":7})), Some(Command::Goto(7)));
         assert_eq!(parse_command(&json!({"type":"load","manifest":"a: b"})), Some(Command::Load("a: b".into())));
         assert_eq!(parse_command(&json!({"type":"play"})), Some(Command::Play));
         assert_eq!(parse_command(&json!({"type":"pause"})), Some(Command::Pause));
+        assert_eq!(
+            parse_command(&json!({"type":"command","command":"kubectl get pods"})),
+            Some(Command::Command("kubectl get pods".into()))
+        );
+        assert_eq!(parse_command(&json!({"type":"command"})), None);
         assert_eq!(parse_command(&json!({"type":"goto","step":-1})), None);
         assert_eq!(parse_command(&json!({"type":"goto","step":"3"})), None);
         assert_eq!(parse_command(&json!({"type":"rm -rf"})), None);

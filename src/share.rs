@@ -31,6 +31,8 @@ pub struct Permalink {
     pub step: usize,
     /// The exercise the learner was working on, if any.
     pub exercise: Option<String>,
+    /// The session's commands typed in the terminal after the apply.
+    pub session: Vec<String>,
 }
 
 /// Why a fragment could not be opened.
@@ -99,6 +101,9 @@ struct Wire {
     /// Exercise id.
     #[serde(skip_serializing_if = "Option::is_none")]
     x: Option<String>,
+    /// The session's commands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    k: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -124,6 +129,7 @@ pub fn encode(link: &Permalink) -> String {
         t: s.starter.clone(),
         s: link.step,
         x: link.exercise.clone(),
+        k: link.session.clone(),
     };
     // Serialising plain strings and numbers cannot fail.
     let json = serde_json::to_vec(&wire).unwrap_or_default();
@@ -185,6 +191,7 @@ fn decode_body(body: &str) -> Result<Permalink, LinkError> {
         },
         step: wire.s,
         exercise: wire.x.filter(|x| !x.is_empty()),
+        session: wire.k,
     })
 }
 
@@ -258,6 +265,7 @@ mod tests {
             },
             step,
             exercise: None,
+            session: if id == "deployment" { vec!["kubectl delete pods -l app=shop".into()] } else { Vec::new() },
         }
     }
 
@@ -390,8 +398,9 @@ mod tests {
             settings in arb_settings(),
             step in 0usize..10_000,
             exercise in proptest::option::of("[a-z0-9-]{1,20}"),
+            session in proptest::collection::vec("\\PC{1,60}", 0..4),
         ) {
-            let link = Permalink { manifest, settings, step, exercise };
+            let link = Permalink { manifest, settings, step, exercise, session };
             prop_assert_eq!(decode(&encode(&link)), Ok(link));
         }
 

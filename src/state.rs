@@ -5,6 +5,7 @@
 
 use crate::storage::Settings;
 use podlab_engine::kubectl::apply::OutputLine;
+use podlab_engine::lab::session::{parse_script, CommandRecord, SessionCommand};
 use podlab_engine::lab::{self, Identity, LabInput, Run, DEFAULT_LIMIT_MS};
 use podlab_engine::trace::{Component, Detail, Phase, Step, StepStatus};
 use podlab_engine::views::{self, Marker, RevisionClock, Views};
@@ -35,19 +36,53 @@ pub fn lab_input(manifest: &str, settings: &Settings) -> LabInput {
     input
 }
 
-/// The steps of one phase, in trace order.
+/// A group of the timeline: the steps of one phase of the first `kubectl apply`, in trace
+/// order, or (`command`) every step of a later command of the session, the cluster's
+/// reaction included (`phase` is then its first step's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PhaseGroup {
     pub phase: Phase,
     pub steps: Vec<usize>,
+    /// The command line, for a later command of a session.
+    pub command: Option<String>,
 }
 
 /// All fifteen phases in order, each with the indexes of its steps (possibly none).
 pub fn group_by_phase(steps: &[Step]) -> Vec<PhaseGroup> {
     Phase::ALL
         .into_iter()
-        .map(|phase| PhaseGroup { phase, steps: steps.iter().filter(|s| s.phase == phase).map(|s| s.index).collect() })
+        .map(|phase| PhaseGroup {
+            phase,
+            steps: steps.iter().filter(|s| s.phase == phase).map(|s| s.index).collect(),
+            command: None,
+        })
         .collect()
+}
+
+/// The timeline's groups for a session: the fifteen phases of the first command's steps (up
+/// to the next command), then one group per later command, from its first step to the next.
+pub fn group_session(steps: &[Step], commands: &[CommandRecord]) -> Vec<PhaseGroup> {
+    let bounds: Vec<usize> = commands.iter().skip(1).map(|c| c.first_step).chain([steps.len()]).collect();
+    let mut groups = group_by_phase(&steps[..bounds[0].min(steps.len())]);
+    for (c, end) in commands.iter().skip(1).zip(bounds.iter().skip(1)) {
+        let range = c.first_step.min(steps.len())..(*end).min(steps.len());
+        groups.push(PhaseGroup {
+            phase: steps.get(range.start).map(|s| s.phase).unwrap_or(Phase::Request),
+            steps: range.collect(),
+            command: Some(c.line.clone()),
+        });
+    }
+    groups
+}
+
+/// A command typed in the page's terminal, with the editor's manifest as the file it names
+/// (`kubectl apply -f deployment.yaml`); any other file is one the session does not have.
+pub fn session_command(line: &str, file_name: &str, manifest: &str) -> SessionCommand {
+    let read = |path: &str| (path == file_name).then(|| manifest.to_string());
+    parse_script(line, &read)
+        .ok()
+        .and_then(|mut c| (c.len() == 1).then(|| c.remove(0)))
+        .unwrap_or_else(|| SessionCommand { line: line.trim().to_string(), file: None })
 }
 
 /// Where a run broke: its first failed step, in the words of the engine.
@@ -150,6 +185,9 @@ pub struct LabRun {
     /// The kubeconfig users the cluster defines, and the one kubectl uses by default.
     pub users: Vec<String>,
     pub current_user: Option<String>,
+    /// The session's commands: the apply of the manifest first, then those typed in the
+    /// terminal (if any).
+    pub commands: Vec<CommandRecord>,
 }
 
 impl LabRun {
@@ -164,6 +202,21 @@ impl LabRun {
         }
         let run = LOADED.with_borrow_mut(|loaded| lab::run_reusing(loaded, input)).map_err(|e| e.to_string())?;
         Ok(LabRun::from_run(run, input.manifest.clone()))
+    }
+
+    /// Runs a session: the manifest applied, then `lines` typed in the terminal, the cluster
+    /// settling after each ([`lab::run_session`]); a run of the manifest alone without lines.
+    pub fn start_session(input: &LabInput, lines: &[String]) -> Result<LabRun, String> {
+        if lines.is_empty() {
+            return LabRun::start(input);
+        }
+        let commands: Vec<SessionCommand> =
+            lines.iter().map(|l| session_command(l, &input.file_name, &input.manifest)).collect();
+        let session = lab::run_session(input, &commands).map_err(|e| e.to_string())?;
+        let mut run = LabRun::from_run(session.run, input.manifest.clone());
+        run.phases = group_session(&run.run.steps, &session.commands);
+        run.commands = session.commands;
+        Ok(run)
     }
 
     pub fn from_run(run: Run, manifest: String) -> LabRun {
@@ -187,6 +240,17 @@ impl LabRun {
             markers,
             failure,
             manifest,
+            // The apply is the session's first command (the terminal shows it first).
+            commands: vec![CommandRecord {
+                line: format!("kubectl apply -f {}", run.file_name),
+                stdout: run.stdout.clone(),
+                stderr: run.stderr.clone(),
+                exit_code: run.exit_code,
+                start_ms: 0,
+                end_ms: run.end_ms,
+                first_step: 0,
+                end_step: run.steps.len(),
+            }],
             run,
         }
     }
@@ -208,9 +272,9 @@ impl LabRun {
         self.len().saturating_sub(1)
     }
 
-    /// The first step of `phase`, if the run reached it.
+    /// The first step of `phase` in the first command, if the run reached it.
     pub fn first_of(&self, phase: Phase) -> Option<usize> {
-        self.phases.iter().find(|g| g.phase == phase).and_then(|g| g.steps.first().copied())
+        self.phases.iter().find(|g| g.phase == phase && g.command.is_none()).and_then(|g| g.steps.first().copied())
     }
 
     /// Every kubectl pane at step `i`: the store at that step's revision, seen at its time.
@@ -228,9 +292,13 @@ impl LabRun {
         self.run.output_lines.iter().filter(|line| line.after_step.unwrap_or(0) <= i).collect()
     }
 
-    /// Whether the run has finished printing (the last step is shown).
+    /// Whether the apply has finished printing: the last step is shown, or in a session, a
+    /// step after the apply's last.
     pub fn finished_at(&self, i: usize) -> bool {
-        i >= self.last()
+        match self.commands.first() {
+            Some(apply) if self.commands.len() > 1 => i + 1 >= apply.end_step,
+            _ => i >= self.last(),
+        }
     }
 }
 
@@ -354,6 +422,50 @@ mod tests {
         let r = starter_run("pod");
         assert_eq!(r.views_at(0).get_pods, "No resources found in default namespace.\n");
         assert!(r.views_at(r.last()).get_pods.starts_with("NAME "));
+    }
+
+    /// A session: the apply's fifteen phases, then a group per later command; every step in
+    /// exactly one group; the editor's file is the one `-f` names.
+    #[test]
+    fn a_session_groups_each_command_after_the_phases() {
+        let s = by_id("deployment").unwrap();
+        let settings = Settings {
+            preset: s.preset.into(),
+            cluster: podlab_engine::cluster::preset(s.preset).unwrap().into(),
+            file: s.file.into(),
+            ..Settings::default()
+        };
+        let lines: Vec<String> = [
+            "kubectl delete pods -l app=shop --wait=false",
+            "kubectl get deploy",
+            &format!("kubectl apply -f {}", s.file),
+            "kubectl apply -f other.yaml",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let r = LabRun::start_session(&lab_input(s.yaml, &settings), &lines).unwrap();
+        assert_eq!(r.commands.len(), 5);
+        assert_eq!(r.phases.len(), 15 + 4);
+        assert!(r.phases[..15].iter().all(|g| g.command.is_none()));
+        assert_eq!(r.phases[15].command.as_deref(), Some(lines[0].as_str()));
+        let mut all: Vec<usize> = r.phases.iter().flat_map(|g| g.steps.clone()).collect();
+        all.sort();
+        assert_eq!(all, (0..r.len()).collect::<Vec<_>>());
+        // The apply's output is whole once its steps are past.
+        assert!(!r.finished_at(r.commands[0].end_step - 2) && r.finished_at(r.commands[0].end_step - 1));
+        let out: Vec<String> = r.commands[1..]
+            .iter()
+            .map(|c| format!("$ {}\n{}{}(exit {})", c.line, c.stdout, c.stderr, c.exit_code))
+            .collect();
+        expect![[r#"
+            [
+                "$ kubectl delete pods -l app=shop --wait=false\npod \"shop-7bd5cc99b6-9vtnp\" deleted from default namespace\npod \"shop-7bd5cc99b6-pgw5x\" deleted from default namespace\n(exit 0)",
+                "$ kubectl get deploy\nNAME   READY   UP-TO-DATE   AVAILABLE   AGE\nshop   2/2     2            2           2m10s\n(exit 0)",
+                "$ kubectl apply -f deployment.yaml\ndeployment.apps/shop unchanged\n(exit 0)",
+                "$ kubectl apply -f other.yaml\nerror: the path \"other.yaml\" does not exist\n(exit 1)",
+            ]
+        "#]].assert_debug_eq(&out);
     }
 
     #[test]

@@ -11,6 +11,8 @@ pub const MANIFEST_KEY: &str = "podlab.manifest";
 pub const SETTINGS_KEY: &str = "podlab.settings";
 /// `light`, `dark`, or absent (follow the system).
 pub const THEME_KEY: &str = "podlab.theme";
+/// The session's commands typed in the terminal after the apply (a JSON list of lines).
+pub const SESSION_KEY: &str = "podlab.session";
 /// Present while the engine runs; a page that died mid-run leaves it behind.
 pub const RUNNING_KEY: &str = "podlab.running";
 
@@ -96,6 +98,20 @@ pub fn load_manifest() -> Option<String> {
 /// about 5 MB, or storage disabled), and the manifest saved before stays.
 pub fn save_manifest(text: &str) -> Result<(), String> {
     try_set(MANIFEST_KEY, text)
+}
+
+/// The session's saved commands (none when absent or unreadable).
+pub fn load_session() -> Vec<String> {
+    get(SESSION_KEY).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+}
+
+/// Saves the session's commands (an empty session removes the key).
+pub fn save_session(lines: &[String]) {
+    if lines.is_empty() {
+        remove(SESSION_KEY);
+    } else {
+        set(SESSION_KEY, &serde_json::to_string(lines).unwrap_or_default());
+    }
 }
 
 /// The saved settings, or the defaults (also for unreadable JSON).

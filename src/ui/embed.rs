@@ -4,7 +4,8 @@
 //! Rust in `crate::embed`.
 
 use super::{
-    apply_embed_theme, cluster, detail, diagram, editor, explain, learn, panes, share, timeline, Lab, RunStatus,
+    apply_embed_theme, cluster, detail, diagram, editor, explain, learn, panes, share, terminal, timeline, Lab,
+    RunStatus,
 };
 use crate::embed::{parse_command, Command, EmbedOptions, Event, Panel};
 use leptos::prelude::*;
@@ -104,6 +105,10 @@ fn install(lab: Lab, options: &EmbedOptions) {
                 lab.manifest.set(manifest);
                 lab.schedule(0);
             }
+            Some(Command::Command(line)) => {
+                lab.stop();
+                lab.command(&line);
+            }
             Some(Command::Play) => lab.play(),
             Some(Command::Pause) => lab.stop(),
             None => {}
@@ -152,6 +157,7 @@ pub fn EmbedApp(lab: Lab, options: EmbedOptions) -> impl IntoView {
             {show(Panel::Detail).then(|| view! { <detail::StepDetail /> })}
             {show(Panel::Kubectl).then(|| view! { <panes::Panes /> })}
             {show(Panel::Explain).then(|| view! { <explain::Explanations /> })}
+            {show(Panel::Terminal).then(|| view! { <terminal::Terminal /> })}
             {(options.quiz.is_some() || options.exercise.is_some())
                 .then(|| view! { <learn::EmbedLearn quiz=options.quiz.clone() exercise=options.exercise.clone() /> })}
             <p class="embed-foot">

@@ -12,6 +12,7 @@ pub mod layout;
 pub mod learn;
 mod panes;
 mod share;
+mod terminal;
 mod timeline;
 
 use crate::embed::{EmbedOptions, EmbedTheme};
@@ -90,6 +91,8 @@ fn document_element() -> Option<web_sys::Element> {
 pub enum Target {
     Step(usize),
     Phase(podlab_engine::trace::Phase),
+    /// The first step of the session's command `i` (0: the apply).
+    Command(usize),
 }
 
 /// The page's URL without its fragment.
@@ -146,6 +149,10 @@ pub struct Lab {
     /// Why the manifest in the editor is not saved in this browser (too big for its
     /// storage, or storage disabled), if it is not: it is kept in the page only.
     pub unsaved: RwSignal<Option<String>>,
+    /// The session: the commands typed in the terminal after the manifest's apply, run
+    /// against the same cluster one after another (the whole session runs again when the
+    /// manifest or a setting changes).
+    pub session: RwSignal<Vec<String>>,
     /// Embed mode: never reads or writes the learner's saved lab.
     pub embedded: bool,
     /// The manifest cannot be edited (an embed's `readonly`).
@@ -195,11 +202,13 @@ impl Lab {
         let mut linked = false;
         let mut target = None;
         let mut exercise = None;
+        let session: Vec<String>;
         let (manifest, settings) = match (embed, link) {
             (_, Some(Ok(link))) => {
                 linked = embed.is_none();
                 target = Some(Target::Step(link.step));
                 exercise = link.exercise;
+                session = link.session;
                 (link.manifest, link.settings)
             }
             (Some(o), other) => {
@@ -220,12 +229,14 @@ impl Lab {
                 }
                 target = o.step.map(Target::Step).or(o.phase.map(Target::Phase));
                 exercise = o.exercise.clone();
+                session = o.session.clone();
                 (o.manifest.clone().unwrap_or_else(|| starter.yaml.to_string()), settings)
             }
             (None, other) => {
                 if let Some(Err(e)) = other {
                     link_error = Some(e.to_string());
                 }
+                session = storage::load_session();
                 (saved_manifest(), storage::load_settings())
             }
         };
@@ -245,6 +256,7 @@ impl Lab {
             linked: RwSignal::new(linked),
             link_error: RwSignal::new(link_error),
             unsaved: RwSignal::new(None),
+            session: RwSignal::new(session),
             exercise: RwSignal::new(exercise),
             embedded: embed.is_some(),
             readonly: embed.is_some_and(|o| o.readonly),
@@ -271,6 +283,7 @@ impl Lab {
             self.linked.set(false);
             self.save_manifest();
             self.settings.with_untracked(storage::save_settings);
+            self.session.with_untracked(|s| storage::save_session(s));
             clear_hash();
         }
     }
@@ -293,6 +306,7 @@ impl Lab {
         self.manifest.set(link.manifest);
         self.settings.set(link.settings);
         self.exercise.set(link.exercise);
+        self.session.set(link.session);
         self.target.set_value(Some(Target::Step(link.step)));
         self.schedule(0);
     }
@@ -302,6 +316,7 @@ impl Lab {
         self.linked.set(false);
         self.manifest.set(saved_manifest());
         self.settings.set(storage::load_settings());
+        self.session.set(storage::load_session());
         self.exercise.set(None);
         clear_hash();
         self.schedule(0);
@@ -314,7 +329,36 @@ impl Lab {
             settings: self.settings.get_untracked(),
             step: self.step.get_untracked(),
             exercise: self.exercise.get_untracked(),
+            session: self.session.get_untracked(),
         }
+    }
+
+    /// Runs `line` as the session's next command: the session runs again with it (the same
+    /// cluster, the same clock: the engine is deterministic) and the timeline shows the
+    /// command's first step.
+    pub fn command(&self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        self.adopt();
+        self.session.update(|s| s.push(line.to_string()));
+        if self.persists() {
+            self.session.with_untracked(|s| storage::save_session(s));
+        }
+        let index = self.session.with_untracked(Vec::len);
+        self.target.set_value(Some(Target::Command(index)));
+        self.run_now();
+    }
+
+    /// "Reset cluster": forgets the session's commands; the manifest alone runs again.
+    pub fn reset_cluster(&self) {
+        self.adopt();
+        self.session.set(Vec::new());
+        if self.persists() {
+            storage::save_session(&[]);
+        }
+        self.run_now();
     }
 
     /// Shows `target` after the next run (or now, if a run is shown and none is pending).
@@ -390,7 +434,7 @@ impl Lab {
         if self.persists() {
             storage::set(storage::RUNNING_KEY, "1");
         }
-        let outcome = match LabRun::start(&input) {
+        let outcome = match self.session.with_untracked(|lines| LabRun::start_session(&input, lines)) {
             Ok(run) => {
                 self.predictions.set(podlab_learn::predict::questions(&run.run));
                 Outcome::Ran(Shared(Arc::new(run)))
@@ -403,6 +447,9 @@ impl Lab {
         let start = match (self.target.get_value(), outcome.run()) {
             (Some(Target::Step(i)), Some(run)) => i.min(run.last()),
             (Some(Target::Phase(p)), Some(run)) => run.first_of(p).unwrap_or(0),
+            (Some(Target::Command(i)), Some(run)) => {
+                run.commands.get(i).map(|c| c.first_step.min(run.last())).unwrap_or(0)
+            }
             _ => 0,
         };
         self.target.set_value(None);
@@ -665,12 +712,12 @@ fn page(lab: Lab) -> impl IntoView {
         >
             <div class="col-input">
                 <ViewTabs views=&View::LEFT narrow=false label="Your input" />
-                // The Manifest view: the editor, and the natural place for a terminal pane
-                // (a live kubectl session) under it.
+                // The Manifest view: the editor, and the session's terminal under it.
                 {panel(
                     View::Manifest,
                     view! {
                         <editor::Editor />
+                        <terminal::Terminal />
                         <p class="to-journey">
                             <button type="button" on:click=move |_| layout.show_and_focus(View::Journey, "status-title")>
                                 "See what the cluster did ▸"

@@ -93,10 +93,8 @@ pub fn Timeline() -> impl IntoView {
     });
 
     // Keep the current step visible inside the scrolling step list (without moving the page).
-    Effect::new(move |_| {
-        let step = lab.step.get();
-        lab.outcome.track();
-        let Some(container) = list.get() else { return };
+    let reveal = move |step: usize| {
+        let Some(container) = list.get_untracked() else { return };
         // Where the current step's row is: its button, or in a windowed list, its place.
         let (top, bottom) = if windowed.get_untracked() {
             let Some(run) = lab.outcome.with_untracked(|o| o.run().cloned()) else { return };
@@ -110,7 +108,10 @@ pub fn Timeline() -> impl IntoView {
             let top = ol.offset_top() + k as i32 * STEP_PX;
             (top, top + STEP_PX)
         } else {
-            let Ok(Some(current)) = container.query_selector("button.step[aria-current]") else { return };
+            // By its index: the effect can run before the rows' aria-current has moved.
+            let Ok(Some(current)) = container.query_selector(&format!("button.step[data-step=\"{step}\"]")) else {
+                return;
+            };
             let Ok(current) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(current) else { return };
             let top = current.offset_top();
             (top, top + current.offset_height())
@@ -123,6 +124,12 @@ pub fn Timeline() -> impl IntoView {
             container.set_scroll_top(bottom - container.client_height() + 10);
         }
         measure();
+    };
+    Effect::new(move |_| {
+        let step = lab.step.get();
+        lab.outcome.track();
+        // Once the page shows the step's row (a new run's rows come after this effect).
+        request_animation_frame(move || reveal(step));
     });
 
     let announcement =
@@ -268,6 +275,7 @@ pub fn Timeline() -> impl IntoView {
                             .enumerate()
                             .map(|(n, group)| {
                                 let phase = group.phase;
+                                let command = group.command.clone();
                                 let first = group.steps.first().copied();
                                 let count = group.steps.len();
                                 let steps = std::sync::Arc::new(group.steps.clone());
@@ -292,33 +300,67 @@ pub fn Timeline() -> impl IntoView {
                                         class="phase"
                                         class:current=is_current
                                         class:empty={count == 0}
-                                        data-phase=phase.id()
+                                        class:command=command.is_some()
+                                        data-phase=command.is_none().then(|| phase.id())
                                     >
-                                        <div class="phase-head">
-                                            <button
-                                                type="button"
-                                                class="phase-jump"
-                                                disabled=first.is_none()
-                                                on:click=move |_| {
-                                                    if let Some(f) = first {
-                                                        lab.stop();
-                                                        lab.go(f);
-                                                    }
+                                        {match command.clone() {
+                                            None => {
+                                                view! {
+                                                    <div class="phase-head">
+                                                        <button
+                                                            type="button"
+                                                            class="phase-jump"
+                                                            disabled=first.is_none()
+                                                            on:click=move |_| {
+                                                                if let Some(f) = first {
+                                                                    lab.stop();
+                                                                    lab.go(f);
+                                                                }
+                                                            }
+                                                        >
+                                                            <span class="phase-n">{n + 1}</span>
+                                                            <span class="phase-title">{phase.title()}</span>
+                                                        </button>
+                                                        <span class="phase-count">{count_text.clone()}</span>
+                                                        <a
+                                                            class="phase-about"
+                                                            href=format!("#explain-{}", phase.id())
+                                                            on:click=|_| super::explain::open_all()
+                                                        >
+                                                            "About"
+                                                            <span class="sr-only">" " {phase.title()}</span>
+                                                        </a>
+                                                    </div>
                                                 }
-                                            >
-                                                <span class="phase-n">{n + 1}</span>
-                                                <span class="phase-title">{phase.title()}</span>
-                                            </button>
-                                            <span class="phase-count">{count_text}</span>
-                                            <a
-                                                class="phase-about"
-                                                href=format!("#explain-{}", phase.id())
-                                                on:click=|_| super::explain::open_all()
-                                            >
-                                                "About"
-                                                <span class="sr-only">" " {phase.title()}</span>
-                                            </a>
-                                        </div>
+                                                    .into_any()
+                                            }
+                                            // A later command of the session: its line heads its steps.
+                                            Some(line) => {
+                                                view! {
+                                                    <div class="phase-head command-head">
+                                                        <button
+                                                            type="button"
+                                                            class="phase-jump"
+                                                            disabled=first.is_none()
+                                                            on:click=move |_| {
+                                                                if let Some(f) = first {
+                                                                    lab.stop();
+                                                                    lab.go(f);
+                                                                }
+                                                            }
+                                                        >
+                                                            <span class="phase-n" aria-hidden="true">"$"</span>
+                                                            <span class="phase-title command-line">
+                                                                <span class="sr-only">"Command: "</span>
+                                                                {line}
+                                                            </span>
+                                                        </button>
+                                                        <span class="phase-count">{count_text.clone()}</span>
+                                                    </div>
+                                                }
+                                                    .into_any()
+                                            }
+                                        }}
                                         {(count > 0)
                                             .then(|| {
                                                 view! {
@@ -368,6 +410,7 @@ fn step_row(lab: Lab, s: podlab_engine::trace::Step, cut: bool) -> impl IntoView
             <button
                 type="button"
                 class=format!("step {class}")
+                data-step=i
                 title=cut.then(|| s.summary.clone())
                 aria-current=move || (lab.step.get() == i).then_some("step")
                 on:click=move |_| {

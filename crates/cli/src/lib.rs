@@ -217,11 +217,7 @@ fn apply(args: &[String], out: &mut dyn Write) -> i32 {
 fn session(args: &[String], out: &mut dyn Write) -> i32 {
     use podlab_engine::lab::session::{parse_script, Session};
     let a = match parse_apply_args(args) {
-        Ok(a) if !a.json => a,
-        Ok(_) => {
-            let _ = writeln!(out, "error: podlab session prints text only for now (-o json is not implemented)");
-            return 2;
-        }
+        Ok(a) => a,
         Err(e) => {
             let _ = writeln!(out, "error: {e}\n{USAGE}");
             return 2;
@@ -260,6 +256,22 @@ fn session(args: &[String], out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
+    if a.json {
+        for c in &commands {
+            session.run(c);
+        }
+        session.settle();
+        let mut input = LabInput::new(
+            commands.iter().find_map(|c| c.file.as_ref().map(|(_, text)| text.clone())).unwrap_or_default(),
+            a.file.clone(),
+        );
+        input.seed = a.seed;
+        input.identity = identity;
+        let (run, records) = session.into_run(&input);
+        let last_exit = records.last().map(|r| r.exit_code).unwrap_or(0);
+        let _ = writeln!(out, "{}", session_json(&run, &records));
+        return last_exit;
+    }
     let _ = writeln!(
         out,
         "# podlab: session {} ({} commands, Kubernetes {}, seed {})",
@@ -299,6 +311,22 @@ fn session(args: &[String], out: &mut dyn Write) -> i32 {
     );
     let _ = out.write_all(s.as_bytes());
     last_exit
+}
+
+/// A session as JSON (docs/trace-format.md, "Sessions"): the run's fields, each step with the
+/// index of the command it belongs to (`command`; the steps of the cluster settling after the
+/// last command have none), and `commands`, what each printed and its range of steps.
+fn session_json(run: &lab::Run, records: &[podlab_engine::lab::session::CommandRecord]) -> String {
+    let mut value: serde_json::Value = serde_json::from_str(&run.to_json()).unwrap_or_default();
+    if let Some(steps) = value.get_mut("steps").and_then(|s| s.as_array_mut()) {
+        for (i, r) in records.iter().enumerate() {
+            for step in steps.iter_mut().take(r.end_step).skip(r.first_step) {
+                step["command"] = serde_json::json!(i);
+            }
+        }
+    }
+    value["commands"] = serde_json::json!(records);
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
 fn truncate(s: &str, n: usize) -> String {

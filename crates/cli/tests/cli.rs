@@ -764,3 +764,34 @@ fn usage_errors() {
         [exit 2]
     "#]].assert_eq(&format!("{text}[exit {code}]\n"));
 }
+
+/// `podlab session -o json`: the run's JSON with each step's command and the commands' records.
+#[test]
+fn session_as_json_tags_each_step_with_its_command() {
+    let dir: PathBuf = std::env::temp_dir().join(format!("podlab-cli-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    std::fs::write(dir.join("pod.yaml"), POD).expect("manifest");
+    let script = dir.join("session.sh");
+    std::fs::write(&script, "kubectl apply -f pod.yaml\nkubectl delete pod web\nkubectl get pods\n").expect("script");
+    let mut out = Vec::new();
+    let code = podlab_cli::run(
+        &["session".into(), "-f".into(), script.display().to_string(), "-o".into(), "json".into()],
+        &mut out,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let commands = v["commands"].as_array().expect("commands");
+    let lines: Vec<&str> = commands.iter().map(|c| c["line"].as_str().unwrap()).collect();
+    assert_eq!(lines, ["kubectl apply -f pod.yaml", "kubectl delete pod web", "kubectl get pods"]);
+    assert_eq!(commands[1]["stdout"], "pod \"web\" deleted from default namespace\n");
+    assert_eq!(commands[2]["stderr"], "No resources found in default namespace.\n");
+    let steps = v["steps"].as_array().expect("steps");
+    for (i, c) in commands.iter().enumerate() {
+        let (first, end) = (c["first_step"].as_u64().unwrap() as usize, c["end_step"].as_u64().unwrap() as usize);
+        assert!(first < end, "command {i} caused steps");
+        assert!(steps[first..end].iter().all(|s| s["command"] == i), "the steps of command {i} are tagged with it");
+    }
+    assert_eq!(v["stdout"], "pod/web created\n", "the first apply's output");
+    assert_eq!(v["kubernetes_version"], podlab_engine::KUBERNETES_VERSION);
+}

@@ -391,6 +391,7 @@ pub struct SessionRun {
     pub commands: Vec<session::CommandRecord>,
 }
 
+pub mod complete;
 pub mod session;
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ pub struct Session {
 
 /// The kubectl resource names the session understands (plural, singular, short names), as
 /// kubectl's discovery maps them, to the kind.
-const RESOURCE_NAMES: &[(&str, &[&str])] = &[
+pub(crate) const RESOURCE_NAMES: &[(&str, &[&str])] = &[
     ("Pod", &["pods", "pod", "po"]),
     ("Deployment", &["deployments", "deployment", "deploy"]),
     ("ReplicaSet", &["replicasets", "replicaset", "rs"]),
