@@ -757,7 +757,7 @@ fn usage_errors() {
         error: must specify -f FILE
         usage:
           podlab apply -f FILE [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [-o text|json] [--seed N] [--limit-ms N]
-          podlab session -f SCRIPT [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [--seed N] [--limit-ms N]
+          podlab session -f SCRIPT [--cluster FILE|PRESET] [--user USER] [--as USER] [--as-group GROUP]... [-o text|json] [--seed N] [--limit-ms N]
           podlab parse -f FILE
           podlab presets
           podlab report website-examples [DIR] [--runtime]
