@@ -19,7 +19,7 @@
 //! anything that is not kubectl or `sleep`, a plain statement that the lab does not run it.
 
 use super::{credential_of, kubelet_config_from, LabError, Loaded};
-use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
+use crate::apiserver::{self, ApiRequest, Body, Caller, KubectlCommand, Verb};
 use crate::controllers::ControllerManager;
 use crate::errors::{kubectl_stderr, CommandError};
 use crate::kubectl::{ApplyOptions, KubectlApply};
@@ -32,6 +32,8 @@ use crate::trace::UserInfo;
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
+
+mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
 /// time limit cuts it first).
@@ -76,6 +78,9 @@ pub struct Session {
     /// `kubelet/<node>`): left out of the loop, so their queued work is lost and they miss
     /// every watch event until `lab start`, when they relist.
     stopped: std::collections::BTreeSet<String>,
+    /// The kubectl command running (its header, field manager and patch type), for the
+    /// commands other than apply, get, delete and scale.
+    command: Option<KubectlCommand>,
     pub commands: Vec<CommandRecord>,
 }
 
@@ -214,7 +219,20 @@ struct Flags {
 }
 
 /// Flags that take a value (the others are booleans).
-const VALUED: &[&str] = &["-n", "--namespace", "-o", "--output", "-f", "--filename", "--replicas", "-l", "--selector"];
+const VALUED: &[&str] = &[
+    "-n",
+    "--namespace",
+    "-o",
+    "--output",
+    "-f",
+    "--filename",
+    "--replicas",
+    "-l",
+    "--selector",
+    "--timeout",
+    "--revision",
+    "--to-revision",
+];
 
 fn parse_flags(words: &[String]) -> Flags {
     let mut args = Vec::new();
@@ -315,6 +333,7 @@ impl Session {
             delivered,
             limit_ms,
             stopped: Default::default(),
+            command: None,
             commands: Vec::new(),
         })
     }
@@ -515,18 +534,56 @@ impl Session {
 
     fn kubectl(&mut self, args: &[String], command: &SessionCommand) -> Output {
         let Some(verb) = args.first() else {
-            return Output::error("error: the lab needs a kubectl command (apply, delete, get, scale)");
+            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint)");
         };
         let flags = parse_flags(&args[1..]);
+        let sub = flags.args.first().map(String::as_str).unwrap_or("");
+        let declared =
+            |name, field_manager, strict, merge_patch| KubectlCommand { name, field_manager, strict, merge_patch };
+        self.command = match verb.as_str() {
+            "label" => Some(declared("kubectl label", "kubectl-label", false, true)),
+            "annotate" => Some(declared("kubectl annotate", "kubectl-annotate", false, true)),
+            "set" => Some(declared("kubectl set image", "kubectl-set", false, false)),
+            "rollout" => Some(declared(
+                match sub {
+                    "status" => "kubectl rollout status",
+                    "history" => "kubectl rollout history",
+                    "undo" => "kubectl rollout undo",
+                    "restart" => "kubectl rollout restart",
+                    "pause" => "kubectl rollout pause",
+                    "resume" => "kubectl rollout resume",
+                    _ => "kubectl rollout",
+                },
+                "kubectl-rollout",
+                false,
+                false,
+            )),
+            "describe" => Some(declared("kubectl describe", "", false, false)),
+            "cordon" => Some(declared("kubectl cordon", "", false, false)),
+            "uncordon" => Some(declared("kubectl uncordon", "", false, false)),
+            "taint" => Some(declared("kubectl taint", "kubectl-taint", false, false)),
+            "create" => Some(declared("kubectl create", "kubectl-create", true, false)),
+            "replace" => Some(declared("kubectl replace", "kubectl-replace", true, false)),
+            _ => None,
+        };
         match verb.as_str() {
             "apply" => self.apply(&flags, command),
             "delete" => self.delete(&flags),
             "get" => self.get(&flags),
             "scale" => self.scale(&flags),
-            "create" | "replace" | "patch" | "label" | "annotate" | "rollout" | "set" | "describe" | "logs" | "exec"
-            | "cordon" | "uncordon" | "drain" | "taint" | "auth" | "api-resources" | "edit" | "expose" | "run"
-            | "wait" | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
-                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, delete, get, scale and sleep)"
+            "label" => self.label(&flags, false),
+            "annotate" => self.label(&flags, true),
+            "set" => self.set(&flags),
+            "rollout" => self.rollout(&flags),
+            "describe" => self.describe(&flags),
+            "cordon" => self.cordon(&flags, true),
+            "uncordon" => self.cordon(&flags, false),
+            "taint" => self.taint(&flags),
+            "create" => self.create_or_replace(&flags, command, false),
+            "replace" => self.create_or_replace(&flags, command, true),
+            "patch" | "logs" | "exec" | "drain" | "auth" | "api-resources" | "edit" | "expose" | "run" | "wait"
+            | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
+                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint and sleep)"
             )),
             other => Output::error(format!("Error: unknown command \"{other}\" for \"kubectl\"")),
         }
@@ -557,8 +614,10 @@ impl Session {
     }
 
     fn request(&self, verb: Verb, res: &'static ResourceInfo, ns: Option<&str>, name: Option<&str>) -> ApiRequest {
+        let mut caller = self.caller.clone();
+        caller.command = self.command.clone();
         ApiRequest {
-            caller: self.caller.clone(),
+            caller,
             verb,
             resource: res,
             namespace: if res.namespaced { ns.map(str::to_string) } else { None },
@@ -669,11 +728,32 @@ impl Session {
     }
 
     fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces"]) {
+        if let Some(f) =
+            flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces", "-l", "--selector"])
+        {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
         }
-        let Some(type_) = flags.args.first() else {
+        let Some(first) = flags.args.first() else {
             return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
+        };
+        // `get TYPE NAME...` or `get TYPE/NAME...` (one type).
+        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
+            Some((t, _)) => {
+                let mut names = Vec::new();
+                for a in &flags.args {
+                    match a.split_once('/') {
+                        Some((t2, n)) if t2 == t => names.push(n.to_string()),
+                        Some(_) => {
+                            return Output::error(format!(
+                                "podlab: kubectl get {a} (several types at once) is not modelled by the lab's session yet; ask for one type at a time"
+                            ))
+                        }
+                        None => return Output::error("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"),
+                    }
+                }
+                (t, names)
+            }
+            None => (first.as_str(), flags.args[1..].to_vec()),
         };
         if type_.contains(',') {
             return Output::error(format!(
@@ -684,52 +764,156 @@ impl Session {
             return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
         };
         let output = flags.value(&["-o", "--output"]);
-        if output.is_some_and(|o| o != "wide") {
-            return Output::error(format!(
-                "podlab: kubectl get -o {} is not modelled by the lab's session yet (it prints the table and -o wide)",
-                output.unwrap_or("")
-            ));
+        match output {
+            None | Some("wide" | "name" | "yaml" | "json") => {}
+            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile"]
+                .iter()
+                .any(|p| o.starts_with(p)) =>
+            {
+                return Output::error(format!(
+                    "podlab: kubectl get -o {o} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)"
+                ))
+            }
+            Some(o) => return Output::error(format!(
+                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+            )),
         }
         let all = flags.has(&["-A", "--all-namespaces"]);
         let ns = self.namespace_of(flags);
-        let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
-        if all {
-            req.namespace = None;
-        }
-        let resp = apiserver::handle(&mut self.world, req);
-        if let Some(status) = resp.error.clone() {
-            return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-        }
-        let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
-        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
-        let text = match res.kind {
-            "Pod" => snap.get_pods(&ns, opts),
-            "Deployment" => snap.get_deployments(&ns, opts),
-            "ReplicaSet" => snap.get_replicasets(&ns, opts),
-            "StatefulSet" => snap.get_statefulsets(&ns, opts),
-            "DaemonSet" => snap.get_daemonsets(&ns, opts),
-            "Job" => snap.get_jobs(&ns, opts),
-            "CronJob" => snap.get_cronjobs(&ns, opts),
-            "Service" => snap.get_services(&ns, opts),
-            "EndpointSlice" => snap.get_endpointslices(&ns, opts),
-            "Endpoints" => snap.get_endpoints(&ns, opts),
-            "Node" => snap.get_nodes(opts),
-            "Event" => snap.get_events(&ns, opts),
-            "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
-            "PersistentVolume" => snap.get_pvs(opts),
-            "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
-            other => {
-                return Output::error(format!(
-                    "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns"
-                ))
-            }
+        let selector = match flags.value(&["-l", "--selector"]).map(parse_selector).transpose() {
+            Ok(s) => s,
+            Err(e) => return Output::error(format!("error: {e}")),
         };
-        // "No resources found" goes to standard error, as kubectl writes it.
-        if text.starts_with("No resources found") {
-            Output { stdout: String::new(), stderr: text, exit: 0 }
-        } else {
-            Output { stdout: text, stderr: String::new(), exit: 0 }
+        if selector.is_some() && !names.is_empty() {
+            return Output::error("error: name cannot be provided when a selector is specified");
         }
+        if all && !names.is_empty() {
+            return Output::error("error: a resource cannot be retrieved by name across all namespaces");
+        }
+        // The objects, through the API server: a GET per name, or one LIST.
+        let mut errors = Vec::new();
+        let mut objects: Vec<crate::object::Object> = Vec::new();
+        if names.is_empty() {
+            let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
+            if all {
+                req.namespace = None;
+            }
+            let resp = apiserver::handle(&mut self.world, req);
+            if let Some(status) = resp.error.clone() {
+                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
+            }
+            let prefix = res.list_prefix(if res.namespaced && !all { Some(&ns) } else { None });
+            let wanted = selector.clone().unwrap_or_default();
+            objects = self
+                .world
+                .store
+                .live(&prefix)
+                .map(|(_, o)| o)
+                .filter(|o| o.kind() == res.kind)
+                .filter(|o| {
+                    let labels = o.meta().labels.clone().unwrap_or_default();
+                    wanted.iter().all(|(k, op, v)| match op {
+                        SelectorOp::Equals => labels.get(k) == Some(v),
+                        SelectorOp::NotEquals => labels.get(k) != Some(v),
+                        SelectorOp::Exists => labels.contains_key(k),
+                        SelectorOp::DoesNotExist => !labels.contains_key(k),
+                    })
+                })
+                .cloned()
+                .collect();
+        } else {
+            for name in &names {
+                let req = self.request(Verb::Get, res, Some(&ns), Some(name));
+                let resp = apiserver::handle(&mut self.world, req);
+                match resp.error.clone() {
+                    Some(status) => errors.push(CommandError::Server(status)),
+                    None => objects.extend(resp.into_object()),
+                }
+            }
+        }
+        let mut out = Output::default();
+        if !errors.is_empty() {
+            out.stderr = kubectl_stderr(&errors);
+            out.exit = 1;
+        }
+        match output {
+            Some("name") => {
+                for o in &objects {
+                    out.stdout += &format!("{}/{}\n", kind_string(res), o.name());
+                }
+            }
+            Some(format @ ("yaml" | "json")) => {
+                // The stored objects (with their resourceVersion), one alone for `get TYPE
+                // NAME`, a `List` otherwise; keys sorted, as kubectl prints unstructured
+                // objects.
+                let single = names.len() == 1;
+                if single && objects.is_empty() {
+                    return out;
+                }
+                let rev = self.world.store.revision();
+                let items: Vec<serde_json::Value> = objects
+                    .iter()
+                    .map(|o| {
+                        let mut v = o.to_json();
+                        if v["metadata"].get("resourceVersion").is_none() {
+                            let key = res.etcd_key(o.namespace(), o.name());
+                            let r = self.world.store.get(&key).map(|(_, r)| r).unwrap_or(rev);
+                            v["metadata"]["resourceVersion"] = serde_json::json!(r.to_string());
+                        }
+                        v
+                    })
+                    .collect();
+                let mut value = if single {
+                    items.into_iter().next().unwrap_or_default()
+                } else {
+                    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+                };
+                crate::kubectl::apply::sort_keys(&mut value);
+                out.stdout = if format == "json" { go_json_indent(&value) } else { go_yaml(&value) };
+            }
+            _ => {
+                let picked: std::collections::BTreeSet<(Option<String>, String)> =
+                    objects.iter().map(|o| (o.namespace().map(str::to_string), o.name().to_string())).collect();
+                let pick = |o: &crate::object::Object| {
+                    o.kind() != res.kind || picked.contains(&(o.namespace().map(str::to_string), o.name().to_string()))
+                };
+                let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
+                let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now).picking(&pick);
+                if !names.is_empty() && objects.is_empty() {
+                    return out;
+                }
+                let text = match res.kind {
+                    "Pod" => snap.get_pods(&ns, opts),
+                    "Deployment" => snap.get_deployments(&ns, opts),
+                    "ReplicaSet" => snap.get_replicasets(&ns, opts),
+                    "StatefulSet" => snap.get_statefulsets(&ns, opts),
+                    "DaemonSet" => snap.get_daemonsets(&ns, opts),
+                    "Job" => snap.get_jobs(&ns, opts),
+                    "CronJob" => snap.get_cronjobs(&ns, opts),
+                    "Service" => snap.get_services(&ns, opts),
+                    "EndpointSlice" => snap.get_endpointslices(&ns, opts),
+                    "Endpoints" => snap.get_endpoints(&ns, opts),
+                    "Node" => snap.get_nodes(opts),
+                    "Event" => snap.get_events(&ns, opts),
+                    "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
+                    "PersistentVolume" => snap.get_pvs(opts),
+                    "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
+                    other => {
+                        return Output::error(format!(
+                            "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
+                            res.plural
+                        ))
+                    }
+                };
+                // "No resources found" goes to standard error, as kubectl writes it.
+                if text.starts_with("No resources found") {
+                    out.stderr = text + &out.stderr;
+                } else {
+                    out.stdout = text;
+                }
+            }
+        }
+        out
     }
 
     fn scale(&mut self, flags: &Flags) -> Output {
@@ -760,6 +944,40 @@ impl Session {
             Some(status) => Output::error(kubectl_stderr(&[CommandError::Server(status)])),
         }
     }
+}
+
+/// `json.MarshalIndent(v, "", "    ")` and a newline, as kubectl's JSON printer writes: Go
+/// escapes `<`, `>` and `&` (they can only stand inside strings).
+fn go_json_indent(v: &serde_json::Value) -> String {
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    let _ = v.serialize(&mut ser);
+    let text = String::from_utf8(buf).unwrap_or_default();
+    text.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026") + "\n"
+}
+
+/// YAML as kubectl's printer writes it (sigs.k8s.io/yaml, go-yaml v2): the same block layout
+/// as [`crate::yaml::to_string`], except that go-yaml quotes strings that read as timestamps.
+fn go_yaml(v: &serde_json::Value) -> String {
+    let text = crate::yaml::to_string(v);
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.lines() {
+        let quoted = line.rsplit_once(": ").and_then(|(head, value)| {
+            let b = value.as_bytes();
+            let looks = b.len() >= 20
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && b[10] == b'T'
+                && b[..4].iter().all(u8::is_ascii_digit)
+                && value.ends_with('Z')
+                && !value.contains(' ');
+            looks.then(|| format!("{head}: \"{value}\""))
+        });
+        out += quoted.as_deref().unwrap_or(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Reads a session script: one command a line, `#` comments and blank lines skipped, a line
@@ -893,6 +1111,26 @@ mod session_tests {
         let w = session.world();
         let snap = Snapshot::new(&w.store, w.store.revision(), w.now);
         out += &format!("[settled at {}ms]\n{}", w.now, snap.get_pods("default", GetOptions::default()));
+        out
+    }
+
+    /// [`transcript`] with, under each command, the requests kubectl sent (their first step's
+    /// summary: method and path) and their response codes.
+    fn transcript_with_requests(script: &str) -> String {
+        let loaded = Loaded::load(None).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let read = |_: &str| None;
+        let mut out = String::new();
+        for c in parse_script(script, &read).unwrap() {
+            let r = session.run(&c).clone();
+            out += &format!("[{}ms-{}ms] $ {}\n", r.start_ms, r.end_ms, r.line);
+            for s in &session.world().steps[r.first_step..r.end_step] {
+                if s.phase == crate::trace::Phase::Request && s.from == crate::trace::Component::Kubectl {
+                    out += &format!("  > {}\n", s.summary);
+                }
+            }
+            out += &format!("{}{}(exit status {})\n", r.stdout, r.stderr, r.exit_code);
+        }
         out
     }
 
@@ -1105,6 +1343,111 @@ mod session_tests {
             No resources found in default namespace.
         "#]]
         .assert_eq(&transcript(script));
+    }
+
+    /// kubectl label and annotate: a GET then a merge patch. A Pod labelled out of its
+    /// ReplicaSet's selector is released, and the ReplicaSet creates a replacement.
+    #[test]
+    fn label_and_annotate() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl label pod web-7c64c74567-pgw5x app=debug\nkubectl label pod web-7c64c74567-pgw5x app=debug --overwrite\nsleep 10s\nkubectl get pods -l app=web\nkubectl get pods -l app=debug\nkubectl label pods/web-7c64c74567-pgw5x tier=frontend\nkubectl label pods/web-7c64c74567-pgw5x tier=frontend\nkubectl label pods/web-7c64c74567-pgw5x tier-\nkubectl label pods/web-7c64c74567-pgw5x tier-\nkubectl label deploy web team=blue\nkubectl annotate deployment web owner=alice\nkubectl annotate deployment web owner=bob\nkubectl annotate deployment web owner=bob --overwrite\nkubectl annotate deployment web owner-\nkubectl label pod nope a=b\nkubectl label pod nope a=b --bogus\nkubectl label pod\nkubectl label pod nope a=b a-\nkubectl annotate pod nope a=b a-\nkubectl label pod nope 'a=b c'\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl label pod web-7c64c74567-pgw5x app=debug
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+            error: 'app' already has a value (web), and --overwrite is false
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl label pod web-7c64c74567-pgw5x app=debug --overwrite
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x labeled
+            (exit status 0)
+            [20004ms-30004ms] $ sleep 10s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl get pods -l app=web
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-5blzt   1/1     Running   0          10s
+            web-7c64c74567-9vtnp   1/1     Running   0          30s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl get pods -l app=debug
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-pgw5x   1/1     Running   0          30s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x not labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x unlabeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            label "tier" not found.
+            pod/web-7c64c74567-pgw5x not labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label deploy web team=blue
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-label
+            deployment.apps/web labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=alice
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=bob
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: --overwrite is false but found the following declared annotation(s): 'owner' already has a value (alice)
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=bob --overwrite
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner-
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pod nope a=b
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope a=b --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl label --help' for usage.
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod
+            error: at least one label update is required
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope a=b a-
+            error: can not both modify and remove a label in the same command
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl annotate pod nope a=b a-
+            error: can not both modify and remove the following annotation(s) in the same command: a
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope 'a=b c'
+            error: invalid label value: "a=b c": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
     }
 }
 
