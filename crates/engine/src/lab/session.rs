@@ -1449,6 +1449,222 @@ mod session_tests {
             (exit status 1)
         "#]].assert_eq(&transcript_with_requests(&script));
     }
+
+    /// kubectl set image starts a rollout (a new ReplicaSet); rollout status follows it
+    /// while cluster time passes; history, undo, pause, resume and restart.
+    #[test]
+    fn set_image_and_rollouts() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{}EOF\nsleep 20s\nkubectl set image deployment/web nginx=nginx:1.28\nkubectl rollout status deployment/web\nkubectl rollout history deployment/web\nkubectl set image deployment/web nginx=nginx:1.28\nkubectl set image deployment/web x=nginx:1.28\nkubectl rollout undo deployment/web\nkubectl rollout status deploy/web\nkubectl get rs\nkubectl rollout history deployment web\nkubectl rollout history deployment web --revision=2\nkubectl rollout undo deployment/web --to-revision=3\nkubectl rollout undo deployment/web --to-revision=9\nkubectl rollout pause deployment/web\nkubectl rollout pause deployment/web\nkubectl rollout restart deployment/web\nkubectl rollout undo deployment/web\nkubectl rollout resume deployment/web\nkubectl rollout resume deployment/web\nkubectl rollout restart deployment/web\nkubectl rollout status deployment/web\nkubectl set image deployment/web nginx=nginx:1.30\nkubectl rollout status deployment/web --timeout=40s\nkubectl get pods\nkubectl rollout status deployment/nope\nkubectl set image deployment/nope nginx=nginx:1.30\nkubectl rollout status deployment/web --bogus\nkubectl rollout frob deployment/web\nkubectl rollout status\nkubectl rollout undo deployment/web --to-revision=x\n",
+            DEPLOYMENT.replace("replicas: 2", "replicas: 3")
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl set image deployment/web nginx=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-set
+            deployment.apps/web image updated
+            (exit status 0)
+            [20004ms-27012ms] $ kubectl rollout status deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl rollout history deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web 
+            REVISION  CHANGE-CAUSE
+            1         <none>
+            2         <none>
+
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl set image deployment/web nginx=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl set image deployment/web x=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: unable to find container named "x"
+            (exit status 1)
+            [27012ms-27012ms] $ kubectl rollout undo deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web rolled back
+            (exit status 0)
+            [27012ms-30012ms] $ kubectl rollout status deploy/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl get rs
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            NAME             DESIRED   CURRENT   READY   AGE
+            web-7c64c74567   3         3         3       30s
+            web-c47498c66    0         0         0       10s
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout history deployment web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web 
+            REVISION  CHANGE-CAUSE
+            2         <none>
+            3         <none>
+
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout history deployment web --revision=2
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web with revision #2
+            Pod Template:
+              Labels:  app=web
+                       pod-template-hash=c47498c66
+              Containers:
+               nginx:
+                Image:         nginx:1.28
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web --to-revision=3
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web skipped rollback (current template already matches revision 3)
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web --to-revision=9
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            error: unable to find specified revision 9 in history
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout pause deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web paused
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout pause deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" is already paused
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout restart deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" can't restart paused deployment (run rollout resume first)
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout resume deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web resumed
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout resume deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" is not paused
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout restart deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web restarted
+            (exit status 0)
+            [30012ms-33012ms] $ kubectl rollout status deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [33012ms-33012ms] $ kubectl set image deployment/web nginx=nginx:1.30
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-set
+            deployment.apps/web image updated
+            (exit status 0)
+            [33012ms-73012ms] $ kubectl rollout status deployment/web --timeout=40s
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            error: timed out waiting for the condition
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl get pods
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS             RESTARTS   AGE
+            web-57dddfcd44-gcg4f   0/1     ImagePullBackOff   0          40s
+            web-794ccc7458-6xntd   1/1     Running            0          41s
+            web-794ccc7458-98hjg   1/1     Running            0          43s
+            web-794ccc7458-d4nhm   1/1     Running            0          42s
+            (exit status 0)
+            [73012ms-73012ms] $ kubectl rollout status deployment/nope
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+            Error from server (NotFound): deployments.apps "nope" not found
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl set image deployment/nope nginx=nginx:1.30
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+            Error from server (NotFound): deployments.apps "nope" not found
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout status deployment/web --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl rollout status --help' for usage.
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout frob deployment/web
+            error: unknown command "frob"
+            See 'kubectl rollout -h' for help and examples
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout status
+            error: required resource not specified
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout undo deployment/web --to-revision=x
+            Error: invalid argument "x" for "--to-revision" flag: strconv.ParseInt: parsing "x": invalid syntax
+            See 'kubectl rollout undo --help' for usage.
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
 }
 
 #[cfg(test)]
