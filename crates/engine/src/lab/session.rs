@@ -958,23 +958,43 @@ fn go_json_indent(v: &serde_json::Value) -> String {
 }
 
 /// YAML as kubectl's printer writes it (sigs.k8s.io/yaml, go-yaml v2): the same block layout
-/// as [`crate::yaml::to_string`], except that go-yaml quotes strings that read as timestamps.
+/// as [`crate::yaml::to_string`] (libyaml's), except that go-yaml quotes with double quotes
+/// where libyaml uses single ones (`resourceVersion: "165"`), and also quotes strings that
+/// read as timestamps.
 fn go_yaml(v: &serde_json::Value) -> String {
     let text = crate::yaml::to_string(v);
     let mut out = String::with_capacity(text.len() + 64);
     for line in text.lines() {
-        let quoted = line.rsplit_once(": ").and_then(|(head, value)| {
-            let b = value.as_bytes();
-            let looks = b.len() >= 20
-                && b[4] == b'-'
-                && b[7] == b'-'
-                && b[10] == b'T'
-                && b[..4].iter().all(u8::is_ascii_digit)
-                && value.ends_with('Z')
-                && !value.contains(' ');
-            looks.then(|| format!("{head}: \"{value}\""))
-        });
-        out += quoted.as_deref().unwrap_or(line);
+        // The value of `key: value`, `- value` or `- key: value`.
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let (head, value) = match body.strip_prefix("- ") {
+            Some(rest) => match rest.split_once(": ") {
+                Some((k, v)) => (format!("{indent}- {k}: "), v),
+                None => (format!("{indent}- "), rest),
+            },
+            None => match body.split_once(": ") {
+                Some((k, v)) => (format!("{indent}{k}: "), v),
+                None => (String::new(), ""),
+            },
+        };
+        let b = value.as_bytes();
+        let timestamp = b.len() >= 20
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b[10] == b'T'
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && value.ends_with('Z')
+            && !value.contains(' ');
+        let single = value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'');
+        if timestamp {
+            out += &format!("{head}\"{value}\"");
+        } else if single && !value.contains('"') && !value.contains('\\') {
+            let inner = value[1..value.len() - 1].replace("''", "'");
+            out += &format!("{head}\"{inner}\"");
+        } else {
+            out += line;
+        }
         out.push('\n');
     }
     out
@@ -1664,6 +1684,370 @@ mod session_tests {
             See 'kubectl rollout undo --help' for usage.
             (exit status 1)
         "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
+    /// kubectl get by name (a traced GET; several names; NotFound), with -l, and -o
+    /// name|yaml|json (one object alone, several in a List).
+    #[test]
+    fn get_by_name_selector_and_output_formats() {
+        let script = "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.29\nEOF\nsleep 10s\nkubectl get pod web\nkubectl get pods/web pods/nope\nkubectl get pod nope\nkubectl get pods -l app=web -o name\nkubectl get pods -l app=db\nkubectl get pods -l app=db -o name\nkubectl get pod web -o json\nkubectl get pods -l app=db -o yaml\nkubectl get nodes -o name\nkubectl get pod web -l app=web\nkubectl get pod web -A\nkubectl get pods -o jsonpath='{.items}'\nkubectl get pods -o bogus\nkubectl get pod web -o yaml\n";
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+              > kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            pod/web created
+            (exit status 0)
+            [4ms-10004ms] $ sleep 10s
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          10s
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods/web pods/nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          10s
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -l app=web -o name
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            pod/web
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            No resources found in default namespace.
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db -o name
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web -o json
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    "annotations": {
+                        "kubectl.kubernetes.io/last-applied-configuration": "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"annotations\":{},\"labels\":{\"app\":\"web\"},\"name\":\"web\",\"namespace\":\"default\"},\"spec\":{\"containers\":[{\"image\":\"nginx:1.29\",\"name\":\"nginx\"}]}}\n"
+                    },
+                    "creationTimestamp": "2026-01-01T00:00:00Z",
+                    "generation": 1,
+                    "labels": {
+                        "app": "web"
+                    },
+                    "name": "web",
+                    "namespace": "default",
+                    "resourceVersion": "165",
+                    "uid": "c34d0bff-9015-4280-a099-ec6cd7363ca5"
+                },
+                "spec": {
+                    "containers": [
+                        {
+                            "image": "nginx:1.29",
+                            "imagePullPolicy": "IfNotPresent",
+                            "name": "nginx",
+                            "terminationMessagePath": "/dev/termination-log",
+                            "terminationMessagePolicy": "File",
+                            "volumeMounts": [
+                                {
+                                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                                    "name": "kube-api-access-t29pp",
+                                    "readOnly": true
+                                }
+                            ]
+                        }
+                    ],
+                    "dnsPolicy": "ClusterFirst",
+                    "enableServiceLinks": true,
+                    "nodeName": "kind-worker",
+                    "preemptionPolicy": "PreemptLowerPriority",
+                    "priority": 0,
+                    "restartPolicy": "Always",
+                    "schedulerName": "default-scheduler",
+                    "securityContext": {},
+                    "serviceAccount": "default",
+                    "serviceAccountName": "default",
+                    "terminationGracePeriodSeconds": 30,
+                    "tolerations": [
+                        {
+                            "effect": "NoExecute",
+                            "key": "node.kubernetes.io/not-ready",
+                            "operator": "Exists",
+                            "tolerationSeconds": 300
+                        },
+                        {
+                            "effect": "NoExecute",
+                            "key": "node.kubernetes.io/unreachable",
+                            "operator": "Exists",
+                            "tolerationSeconds": 300
+                        }
+                    ],
+                    "volumes": [
+                        {
+                            "name": "kube-api-access-t29pp",
+                            "projected": {
+                                "defaultMode": 420,
+                                "sources": [
+                                    {
+                                        "serviceAccountToken": {
+                                            "expirationSeconds": 3607,
+                                            "path": "token"
+                                        }
+                                    },
+                                    {
+                                        "configMap": {
+                                            "items": [
+                                                {
+                                                    "key": "ca.crt",
+                                                    "path": "ca.crt"
+                                                }
+                                            ],
+                                            "name": "kube-root-ca.crt"
+                                        }
+                                    },
+                                    {
+                                        "downwardAPI": {
+                                            "items": [
+                                                {
+                                                    "fieldRef": {
+                                                        "apiVersion": "v1",
+                                                        "fieldPath": "metadata.namespace"
+                                                    },
+                                                    "path": "namespace"
+                                                }
+                                            ]
+                                        }
+                                    }
+                                ]
+                            }
+                        }
+                    ]
+                },
+                "status": {
+                    "conditions": [
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "PodReadyToStartContainers"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "Initialized"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "Ready"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "ContainersReady"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "PodScheduled"
+                        }
+                    ],
+                    "containerStatuses": [
+                        {
+                            "containerID": "containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135",
+                            "image": "docker.io/library/nginx:1.29",
+                            "imageID": "docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98",
+                            "lastState": {},
+                            "name": "nginx",
+                            "ready": true,
+                            "restartCount": 0,
+                            "started": true,
+                            "state": {
+                                "running": {
+                                    "startedAt": "2026-01-01T00:00:02Z"
+                                }
+                            },
+                            "volumeMounts": [
+                                {
+                                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                                    "name": "kube-api-access-t29pp",
+                                    "readOnly": true,
+                                    "recursiveReadOnly": "Disabled"
+                                }
+                            ]
+                        }
+                    ],
+                    "hostIP": "172.18.0.3",
+                    "hostIPs": [
+                        {
+                            "ip": "172.18.0.3"
+                        }
+                    ],
+                    "observedGeneration": 1,
+                    "phase": "Running",
+                    "podIP": "10.244.1.2",
+                    "podIPs": [
+                        {
+                            "ip": "10.244.1.2"
+                        }
+                    ],
+                    "qosClass": "BestEffort",
+                    "startTime": "2026-01-01T00:00:00Z"
+                }
+            }
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db -o yaml
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            apiVersion: v1
+            items: []
+            kind: List
+            metadata:
+              resourceVersion: ""
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get nodes -o name
+              > kubectl sends GET /api/v1/nodes?limit=500
+            node/kind-control-plane
+            node/kind-worker
+            node/kind-worker2
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web -l app=web
+            error: name cannot be provided when a selector is specified
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod web -A
+            error: a resource cannot be retrieved by name across all namespaces
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -o jsonpath='{.items}'
+            podlab: kubectl get -o jsonpath={.items} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -o bogus
+            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod web -o yaml
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"labels":{"app":"web"},"name":"web","namespace":"default"},"spec":{"containers":[{"image":"nginx:1.29","name":"nginx"}]}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              labels:
+                app: web
+              name: web
+              namespace: default
+              resourceVersion: "165"
+              uid: c34d0bff-9015-4280-a099-ec6cd7363ca5
+            spec:
+              containers:
+              - image: nginx:1.29
+                imagePullPolicy: IfNotPresent
+                name: nginx
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Always
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-t29pp
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
+                image: docker.io/library/nginx:1.29
+                imageID: docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                lastState: {}
+                name: nginx
+                ready: true
+                restartCount: 0
+                started: true
+                state:
+                  running:
+                    startedAt: "2026-01-01T00:00:02Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              observedGeneration: 1
+              phase: Running
+              podIP: 10.244.1.2
+              podIPs:
+              - ip: 10.244.1.2
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+        "#]].assert_eq(&transcript_with_requests(script));
     }
 }
 
