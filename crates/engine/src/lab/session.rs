@@ -8,10 +8,22 @@
 //!   cascade), prints `pod "web-1" deleted from default namespace`, then waits, as kubectl
 //!   does by default (`--wait=true`), until the object is gone: cluster time passes while the
 //!   kubelet stops the Pod and the controllers react;
-//! - `kubectl get TYPE [-o wide] [-n NS | -A]` lists through the API server (its request is
-//!   traced like any other) and prints kubectl's table for the cluster as it stands;
+//! - `kubectl get TYPE [NAME...] [-l SELECTOR] [-o wide|name|yaml|json] [-n NS | -A]` lists
+//!   (or GETs each name) through the API server (its request is traced like any other) and
+//!   prints kubectl's table, names, or the stored objects (one alone, several in a `List`);
 //! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
+//! - `kubectl create -f FILE` / `kubectl replace -f FILE` POST / PUT each document;
+//! - `kubectl label|annotate TYPE NAME k=v k- [--overwrite]` GET, then merge-patch the
+//!   metadata (a Pod labelled out of its ReplicaSet's selector is released and replaced);
+//! - `kubectl set image TYPE/NAME CONTAINER=IMAGE` patches the Pod template;
+//! - `kubectl rollout status|history|undo|restart|pause|resume deployment/NAME`: status
+//!   prints a line each time the Deployment changes while cluster time passes;
+//! - `kubectl describe TYPE [NAME]` GETs the object and prints its describer's text;
+//! - `kubectl cordon|uncordon NODE` and `kubectl taint nodes NODE k=v:Effect | k:Effect-`;
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
+//!
+//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`; each declares its
+//! `Kubectl-Command` header, field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
 //! command's output and exit status are kept with the range of steps it caused
@@ -2499,6 +2511,10 @@ mod session_properties {
                 line: format!("kubectl apply -f {}", STARTERS[i].0),
                 file: Some((STARTERS[i].0.to_string(), STARTERS[i].1.to_string())),
             }),
+            (0..STARTERS.len(), any::<bool>()).prop_map(|(i, replace)| SessionCommand {
+                line: format!("kubectl {} -f {}", if replace { "replace" } else { "create" }, STARTERS[i].0),
+                file: Some((STARTERS[i].0.to_string(), STARTERS[i].1.to_string())),
+            }),
             (1u64..90).prop_map(move |s| plain(&format!("sleep {s}s"))),
             prop::sample::select(vec![
                 "kubectl delete pods --all",
@@ -2520,6 +2536,28 @@ mod session_properties {
                 "lab stop kubelet kind-worker",
                 "lab start kubelet kind-worker",
                 "kubectl rollout undo deployment shop",
+                "kubectl rollout undo deployment/shop --to-revision=1",
+                "kubectl rollout status deployment/shop --timeout=20s",
+                "kubectl rollout history deployment/shop",
+                "kubectl rollout restart deployment/shop",
+                "kubectl rollout pause deployment/shop",
+                "kubectl rollout resume deployment/shop",
+                "kubectl set image deployment/shop *=nginx:1.28",
+                "kubectl set image deployment/shop *=nginx:9.99",
+                "kubectl label deployment shop tier=web",
+                "kubectl label pods -l app=shop",
+                "kubectl annotate deployment shop note=x --overwrite",
+                "kubectl get pods -o yaml",
+                "kubectl get deployments -o name",
+                "kubectl get pods -l app=shop -o json",
+                "kubectl get deployment shop",
+                "kubectl describe pods",
+                "kubectl describe deployment shop",
+                "kubectl describe node kind-worker",
+                "kubectl cordon kind-worker",
+                "kubectl uncordon kind-worker",
+                "kubectl taint nodes kind-worker2 dedicated=db:NoSchedule",
+                "kubectl taint nodes kind-worker2 dedicated:NoSchedule-",
                 "kubectl get",
                 "helm install x",
             ])
