@@ -73,7 +73,7 @@
 //! annotations, and for the webhook plugins each AdmissionReview sent and received).
 
 mod diff;
-mod jsonpatch;
+pub(crate) mod jsonpatch;
 mod plugins;
 mod selector;
 mod webhook;

@@ -559,7 +559,16 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         hooks::decode(req.resource, &current, false)
     } else if req.verb == Verb::Patch {
         let mut current = with_resource_version(old.clone(), rev).to_json();
-        strategic::merge(&mut current, &body.json());
+        let patch = body.json();
+        if patch.is_array() {
+            // An RFC 6902 JSON patch (`application/json-patch+json`, as `kubectl rollout undo`
+            // sends it).
+            if let Err(e) = crate::admission::jsonpatch::apply_patch(&mut current, &patch) {
+                return ApiResponse::failure(Status::bad_request(e.to_string()));
+            }
+        } else {
+            strategic::merge(&mut current, &patch);
+        }
         hooks::decode(req.resource, &current, strict)
     } else {
         body.decode(req.resource, strict)

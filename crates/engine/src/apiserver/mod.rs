@@ -126,11 +126,26 @@ pub struct Caller {
     pub credential: Credential,
     /// `--as` / `--as-group`.
     pub impersonate: Option<UserInfo>,
+    /// The kubectl command sending the request, when it is not `kubectl apply`.
+    pub command: Option<KubectlCommand>,
+}
+
+/// What a kubectl command other than apply declares on its requests: its `Kubectl-Command`
+/// header, its field manager, whether it asks for strict field validation (the commands with
+/// `--validate`), and whether it patches with a JSON merge patch rather than a strategic one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubectlCommand {
+    /// `kubectl label`
+    pub name: &'static str,
+    /// `kubectl-label`
+    pub field_manager: &'static str,
+    pub strict: bool,
+    pub merge_patch: bool,
 }
 
 impl Caller {
     pub fn new(component: Component, credential: Credential) -> Caller {
-        Caller { component, node: None, credential, impersonate: None }
+        Caller { component, node: None, credential, impersonate: None, command: None }
     }
 
     /// A kubelet: `system:node:<name>` in `system:nodes`.
@@ -143,6 +158,7 @@ impl Caller {
                 organizations: vec!["system:nodes".to_string()],
             },
             impersonate: None,
+            command: None,
         }
     }
 
@@ -531,8 +547,18 @@ impl<'a> Req<'a> {
         // field manager; `kubectl get` lists in chunks of 500.
         let scale = req.subresource.as_deref() == Some("scale");
         if kubectl && matches!(req.verb, Verb::Create | Verb::Patch | Verb::Update) && !scale {
-            query.push(("fieldManager".into(), KUBECTL_FIELD_MANAGER.into()));
-            query.push(("fieldValidation".into(), "Strict".into()));
+            let (manager, strict) = req
+                .caller
+                .command
+                .as_ref()
+                .map(|c| (c.field_manager, c.strict))
+                .unwrap_or((KUBECTL_FIELD_MANAGER, true));
+            if !manager.is_empty() {
+                query.push(("fieldManager".into(), manager.into()));
+            }
+            if strict {
+                query.push(("fieldValidation".into(), "Strict".into()));
+            }
         }
         if kubectl && req.verb == Verb::List {
             query.push(("limit".into(), "500".into()));
@@ -541,6 +567,10 @@ impl<'a> Req<'a> {
         if self.body.is_some() {
             let ct = match req.verb {
                 Verb::Patch if scale => "application/merge-patch+json",
+                Verb::Patch if self.body.as_ref().is_some_and(|b| b.json().is_array()) => "application/json-patch+json",
+                Verb::Patch if req.caller.command.as_ref().is_some_and(|c| c.merge_patch) => {
+                    "application/merge-patch+json"
+                }
                 Verb::Patch => "application/strategic-merge-patch+json",
                 _ => "application/json",
             };
@@ -548,7 +578,8 @@ impl<'a> Req<'a> {
         }
         if kubectl {
             headers.push(("User-Agent".into(), kubectl_user_agent()));
-            headers.push(("Kubectl-Command".into(), "kubectl apply".into()));
+            let name = req.caller.command.as_ref().map(|c| c.name).unwrap_or("kubectl apply");
+            headers.push(("Kubectl-Command".into(), name.into()));
         }
         if matches!(req.caller.credential, Credential::BearerToken(_) | Credential::ServiceAccount { .. }) {
             headers.push(("Authorization".into(), "Bearer <masked>".into()));

@@ -57,7 +57,7 @@ pub const DESIRED_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/desired-
 pub const MAX_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/max-replicas";
 pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
 /// Annotations of the Deployment that are not copied to its ReplicaSets.
-const SKIP_COPY_ANNOTATIONS: [&str; 6] = [
+pub const SKIP_COPY_ANNOTATIONS: [&str; 6] = [
     "kubectl.kubernetes.io/last-applied-configuration",
     REVISION_ANNOTATION,
     REVISION_HISTORY_ANNOTATION,

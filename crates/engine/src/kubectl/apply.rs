@@ -85,6 +85,17 @@ pub struct DocumentResult {
     pub refused_at_step: Option<usize>,
 }
 
+/// Which of kubectl's file commands runs: `apply` (GET, then create or patch), `create`
+/// (POST only, no last-applied annotation: an existing object is AlreadyExists) or `replace`
+/// (PUT of the object as in the file: a missing object is NotFound).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FileVerb {
+    #[default]
+    Apply,
+    Create,
+    Replace,
+}
+
 /// How kubectl is invoked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApplyOptions {
@@ -127,11 +138,12 @@ pub struct KubectlApply {
     unauthorized: bool,
     /// The modified configuration (body) of the document being applied.
     current_body: Option<Value>,
+    verb: FileVerb,
 }
 
 /// Sorts the keys of every object in `v`, at every level, in place (the order in which Go's
 /// encoding/json writes a map).
-fn sort_keys(v: &mut Value) {
+pub(crate) fn sort_keys(v: &mut Value) {
     match v {
         Value::Object(m) => {
             let mut entries: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
@@ -197,7 +209,14 @@ impl KubectlApply {
             server_errors: vec![],
             unauthorized: false,
             current_body: None,
+            verb: FileVerb::Apply,
         }
+    }
+
+    /// The same client running `kubectl create -f` or `kubectl replace -f` instead.
+    pub fn with_verb(mut self, verb: FileVerb) -> KubectlApply {
+        self.verb = verb;
+        self
     }
 
     /// Reads the file (kubectl maps every document before it sends anything: documents it
@@ -397,6 +416,22 @@ impl KubectlApply {
             Pending::Ready(o) => o.clone(),
         };
         let ns = self.namespace_for(&obj);
+        if self.verb != FileVerb::Apply {
+            // create and replace send the object as the file has it, with the namespace kubectl
+            // chose, and no GET first.
+            let mut body = obj.body.clone();
+            if let (Some(n), Some(m)) = (&ns, body.get_mut("metadata").and_then(Value::as_object_mut)) {
+                m.insert("namespace".into(), Value::String(n.clone()));
+            }
+            sort_keys(&mut body);
+            self.current_body = Some(body);
+            if self.verb == FileVerb::Create {
+                self.run_create(core, index, 0);
+            } else {
+                self.run_replace(core, index);
+            }
+            return;
+        }
         if obj.name.is_empty() {
             // kubectl apply's own refusal (generateName, or no name at all), in the apply loop.
             let mut body = obj.body.clone();
@@ -437,7 +472,7 @@ impl KubectlApply {
         let body = self.current_body.clone();
         let resp = apiserver::handle(core, self.request(Verb::Create, &obj, body));
         let rid = Self::last_request_id(core);
-        let ids = vec![get_id, rid];
+        let ids = if get_id == 0 { vec![rid] } else { vec![get_id, rid] };
         self.warnings(core, &resp);
         if resp.ok() {
             let text = format!(
@@ -451,6 +486,26 @@ impl KubectlApply {
             self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
         } else {
             self.server_error(core, index, &obj, "creating", &resp, ids);
+        }
+        self.next(core, index + 1, ROUND_TRIP_MS);
+    }
+
+    /// `kubectl replace -f`: a PUT of the object as the file has it.
+    fn run_replace(&mut self, core: &mut World, index: usize) {
+        let Pending::Ready(obj) = &self.docs[index].1 else { return };
+        let obj = obj.clone();
+        let body = self.current_body.clone();
+        let resp = apiserver::handle(core, self.request(Verb::Update, &obj, body));
+        let rid = Self::last_request_id(core);
+        self.warnings(core, &resp);
+        if resp.ok() {
+            let text = format!("{}/{} replaced", kind_for_output(obj.resource), obj.name);
+            Self::annotate_response(core, rid, &text);
+            self.print(core, false, text.clone());
+            let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
+            self.result(index, Some(oref), Operation::Configured, text, resp.code, vec![rid], None);
+        } else {
+            self.server_error(core, index, &obj, "replacing", &resp, vec![rid]);
         }
         self.next(core, index + 1, ROUND_TRIP_MS);
     }
@@ -578,9 +633,14 @@ impl KubectlApply {
                 }
             }
         } else if self.docs.is_empty() {
-            let s = "error: no objects passed to apply\n";
-            stderr.push_str(s);
-            merged.push_str(s);
+            let verb = match self.verb {
+                FileVerb::Apply => "apply",
+                FileVerb::Create => "create",
+                FileVerb::Replace => "replace",
+            };
+            let s = format!("error: no objects passed to {verb}\n");
+            stderr.push_str(&s);
+            merged.push_str(&s);
             exit = 1;
         }
         if self.results.iter().any(|r| !r.accepted) {

@@ -8,10 +8,22 @@
 //!   cascade), prints `pod "web-1" deleted from default namespace`, then waits, as kubectl
 //!   does by default (`--wait=true`), until the object is gone: cluster time passes while the
 //!   kubelet stops the Pod and the controllers react;
-//! - `kubectl get TYPE [-o wide] [-n NS | -A]` lists through the API server (its request is
-//!   traced like any other) and prints kubectl's table for the cluster as it stands;
+//! - `kubectl get TYPE [NAME...] [-l SELECTOR] [-o wide|name|yaml|json] [-n NS | -A]` lists
+//!   (or GETs each name) through the API server (its request is traced like any other) and
+//!   prints kubectl's table, names, or the stored objects (one alone, several in a `List`);
 //! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
+//! - `kubectl create -f FILE` / `kubectl replace -f FILE` POST / PUT each document;
+//! - `kubectl label|annotate TYPE NAME k=v k- [--overwrite]` GET, then merge-patch the
+//!   metadata (a Pod labelled out of its ReplicaSet's selector is released and replaced);
+//! - `kubectl set image TYPE/NAME CONTAINER=IMAGE` patches the Pod template;
+//! - `kubectl rollout status|history|undo|restart|pause|resume deployment/NAME`: status
+//!   prints a line each time the Deployment changes while cluster time passes;
+//! - `kubectl describe TYPE [NAME]` GETs the object and prints its describer's text;
+//! - `kubectl cordon|uncordon NODE` and `kubectl taint nodes NODE k=v:Effect | k:Effect-`;
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
+//!
+//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`; each declares its
+//! `Kubectl-Command` header, field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
 //! command's output and exit status are kept with the range of steps it caused
@@ -19,7 +31,7 @@
 //! anything that is not kubectl or `sleep`, a plain statement that the lab does not run it.
 
 use super::{credential_of, kubelet_config_from, LabError, Loaded};
-use crate::apiserver::{self, ApiRequest, Body, Caller, Verb};
+use crate::apiserver::{self, ApiRequest, Body, Caller, KubectlCommand, Verb};
 use crate::controllers::ControllerManager;
 use crate::errors::{kubectl_stderr, CommandError};
 use crate::kubectl::{ApplyOptions, KubectlApply};
@@ -32,6 +44,8 @@ use crate::trace::UserInfo;
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
+
+mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
 /// time limit cuts it first).
@@ -76,6 +90,9 @@ pub struct Session {
     /// `kubelet/<node>`): left out of the loop, so their queued work is lost and they miss
     /// every watch event until `lab start`, when they relist.
     stopped: std::collections::BTreeSet<String>,
+    /// The kubectl command running (its header, field manager and patch type), for the
+    /// commands other than apply, get, delete and scale.
+    command: Option<KubectlCommand>,
     pub commands: Vec<CommandRecord>,
     /// The etcd revision of the starting cluster, before any command.
     setup_revision: u64,
@@ -220,7 +237,20 @@ struct Flags {
 }
 
 /// Flags that take a value (the others are booleans).
-const VALUED: &[&str] = &["-n", "--namespace", "-o", "--output", "-f", "--filename", "--replicas", "-l", "--selector"];
+const VALUED: &[&str] = &[
+    "-n",
+    "--namespace",
+    "-o",
+    "--output",
+    "-f",
+    "--filename",
+    "--replicas",
+    "-l",
+    "--selector",
+    "--timeout",
+    "--revision",
+    "--to-revision",
+];
 
 fn parse_flags(words: &[String]) -> Flags {
     let mut args = Vec::new();
@@ -322,6 +352,7 @@ impl Session {
             delivered,
             limit_ms,
             stopped: Default::default(),
+            command: None,
             commands: Vec::new(),
             setup_revision,
             first_apply: None,
@@ -564,18 +595,56 @@ impl Session {
 
     fn kubectl(&mut self, args: &[String], command: &SessionCommand) -> Output {
         let Some(verb) = args.first() else {
-            return Output::error("error: the lab needs a kubectl command (apply, delete, get, scale)");
+            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint)");
         };
         let flags = parse_flags(&args[1..]);
+        let sub = flags.args.first().map(String::as_str).unwrap_or("");
+        let declared =
+            |name, field_manager, strict, merge_patch| KubectlCommand { name, field_manager, strict, merge_patch };
+        self.command = match verb.as_str() {
+            "label" => Some(declared("kubectl label", "kubectl-label", false, true)),
+            "annotate" => Some(declared("kubectl annotate", "kubectl-annotate", false, true)),
+            "set" => Some(declared("kubectl set image", "kubectl-set", false, false)),
+            "rollout" => Some(declared(
+                match sub {
+                    "status" => "kubectl rollout status",
+                    "history" => "kubectl rollout history",
+                    "undo" => "kubectl rollout undo",
+                    "restart" => "kubectl rollout restart",
+                    "pause" => "kubectl rollout pause",
+                    "resume" => "kubectl rollout resume",
+                    _ => "kubectl rollout",
+                },
+                "kubectl-rollout",
+                false,
+                false,
+            )),
+            "describe" => Some(declared("kubectl describe", "", false, false)),
+            "cordon" => Some(declared("kubectl cordon", "", false, false)),
+            "uncordon" => Some(declared("kubectl uncordon", "", false, false)),
+            "taint" => Some(declared("kubectl taint", "kubectl-taint", false, false)),
+            "create" => Some(declared("kubectl create", "kubectl-create", true, false)),
+            "replace" => Some(declared("kubectl replace", "kubectl-replace", true, false)),
+            _ => None,
+        };
         match verb.as_str() {
             "apply" => self.apply(&flags, command),
             "delete" => self.delete(&flags),
             "get" => self.get(&flags),
             "scale" => self.scale(&flags),
-            "create" | "replace" | "patch" | "label" | "annotate" | "rollout" | "set" | "describe" | "logs" | "exec"
-            | "cordon" | "uncordon" | "drain" | "taint" | "auth" | "api-resources" | "edit" | "expose" | "run"
-            | "wait" | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
-                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, delete, get, scale and sleep)"
+            "label" => self.label(&flags, false),
+            "annotate" => self.label(&flags, true),
+            "set" => self.set(&flags),
+            "rollout" => self.rollout(&flags),
+            "describe" => self.describe(&flags),
+            "cordon" => self.cordon(&flags, true),
+            "uncordon" => self.cordon(&flags, false),
+            "taint" => self.taint(&flags),
+            "create" => self.create_or_replace(&flags, command, false),
+            "replace" => self.create_or_replace(&flags, command, true),
+            "patch" | "logs" | "exec" | "drain" | "auth" | "api-resources" | "edit" | "expose" | "run" | "wait"
+            | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
+                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint and sleep)"
             )),
             other => Output::error(format!("Error: unknown command \"{other}\" for \"kubectl\"")),
         }
@@ -615,8 +684,10 @@ impl Session {
     }
 
     fn request(&self, verb: Verb, res: &'static ResourceInfo, ns: Option<&str>, name: Option<&str>) -> ApiRequest {
+        let mut caller = self.caller.clone();
+        caller.command = self.command.clone();
         ApiRequest {
-            caller: self.caller.clone(),
+            caller,
             verb,
             resource: res,
             namespace: if res.namespaced { ns.map(str::to_string) } else { None },
@@ -727,11 +798,32 @@ impl Session {
     }
 
     fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces"]) {
+        if let Some(f) =
+            flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces", "-l", "--selector"])
+        {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
         }
-        let Some(type_) = flags.args.first() else {
+        let Some(first) = flags.args.first() else {
             return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
+        };
+        // `get TYPE NAME...` or `get TYPE/NAME...` (one type).
+        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
+            Some((t, _)) => {
+                let mut names = Vec::new();
+                for a in &flags.args {
+                    match a.split_once('/') {
+                        Some((t2, n)) if t2 == t => names.push(n.to_string()),
+                        Some(_) => {
+                            return Output::error(format!(
+                                "podlab: kubectl get {a} (several types at once) is not modelled by the lab's session yet; ask for one type at a time"
+                            ))
+                        }
+                        None => return Output::error("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"),
+                    }
+                }
+                (t, names)
+            }
+            None => (first.as_str(), flags.args[1..].to_vec()),
         };
         if type_.contains(',') {
             return Output::error(format!(
@@ -742,52 +834,156 @@ impl Session {
             return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
         };
         let output = flags.value(&["-o", "--output"]);
-        if output.is_some_and(|o| o != "wide") {
-            return Output::error(format!(
-                "podlab: kubectl get -o {} is not modelled by the lab's session yet (it prints the table and -o wide)",
-                output.unwrap_or("")
-            ));
+        match output {
+            None | Some("wide" | "name" | "yaml" | "json") => {}
+            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile"]
+                .iter()
+                .any(|p| o.starts_with(p)) =>
+            {
+                return Output::error(format!(
+                    "podlab: kubectl get -o {o} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)"
+                ))
+            }
+            Some(o) => return Output::error(format!(
+                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+            )),
         }
         let all = flags.has(&["-A", "--all-namespaces"]);
         let ns = self.namespace_of(flags);
-        let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
-        if all {
-            req.namespace = None;
-        }
-        let resp = apiserver::handle(&mut self.world, req);
-        if let Some(status) = resp.error.clone() {
-            return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-        }
-        let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
-        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
-        let text = match res.kind {
-            "Pod" => snap.get_pods(&ns, opts),
-            "Deployment" => snap.get_deployments(&ns, opts),
-            "ReplicaSet" => snap.get_replicasets(&ns, opts),
-            "StatefulSet" => snap.get_statefulsets(&ns, opts),
-            "DaemonSet" => snap.get_daemonsets(&ns, opts),
-            "Job" => snap.get_jobs(&ns, opts),
-            "CronJob" => snap.get_cronjobs(&ns, opts),
-            "Service" => snap.get_services(&ns, opts),
-            "EndpointSlice" => snap.get_endpointslices(&ns, opts),
-            "Endpoints" => snap.get_endpoints(&ns, opts),
-            "Node" => snap.get_nodes(opts),
-            "Event" => snap.get_events(&ns, opts),
-            "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
-            "PersistentVolume" => snap.get_pvs(opts),
-            "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
-            other => {
-                return Output::error(format!(
-                    "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns"
-                ))
-            }
+        let selector = match flags.value(&["-l", "--selector"]).map(parse_selector).transpose() {
+            Ok(s) => s,
+            Err(e) => return Output::error(format!("error: {e}")),
         };
-        // "No resources found" goes to standard error, as kubectl writes it.
-        if text.starts_with("No resources found") {
-            Output { stdout: String::new(), stderr: text, exit: 0 }
-        } else {
-            Output { stdout: text, stderr: String::new(), exit: 0 }
+        if selector.is_some() && !names.is_empty() {
+            return Output::error("error: name cannot be provided when a selector is specified");
         }
+        if all && !names.is_empty() {
+            return Output::error("error: a resource cannot be retrieved by name across all namespaces");
+        }
+        // The objects, through the API server: a GET per name, or one LIST.
+        let mut errors = Vec::new();
+        let mut objects: Vec<crate::object::Object> = Vec::new();
+        if names.is_empty() {
+            let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
+            if all {
+                req.namespace = None;
+            }
+            let resp = apiserver::handle(&mut self.world, req);
+            if let Some(status) = resp.error.clone() {
+                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
+            }
+            let prefix = res.list_prefix(if res.namespaced && !all { Some(&ns) } else { None });
+            let wanted = selector.clone().unwrap_or_default();
+            objects = self
+                .world
+                .store
+                .live(&prefix)
+                .map(|(_, o)| o)
+                .filter(|o| o.kind() == res.kind)
+                .filter(|o| {
+                    let labels = o.meta().labels.clone().unwrap_or_default();
+                    wanted.iter().all(|(k, op, v)| match op {
+                        SelectorOp::Equals => labels.get(k) == Some(v),
+                        SelectorOp::NotEquals => labels.get(k) != Some(v),
+                        SelectorOp::Exists => labels.contains_key(k),
+                        SelectorOp::DoesNotExist => !labels.contains_key(k),
+                    })
+                })
+                .cloned()
+                .collect();
+        } else {
+            for name in &names {
+                let req = self.request(Verb::Get, res, Some(&ns), Some(name));
+                let resp = apiserver::handle(&mut self.world, req);
+                match resp.error.clone() {
+                    Some(status) => errors.push(CommandError::Server(status)),
+                    None => objects.extend(resp.into_object()),
+                }
+            }
+        }
+        let mut out = Output::default();
+        if !errors.is_empty() {
+            out.stderr = kubectl_stderr(&errors);
+            out.exit = 1;
+        }
+        match output {
+            Some("name") => {
+                for o in &objects {
+                    out.stdout += &format!("{}/{}\n", kind_string(res), o.name());
+                }
+            }
+            Some(format @ ("yaml" | "json")) => {
+                // The stored objects (with their resourceVersion), one alone for `get TYPE
+                // NAME`, a `List` otherwise; keys sorted, as kubectl prints unstructured
+                // objects.
+                let single = names.len() == 1;
+                if single && objects.is_empty() {
+                    return out;
+                }
+                let rev = self.world.store.revision();
+                let items: Vec<serde_json::Value> = objects
+                    .iter()
+                    .map(|o| {
+                        let mut v = o.to_json();
+                        if v["metadata"].get("resourceVersion").is_none() {
+                            let key = res.etcd_key(o.namespace(), o.name());
+                            let r = self.world.store.get(&key).map(|(_, r)| r).unwrap_or(rev);
+                            v["metadata"]["resourceVersion"] = serde_json::json!(r.to_string());
+                        }
+                        v
+                    })
+                    .collect();
+                let mut value = if single {
+                    items.into_iter().next().unwrap_or_default()
+                } else {
+                    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+                };
+                crate::kubectl::apply::sort_keys(&mut value);
+                out.stdout = if format == "json" { go_json_indent(&value) } else { go_yaml(&value) };
+            }
+            _ => {
+                let picked: std::collections::BTreeSet<(Option<String>, String)> =
+                    objects.iter().map(|o| (o.namespace().map(str::to_string), o.name().to_string())).collect();
+                let pick = |o: &crate::object::Object| {
+                    o.kind() != res.kind || picked.contains(&(o.namespace().map(str::to_string), o.name().to_string()))
+                };
+                let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
+                let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now).picking(&pick);
+                if !names.is_empty() && objects.is_empty() {
+                    return out;
+                }
+                let text = match res.kind {
+                    "Pod" => snap.get_pods(&ns, opts),
+                    "Deployment" => snap.get_deployments(&ns, opts),
+                    "ReplicaSet" => snap.get_replicasets(&ns, opts),
+                    "StatefulSet" => snap.get_statefulsets(&ns, opts),
+                    "DaemonSet" => snap.get_daemonsets(&ns, opts),
+                    "Job" => snap.get_jobs(&ns, opts),
+                    "CronJob" => snap.get_cronjobs(&ns, opts),
+                    "Service" => snap.get_services(&ns, opts),
+                    "EndpointSlice" => snap.get_endpointslices(&ns, opts),
+                    "Endpoints" => snap.get_endpoints(&ns, opts),
+                    "Node" => snap.get_nodes(opts),
+                    "Event" => snap.get_events(&ns, opts),
+                    "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
+                    "PersistentVolume" => snap.get_pvs(opts),
+                    "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
+                    other => {
+                        return Output::error(format!(
+                            "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
+                            res.plural
+                        ))
+                    }
+                };
+                // "No resources found" goes to standard error, as kubectl writes it.
+                if text.starts_with("No resources found") {
+                    out.stderr = text + &out.stderr;
+                } else {
+                    out.stdout = text;
+                }
+            }
+        }
+        out
     }
 
     fn scale(&mut self, flags: &Flags) -> Output {
@@ -818,6 +1014,60 @@ impl Session {
             Some(status) => Output::error(kubectl_stderr(&[CommandError::Server(status)])),
         }
     }
+}
+
+/// `json.MarshalIndent(v, "", "    ")` and a newline, as kubectl's JSON printer writes: Go
+/// escapes `<`, `>` and `&` (they can only stand inside strings).
+fn go_json_indent(v: &serde_json::Value) -> String {
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    let _ = v.serialize(&mut ser);
+    let text = String::from_utf8(buf).unwrap_or_default();
+    text.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026") + "\n"
+}
+
+/// YAML as kubectl's printer writes it (sigs.k8s.io/yaml, go-yaml v2): the same block layout
+/// as [`crate::yaml::to_string`] (libyaml's), except that go-yaml quotes with double quotes
+/// where libyaml uses single ones (`resourceVersion: "165"`), and also quotes strings that
+/// read as timestamps.
+fn go_yaml(v: &serde_json::Value) -> String {
+    let text = crate::yaml::to_string(v);
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.lines() {
+        // The value of `key: value`, `- value` or `- key: value`.
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let (head, value) = match body.strip_prefix("- ") {
+            Some(rest) => match rest.split_once(": ") {
+                Some((k, v)) => (format!("{indent}- {k}: "), v),
+                None => (format!("{indent}- "), rest),
+            },
+            None => match body.split_once(": ") {
+                Some((k, v)) => (format!("{indent}{k}: "), v),
+                None => (String::new(), ""),
+            },
+        };
+        let b = value.as_bytes();
+        let timestamp = b.len() >= 20
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b[10] == b'T'
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && value.ends_with('Z')
+            && !value.contains(' ');
+        let single = value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'');
+        if timestamp {
+            out += &format!("{head}\"{value}\"");
+        } else if single && !value.contains('"') && !value.contains('\\') {
+            let inner = value[1..value.len() - 1].replace("''", "'");
+            out += &format!("{head}\"{inner}\"");
+        } else {
+            out += line;
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Reads a session script: one command a line, `#` comments and blank lines skipped, a line
@@ -951,6 +1201,26 @@ mod session_tests {
         let w = session.world();
         let snap = Snapshot::new(&w.store, w.store.revision(), w.now);
         out += &format!("[settled at {}ms]\n{}", w.now, snap.get_pods("default", GetOptions::default()));
+        out
+    }
+
+    /// [`transcript`] with, under each command, the requests kubectl sent (their first step's
+    /// summary: method and path) and their response codes.
+    fn transcript_with_requests(script: &str) -> String {
+        let loaded = Loaded::load(None).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let read = |_: &str| None;
+        let mut out = String::new();
+        for c in parse_script(script, &read).unwrap() {
+            let r = session.run(&c).clone();
+            out += &format!("[{}ms-{}ms] $ {}\n", r.start_ms, r.end_ms, r.line);
+            for s in &session.world().steps[r.first_step..r.end_step] {
+                if s.phase == crate::trace::Phase::Request && s.from == crate::trace::Component::Kubectl {
+                    out += &format!("  > {}\n", s.summary);
+                }
+            }
+            out += &format!("{}{}(exit status {})\n", r.stdout, r.stderr, r.exit_code);
+        }
         out
     }
 
@@ -1164,6 +1434,1116 @@ mod session_tests {
         "#]]
         .assert_eq(&transcript(script));
     }
+
+    /// kubectl label and annotate: a GET then a merge patch. A Pod labelled out of its
+    /// ReplicaSet's selector is released, and the ReplicaSet creates a replacement.
+    #[test]
+    fn label_and_annotate() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl label pod web-7c64c74567-pgw5x app=debug\nkubectl label pod web-7c64c74567-pgw5x app=debug --overwrite\nsleep 10s\nkubectl get pods -l app=web\nkubectl get pods -l app=debug\nkubectl label pods/web-7c64c74567-pgw5x tier=frontend\nkubectl label pods/web-7c64c74567-pgw5x tier=frontend\nkubectl label pods/web-7c64c74567-pgw5x tier-\nkubectl label pods/web-7c64c74567-pgw5x tier-\nkubectl label deploy web team=blue\nkubectl annotate deployment web owner=alice\nkubectl annotate deployment web owner=bob\nkubectl annotate deployment web owner=bob --overwrite\nkubectl annotate deployment web owner-\nkubectl label pod nope a=b\nkubectl label pod nope a=b --bogus\nkubectl label pod\nkubectl label pod nope a=b a-\nkubectl annotate pod nope a=b a-\nkubectl label pod nope 'a=b c'\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl label pod web-7c64c74567-pgw5x app=debug
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+            error: 'app' already has a value (web), and --overwrite is false
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl label pod web-7c64c74567-pgw5x app=debug --overwrite
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x labeled
+            (exit status 0)
+            [20004ms-30004ms] $ sleep 10s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl get pods -l app=web
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-5blzt   1/1     Running   0          10s
+            web-7c64c74567-9vtnp   1/1     Running   0          30s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl get pods -l app=debug
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-pgw5x   1/1     Running   0          30s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x not labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            pod/web-7c64c74567-pgw5x unlabeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
+            label "tier" not found.
+            pod/web-7c64c74567-pgw5x not labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label deploy web team=blue
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-label
+            deployment.apps/web labeled
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=alice
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=bob
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: --overwrite is false but found the following declared annotation(s): 'owner' already has a value (alice)
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner=bob --overwrite
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl annotate deployment web owner-
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-annotate
+            deployment.apps/web annotated
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl label pod nope a=b
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope a=b --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl label --help' for usage.
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod
+            error: at least one label update is required
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope a=b a-
+            error: can not both modify and remove a label in the same command
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl annotate pod nope a=b a-
+            error: can not both modify and remove the following annotation(s) in the same command: a
+            (exit status 1)
+            [30004ms-30004ms] $ kubectl label pod nope 'a=b c'
+            error: invalid label value: "a=b c": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
+    /// kubectl set image starts a rollout (a new ReplicaSet); rollout status follows it
+    /// while cluster time passes; history, undo, pause, resume and restart.
+    #[test]
+    fn set_image_and_rollouts() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{}EOF\nsleep 20s\nkubectl set image deployment/web nginx=nginx:1.28\nkubectl rollout status deployment/web\nkubectl rollout history deployment/web\nkubectl set image deployment/web nginx=nginx:1.28\nkubectl set image deployment/web x=nginx:1.28\nkubectl rollout undo deployment/web\nkubectl rollout status deploy/web\nkubectl get rs\nkubectl rollout history deployment web\nkubectl rollout history deployment web --revision=2\nkubectl rollout undo deployment/web --to-revision=3\nkubectl rollout undo deployment/web --to-revision=9\nkubectl rollout pause deployment/web\nkubectl rollout pause deployment/web\nkubectl rollout restart deployment/web\nkubectl rollout undo deployment/web\nkubectl rollout resume deployment/web\nkubectl rollout resume deployment/web\nkubectl rollout restart deployment/web\nkubectl rollout status deployment/web\nkubectl set image deployment/web nginx=nginx:1.30\nkubectl rollout status deployment/web --timeout=40s\nkubectl get pods\nkubectl rollout status deployment/nope\nkubectl set image deployment/nope nginx=nginx:1.30\nkubectl rollout status deployment/web --bogus\nkubectl rollout frob deployment/web\nkubectl rollout status\nkubectl rollout undo deployment/web --to-revision=x\n",
+            DEPLOYMENT.replace("replicas: 2", "replicas: 3")
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl set image deployment/web nginx=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-set
+            deployment.apps/web image updated
+            (exit status 0)
+            [20004ms-27012ms] $ kubectl rollout status deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl rollout history deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web 
+            REVISION  CHANGE-CAUSE
+            1         <none>
+            2         <none>
+
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl set image deployment/web nginx=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            (exit status 0)
+            [27012ms-27012ms] $ kubectl set image deployment/web x=nginx:1.28
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: unable to find container named "x"
+            (exit status 1)
+            [27012ms-27012ms] $ kubectl rollout undo deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web rolled back
+            (exit status 0)
+            [27012ms-30012ms] $ kubectl rollout status deploy/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl get rs
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            NAME             DESIRED   CURRENT   READY   AGE
+            web-7c64c74567   3         3         3       30s
+            web-c47498c66    0         0         0       10s
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout history deployment web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web 
+            REVISION  CHANGE-CAUSE
+            2         <none>
+            3         <none>
+
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout history deployment web --revision=2
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web with revision #2
+            Pod Template:
+              Labels:  app=web
+                       pod-template-hash=c47498c66
+              Containers:
+               nginx:
+                Image:         nginx:1.28
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web --to-revision=3
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            deployment.apps/web skipped rollback (current template already matches revision 3)
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web --to-revision=9
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            error: unable to find specified revision 9 in history
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout pause deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web paused
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout pause deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" is already paused
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout restart deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" can't restart paused deployment (run rollout resume first)
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout undo deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout resume deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web resumed
+            (exit status 0)
+            [30012ms-30012ms] $ kubectl rollout resume deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            error: deployments.apps "web" is not paused
+            (exit status 1)
+            [30012ms-30012ms] $ kubectl rollout restart deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-rollout
+            deployment.apps/web restarted
+            (exit status 0)
+            [30012ms-33012ms] $ kubectl rollout status deployment/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 2 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...
+            deployment "web" successfully rolled out
+            (exit status 0)
+            [33012ms-33012ms] $ kubectl set image deployment/web nginx=nginx:1.30
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-set
+            deployment.apps/web image updated
+            (exit status 0)
+            [33012ms-73012ms] $ kubectl rollout status deployment/web --timeout=40s
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Waiting for deployment spec update to be observed...
+            Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
+            error: timed out waiting for the condition
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl get pods
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS             RESTARTS   AGE
+            web-57dddfcd44-gcg4f   0/1     ImagePullBackOff   0          40s
+            web-794ccc7458-6xntd   1/1     Running            0          41s
+            web-794ccc7458-98hjg   1/1     Running            0          43s
+            web-794ccc7458-d4nhm   1/1     Running            0          42s
+            (exit status 0)
+            [73012ms-73012ms] $ kubectl rollout status deployment/nope
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+            Error from server (NotFound): deployments.apps "nope" not found
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl set image deployment/nope nginx=nginx:1.30
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+            Error from server (NotFound): deployments.apps "nope" not found
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout status deployment/web --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl rollout status --help' for usage.
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout frob deployment/web
+            error: unknown command "frob"
+            See 'kubectl rollout -h' for help and examples
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout status
+            error: required resource not specified
+            (exit status 1)
+            [73012ms-73012ms] $ kubectl rollout undo deployment/web --to-revision=x
+            Error: invalid argument "x" for "--to-revision" flag: strconv.ParseInt: parsing "x": invalid syntax
+            See 'kubectl rollout undo --help' for usage.
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
+    /// kubectl get by name (a traced GET; several names; NotFound), with -l, and -o
+    /// name|yaml|json (one object alone, several in a List).
+    #[test]
+    fn get_by_name_selector_and_output_formats() {
+        let script = "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.29\nEOF\nsleep 10s\nkubectl get pod web\nkubectl get pods/web pods/nope\nkubectl get pod nope\nkubectl get pods -l app=web -o name\nkubectl get pods -l app=db\nkubectl get pods -l app=db -o name\nkubectl get pod web -o json\nkubectl get pods -l app=db -o yaml\nkubectl get nodes -o name\nkubectl get pod web -l app=web\nkubectl get pod web -A\nkubectl get pods -o jsonpath='{.items}'\nkubectl get pods -o bogus\nkubectl get pod web -o yaml\n";
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+              > kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            pod/web created
+            (exit status 0)
+            [4ms-10004ms] $ sleep 10s
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          10s
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods/web pods/nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          10s
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -l app=web -o name
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            pod/web
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            No resources found in default namespace.
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db -o name
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web -o json
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    "annotations": {
+                        "kubectl.kubernetes.io/last-applied-configuration": "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"annotations\":{},\"labels\":{\"app\":\"web\"},\"name\":\"web\",\"namespace\":\"default\"},\"spec\":{\"containers\":[{\"image\":\"nginx:1.29\",\"name\":\"nginx\"}]}}\n"
+                    },
+                    "creationTimestamp": "2026-01-01T00:00:00Z",
+                    "generation": 1,
+                    "labels": {
+                        "app": "web"
+                    },
+                    "name": "web",
+                    "namespace": "default",
+                    "resourceVersion": "165",
+                    "uid": "c34d0bff-9015-4280-a099-ec6cd7363ca5"
+                },
+                "spec": {
+                    "containers": [
+                        {
+                            "image": "nginx:1.29",
+                            "imagePullPolicy": "IfNotPresent",
+                            "name": "nginx",
+                            "terminationMessagePath": "/dev/termination-log",
+                            "terminationMessagePolicy": "File",
+                            "volumeMounts": [
+                                {
+                                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                                    "name": "kube-api-access-t29pp",
+                                    "readOnly": true
+                                }
+                            ]
+                        }
+                    ],
+                    "dnsPolicy": "ClusterFirst",
+                    "enableServiceLinks": true,
+                    "nodeName": "kind-worker",
+                    "preemptionPolicy": "PreemptLowerPriority",
+                    "priority": 0,
+                    "restartPolicy": "Always",
+                    "schedulerName": "default-scheduler",
+                    "securityContext": {},
+                    "serviceAccount": "default",
+                    "serviceAccountName": "default",
+                    "terminationGracePeriodSeconds": 30,
+                    "tolerations": [
+                        {
+                            "effect": "NoExecute",
+                            "key": "node.kubernetes.io/not-ready",
+                            "operator": "Exists",
+                            "tolerationSeconds": 300
+                        },
+                        {
+                            "effect": "NoExecute",
+                            "key": "node.kubernetes.io/unreachable",
+                            "operator": "Exists",
+                            "tolerationSeconds": 300
+                        }
+                    ],
+                    "volumes": [
+                        {
+                            "name": "kube-api-access-t29pp",
+                            "projected": {
+                                "defaultMode": 420,
+                                "sources": [
+                                    {
+                                        "serviceAccountToken": {
+                                            "expirationSeconds": 3607,
+                                            "path": "token"
+                                        }
+                                    },
+                                    {
+                                        "configMap": {
+                                            "items": [
+                                                {
+                                                    "key": "ca.crt",
+                                                    "path": "ca.crt"
+                                                }
+                                            ],
+                                            "name": "kube-root-ca.crt"
+                                        }
+                                    },
+                                    {
+                                        "downwardAPI": {
+                                            "items": [
+                                                {
+                                                    "fieldRef": {
+                                                        "apiVersion": "v1",
+                                                        "fieldPath": "metadata.namespace"
+                                                    },
+                                                    "path": "namespace"
+                                                }
+                                            ]
+                                        }
+                                    }
+                                ]
+                            }
+                        }
+                    ]
+                },
+                "status": {
+                    "conditions": [
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "PodReadyToStartContainers"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "Initialized"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "Ready"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:03Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "ContainersReady"
+                        },
+                        {
+                            "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            "observedGeneration": 1,
+                            "status": "True",
+                            "type": "PodScheduled"
+                        }
+                    ],
+                    "containerStatuses": [
+                        {
+                            "containerID": "containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135",
+                            "image": "docker.io/library/nginx:1.29",
+                            "imageID": "docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98",
+                            "lastState": {},
+                            "name": "nginx",
+                            "ready": true,
+                            "restartCount": 0,
+                            "started": true,
+                            "state": {
+                                "running": {
+                                    "startedAt": "2026-01-01T00:00:02Z"
+                                }
+                            },
+                            "volumeMounts": [
+                                {
+                                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                                    "name": "kube-api-access-t29pp",
+                                    "readOnly": true,
+                                    "recursiveReadOnly": "Disabled"
+                                }
+                            ]
+                        }
+                    ],
+                    "hostIP": "172.18.0.3",
+                    "hostIPs": [
+                        {
+                            "ip": "172.18.0.3"
+                        }
+                    ],
+                    "observedGeneration": 1,
+                    "phase": "Running",
+                    "podIP": "10.244.1.2",
+                    "podIPs": [
+                        {
+                            "ip": "10.244.1.2"
+                        }
+                    ],
+                    "qosClass": "BestEffort",
+                    "startTime": "2026-01-01T00:00:00Z"
+                }
+            }
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pods -l app=db -o yaml
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            apiVersion: v1
+            items: []
+            kind: List
+            metadata:
+              resourceVersion: ""
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get nodes -o name
+              > kubectl sends GET /api/v1/nodes?limit=500
+            node/kind-control-plane
+            node/kind-worker
+            node/kind-worker2
+            (exit status 0)
+            [10004ms-10004ms] $ kubectl get pod web -l app=web
+            error: name cannot be provided when a selector is specified
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod web -A
+            error: a resource cannot be retrieved by name across all namespaces
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -o jsonpath='{.items}'
+            podlab: kubectl get -o jsonpath={.items} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pods -o bogus
+            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml
+            (exit status 1)
+            [10004ms-10004ms] $ kubectl get pod web -o yaml
+              > kubectl sends GET /api/v1/namespaces/default/pods/web
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"labels":{"app":"web"},"name":"web","namespace":"default"},"spec":{"containers":[{"image":"nginx:1.29","name":"nginx"}]}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              labels:
+                app: web
+              name: web
+              namespace: default
+              resourceVersion: "165"
+              uid: c34d0bff-9015-4280-a099-ec6cd7363ca5
+            spec:
+              containers:
+              - image: nginx:1.29
+                imagePullPolicy: IfNotPresent
+                name: nginx
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Always
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-t29pp
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:03Z"
+                observedGeneration: 1
+                status: "True"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
+                image: docker.io/library/nginx:1.29
+                imageID: docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                lastState: {}
+                name: nginx
+                ready: true
+                restartCount: 0
+                started: true
+                state:
+                  running:
+                    startedAt: "2026-01-01T00:00:02Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              observedGeneration: 1
+              phase: Running
+              podIP: 10.244.1.2
+              podIPs:
+              - ip: 10.244.1.2
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+        "#]].assert_eq(&transcript_with_requests(script));
+    }
+
+    /// kubectl describe: a traced GET, then the describer (a name not found is read as a
+    /// prefix, as kubectl does, after a LIST).
+    #[test]
+    fn describe_objects() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl describe deployment web\nkubectl describe pod web-7c64c74567-pgw5x\nkubectl describe pods web-7c64c74567-9\nkubectl describe pod nope\nkubectl describe rs web\nkubectl describe\nkubectl describe pod web --bogus\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl describe deployment web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+            Name:                   web
+            Namespace:              default
+            CreationTimestamp:      Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:                 <none>
+            Annotations:            deployment.kubernetes.io/revision: 1
+            Selector:               app=web
+            Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable
+            StrategyType:           RollingUpdate
+            MinReadySeconds:        0
+            RollingUpdateStrategy:  25% max unavailable, 25% max surge
+            Pod Template:
+              Labels:  app=web
+              Containers:
+               nginx:
+                Image:         nginx:1.29
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Conditions:
+              Type           Status  Reason
+              ----           ------  ------
+              Available      True    MinimumReplicasAvailable
+              Progressing    True    NewReplicaSetAvailable
+            OldReplicaSets:  <none>
+            NewReplicaSet:   web-7c64c74567 (2/2 replicas created)
+            Events:
+              Type    Reason             Age   From                   Message
+              ----    ------             ----  ----                   -------
+              Normal  ScalingReplicaSet  20s   deployment-controller  Scaled up replica set web-7c64c74567 from 0 to 2
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl describe pod web-7c64c74567-pgw5x
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+            Name:             web-7c64c74567-pgw5x
+            Namespace:        default
+            Priority:         0
+            Service Account:  default
+            Node:             kind-worker/172.18.0.3
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:           app=web
+                              pod-template-hash=7c64c74567
+            Annotations:      <none>
+            Status:           Running
+            IP:               10.244.1.2
+            IPs:
+              IP:           10.244.1.2
+            Controlled By:  ReplicaSet/web-7c64c74567
+            Containers:
+              nginx:
+                Container ID:   containerd://91866d4d0cde66a91eb967d7929813bb29663e9ea0ec2561d2c61eeb27a21187
+                Image:          nginx:1.29
+                Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                Port:           <none>
+                Host Port:      <none>
+                State:          Running
+                  Started:      Thu, 01 Jan 2026 00:00:02 +0000
+                Ready:          True
+                Restart Count:  0
+                Environment:    <none>
+                Mounts:
+                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-sk4nv (ro)
+            Conditions:
+              Type                        Status
+              PodReadyToStartContainers   True 
+              Initialized                 True 
+              Ready                       True 
+              ContainersReady             True 
+              PodScheduled                True 
+            Volumes:
+              kube-api-access-sk4nv:
+                Type:                    Projected (a volume that contains injected data from multiple sources)
+                TokenExpirationSeconds:  3607
+                ConfigMapName:           kube-root-ca.crt
+                Optional:                false
+                DownwardAPI:             true
+            QoS Class:                   BestEffort
+            Node-Selectors:              <none>
+            Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                         node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+            Events:
+              Type    Reason     Age   From               Message
+              ----    ------     ----  ----               -------
+              Normal  Scheduled  20s   default-scheduler  Successfully assigned default/web-7c64c74567-pgw5x to kind-worker
+              Normal  Pulling    20s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
+              Normal  Pulled     18s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+              Normal  Created    18s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started    18s   kubelet            spec.containers{nginx}: Container started
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl describe pods web-7c64c74567-9
+              > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-9
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            Name:             web-7c64c74567-9vtnp
+            Namespace:        default
+            Priority:         0
+            Service Account:  default
+            Node:             kind-worker2/172.18.0.4
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:           app=web
+                              pod-template-hash=7c64c74567
+            Annotations:      <none>
+            Status:           Running
+            IP:               10.244.2.2
+            IPs:
+              IP:           10.244.2.2
+            Controlled By:  ReplicaSet/web-7c64c74567
+            Containers:
+              nginx:
+                Container ID:   containerd://90ccb6a06cd2330e78788347686687439fbd96359554aa53dc3320bb97ca63be
+                Image:          nginx:1.29
+                Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                Port:           <none>
+                Host Port:      <none>
+                State:          Running
+                  Started:      Thu, 01 Jan 2026 00:00:02 +0000
+                Ready:          True
+                Restart Count:  0
+                Environment:    <none>
+                Mounts:
+                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-rfkcr (ro)
+            Conditions:
+              Type                        Status
+              PodReadyToStartContainers   True 
+              Initialized                 True 
+              Ready                       True 
+              ContainersReady             True 
+              PodScheduled                True 
+            Volumes:
+              kube-api-access-rfkcr:
+                Type:                    Projected (a volume that contains injected data from multiple sources)
+                TokenExpirationSeconds:  3607
+                ConfigMapName:           kube-root-ca.crt
+                Optional:                false
+                DownwardAPI:             true
+            QoS Class:                   BestEffort
+            Node-Selectors:              <none>
+            Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                         node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+            Events:
+              Type    Reason     Age   From               Message
+              ----    ------     ----  ----               -------
+              Normal  Scheduled  20s   default-scheduler  Successfully assigned default/web-7c64c74567-9vtnp to kind-worker2
+              Normal  Pulling    20s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
+              Normal  Pulled     18s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+              Normal  Created    18s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started    18s   kubelet            spec.containers{nginx}: Container started
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl describe pod nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl describe rs web
+            podlab: kubectl describe replicasets is not modelled by the lab's session yet (it describes pods, deployments, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get replicasets NAME -o yaml shows the whole object
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl describe
+            error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl describe pod web --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl describe --help' for usage.
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
+    /// kubectl describe node, cordon/uncordon (a cordoned node gets no new Pod) and taints.
+    #[test]
+    fn cordon_and_taint_nodes() {
+        let script = format!(
+            "kubectl cordon kind-worker\nkubectl cordon kind-worker\nkubectl taint nodes kind-worker2 dedicated=db:NoSchedule\nkubectl taint nodes kind-worker2 dedicated=web:NoSchedule\nkubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nkubectl describe node kind-worker2\nkubectl taint nodes kind-worker2 dedicated:NoSchedule-\nkubectl taint nodes kind-worker2 dedicated:NoSchedule-\nkubectl uncordon kind-worker\nkubectl uncordon kind-worker\nsleep 20s\nkubectl get pods -o wide\nkubectl get nodes\nkubectl cordon nope\nkubectl cordon\nkubectl cordon kind-worker --bogus\nkubectl taint nodes kind-worker a=b\nkubectl taint nodes kind-worker a=b:Bad\nkubectl taint node/nope a=b:NoSchedule\n"
+        );
+        expect![[r#"
+            [0ms-0ms] $ kubectl cordon kind-worker
+              > kubectl sends GET /api/v1/nodes/kind-worker
+              > kubectl sends PATCH /api/v1/nodes/kind-worker
+            node/kind-worker cordoned
+            (exit status 0)
+            [0ms-0ms] $ kubectl cordon kind-worker
+              > kubectl sends GET /api/v1/nodes/kind-worker
+            node/kind-worker already cordoned
+            (exit status 0)
+            [0ms-0ms] $ kubectl taint nodes kind-worker2 dedicated=db:NoSchedule
+              > kubectl sends GET /api/v1/nodes/kind-worker2
+              > kubectl sends PATCH /api/v1/nodes/kind-worker2?fieldManager=kubectl-taint
+            node/kind-worker2 tainted
+            (exit status 0)
+            [0ms-0ms] $ kubectl taint nodes kind-worker2 dedicated=web:NoSchedule
+              > kubectl sends GET /api/v1/nodes/kind-worker2
+            error: node kind-worker2 already has dedicated taint(s) with same effect(s) and --overwrite is false
+            (exit status 1)
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl get pods -o wide
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   0/1     Pending   0          20s   <none>   <none>   <none>           <none>
+            web-7c64c74567-pgw5x   0/1     Pending   0          20s   <none>   <none>   <none>           <none>
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl describe node kind-worker2
+              > kubectl sends GET /api/v1/nodes/kind-worker2
+            Name:               kind-worker2
+            Roles:              <none>
+            Labels:             beta.kubernetes.io/arch=amd64
+                                beta.kubernetes.io/os=linux
+                                kubernetes.io/arch=amd64
+                                kubernetes.io/hostname=kind-worker2
+                                kubernetes.io/os=linux
+            Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock
+                                node.alpha.kubernetes.io/ttl: 0
+                                volumes.kubernetes.io/controller-managed-attach-detach: true
+            CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+            Taints:             dedicated=db:NoSchedule
+            Unschedulable:      false
+            Lease:
+              HolderIdentity:  kind-worker2
+              AcquireTime:     <unset>
+              RenewTime:       Thu, 01 Jan 2026 00:00:20 +0000
+            Conditions:
+              Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+              ----             ------  -----------------                 ------------------                ------                       -------
+              MemoryPressure   False   Mon, 01 Jan 0001 00:00:00 +0000   Mon, 01 Jan 0001 00:00:00 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available
+              DiskPressure     False   Mon, 01 Jan 0001 00:00:00 +0000   Mon, 01 Jan 0001 00:00:00 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure
+              PIDPressure      False   Mon, 01 Jan 0001 00:00:00 +0000   Mon, 01 Jan 0001 00:00:00 +0000   KubeletHasSufficientPID      kubelet has sufficient PID available
+              Ready            True    Mon, 01 Jan 0001 00:00:00 +0000   Mon, 01 Jan 0001 00:00:00 +0000   KubeletReady                 kubelet is posting ready status
+            Addresses:
+              InternalIP:  172.18.0.4
+              Hostname:    kind-worker2
+            Capacity:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            Allocatable:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            System Info:
+              Machine ID:                 
+              System UUID:                
+              Boot ID:                    
+              Kernel Version:             6.8.0-64-generic
+              OS Image:                   Debian GNU/Linux 12 (bookworm)
+              Operating System:           linux
+              Architecture:               amd64
+              Container Runtime Version:  containerd://2.1.3
+              Kubelet Version:            v1.37.0
+            PodCIDR:                      10.244.2.0/24
+            PodCIDRs:                     10.244.2.0/24
+            ProviderID:                   kind://docker/kind/kind-worker2
+            Non-terminated Pods:          (0 in total)
+              Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+              ---------                   ----    ------------  ----------  ---------------  -------------  ---
+            Allocated resources:
+              (Total limits may be over 100 percent, i.e., overcommitted.)
+              Resource           Requests  Limits
+              --------           --------  ------
+              cpu                0 (0%)    0 (0%)
+              memory             0 (0%)    0 (0%)
+              ephemeral-storage  0 (0%)    0 (0%)
+              hugepages-1Gi      0 (0%)    0 (0%)
+              hugepages-2Mi      0 (0%)    0 (0%)
+            Events:              <none>
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl taint nodes kind-worker2 dedicated:NoSchedule-
+              > kubectl sends GET /api/v1/nodes/kind-worker2
+              > kubectl sends PATCH /api/v1/nodes/kind-worker2?fieldManager=kubectl-taint
+            node/kind-worker2 untainted
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl taint nodes kind-worker2 dedicated:NoSchedule-
+              > kubectl sends GET /api/v1/nodes/kind-worker2
+            error: taint "dedicated:NoSchedule" not found
+            (exit status 1)
+            [20004ms-20004ms] $ kubectl uncordon kind-worker
+              > kubectl sends GET /api/v1/nodes/kind-worker
+              > kubectl sends PATCH /api/v1/nodes/kind-worker
+            node/kind-worker uncordoned
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl uncordon kind-worker
+              > kubectl sends GET /api/v1/nodes/kind-worker
+            node/kind-worker already uncordoned
+            (exit status 0)
+            [20004ms-40004ms] $ sleep 20s
+            (exit status 0)
+            [40004ms-40004ms] $ kubectl get pods -o wide
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          40s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          40s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [40004ms-40004ms] $ kubectl get nodes
+              > kubectl sends GET /api/v1/nodes?limit=500
+            NAME                 STATUS   ROLES           AGE   VERSION
+            kind-control-plane   Ready    control-plane   40s   v1.37.0
+            kind-worker          Ready    <none>          40s   v1.37.0
+            kind-worker2         Ready    <none>          40s   v1.37.0
+            (exit status 0)
+            [40004ms-40004ms] $ kubectl cordon nope
+              > kubectl sends GET /api/v1/nodes/nope
+            Error from server (NotFound): nodes "nope" not found
+            (exit status 1)
+            [40004ms-40004ms] $ kubectl cordon
+            error: USAGE: cordon NODE [flags]
+            See 'kubectl cordon -h' for help and examples
+            (exit status 1)
+            [40004ms-40004ms] $ kubectl cordon kind-worker --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl cordon --help' for usage.
+            (exit status 1)
+            [40004ms-40004ms] $ kubectl taint nodes kind-worker a=b
+            error: invalid taint spec: a=b, name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+            See 'kubectl taint -h' for help and examples
+            (exit status 1)
+            [40004ms-40004ms] $ kubectl taint nodes kind-worker a=b:Bad
+            error: invalid taint effect: Bad, unsupported taint effect
+            See 'kubectl taint -h' for help and examples
+            (exit status 1)
+            [40004ms-40004ms] $ kubectl taint node/nope a=b:NoSchedule
+              > kubectl sends GET /api/v1/nodes/nope
+            Error from server (NotFound): nodes "nope" not found
+            (exit status 1)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
+    /// kubectl create -f and replace -f through the file client apply uses.
+    #[test]
+    fn create_and_replace_from_files() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.29\n";
+        let script = format!(
+            "kubectl create -f - <<EOF\n{pod}EOF\nkubectl create -f - <<EOF\n{pod}EOF\nkubectl replace -f - <<EOF\n{}EOF\nkubectl replace -f - <<EOF\n{}EOF\nkubectl create -f - <<EOF\n{DEPLOYMENT}EOF\nkubectl replace -f - <<EOF\n{}EOF\nkubectl create deployment x --image=nginx\nkubectl create\nkubectl create -f - --bogus <<EOF\n{pod}EOF\nsleep 20s\nkubectl get pods\n",
+            pod.replace("name: web\n", "name: web\n  labels:\n    tier: front\n"),
+            pod.replace("name: web", "name: api"),
+            DEPLOYMENT.replace("api: 2", "replicas: 3").replace("replicas: 2", "replicas: 3")
+        );
+        expect![[r#"
+            [0ms-0ms] $ kubectl create -f -
+              > kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-create&fieldValidation=Strict
+            pod/web created
+            (exit status 0)
+            [0ms-0ms] $ kubectl create -f -
+              > kubectl sends POST /api/v1/namespaces/default/pods?fieldManager=kubectl-create&fieldValidation=Strict
+            Error from server (AlreadyExists): error when creating "STDIN": pods "web" already exists
+            (exit status 1)
+            [0ms-0ms] $ kubectl replace -f -
+              > kubectl sends PUT /api/v1/namespaces/default/pods/web?fieldManager=kubectl-replace&fieldValidation=Strict
+            The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)
+              core.PodSpec{
+              	Containers: []core.Container{
+              		{
+            - 			VolumeMounts: []core.VolumeMount{{MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", Name: "kube-api-access-t29pp", ReadOnly: true}},
+            + 			VolumeMounts: nil,
+              		},
+              	},
+            - 	DeprecatedServiceAccount: "default",
+            + 	DeprecatedServiceAccount: "",
+            - 	ServiceAccountName: "default",
+            + 	ServiceAccountName: "",
+            - 	Volumes: []core.Volume{{Name: "kube-api-access-t29pp", Projected: {DefaultMode: 420, Sources: {{ServiceAccountToken: {ExpirationSeconds: 3607, Path: "token"}}, {ConfigMap: {Items: {{Key: "ca.crt", Path: "ca.crt"}}, Name: "kube-root-ca.crt"}}, {DownwardAPI: {Items: {{FieldRef: {ApiVersion: "v1", FieldPath: "metadata.namespace"}, Path: "namespace"}}}}}}}},
+            + 	Volumes: nil,
+              }
+
+            (exit status 1)
+            [0ms-0ms] $ kubectl replace -f -
+              > kubectl sends PUT /api/v1/namespaces/default/pods/api?fieldManager=kubectl-replace&fieldValidation=Strict
+            Error from server (NotFound): error when replacing "STDIN": pods "api" not found
+            (exit status 1)
+            [0ms-0ms] $ kubectl create -f -
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [0ms-0ms] $ kubectl replace -f -
+              > kubectl sends PUT /apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl-replace&fieldValidation=Strict
+            deployment.apps/web replaced
+            (exit status 0)
+            [0ms-0ms] $ kubectl create deployment x --image=nginx
+            podlab: kubectl create deployment is not modelled by the lab's session yet; it knows kubectl create -f FILE
+            (exit status 1)
+            [0ms-0ms] $ kubectl create
+            error: must specify one of -f and -k
+            (exit status 1)
+            [0ms-0ms] $ kubectl create -f - --bogus
+            Error: unknown flag: --bogus
+            See 'kubectl create --help' for usage.
+            (exit status 1)
+            [0ms-20000ms] $ sleep 20s
+            (exit status 0)
+            [20000ms-20000ms] $ kubectl get pods
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web                    1/1     Running   0          20s
+            web-7c64c74567-c2szk   1/1     Running   0          20s
+            web-7c64c74567-lg77l   1/1     Running   0          20s
+            web-7c64c74567-tnpjs   1/1     Running   0          20s
+            (exit status 0)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
 }
 
 #[cfg(test)]
@@ -1189,6 +2569,10 @@ mod session_properties {
                 line: format!("kubectl apply -f {}", STARTERS[i].0),
                 file: Some((STARTERS[i].0.to_string(), STARTERS[i].1.to_string())),
             }),
+            (0..STARTERS.len(), any::<bool>()).prop_map(|(i, replace)| SessionCommand {
+                line: format!("kubectl {} -f {}", if replace { "replace" } else { "create" }, STARTERS[i].0),
+                file: Some((STARTERS[i].0.to_string(), STARTERS[i].1.to_string())),
+            }),
             (1u64..90).prop_map(move |s| plain(&format!("sleep {s}s"))),
             prop::sample::select(vec![
                 "kubectl delete pods --all",
@@ -1210,6 +2594,28 @@ mod session_properties {
                 "lab stop kubelet kind-worker",
                 "lab start kubelet kind-worker",
                 "kubectl rollout undo deployment shop",
+                "kubectl rollout undo deployment/shop --to-revision=1",
+                "kubectl rollout status deployment/shop --timeout=20s",
+                "kubectl rollout history deployment/shop",
+                "kubectl rollout restart deployment/shop",
+                "kubectl rollout pause deployment/shop",
+                "kubectl rollout resume deployment/shop",
+                "kubectl set image deployment/shop *=nginx:1.28",
+                "kubectl set image deployment/shop *=nginx:9.99",
+                "kubectl label deployment shop tier=web",
+                "kubectl label pods -l app=shop",
+                "kubectl annotate deployment shop note=x --overwrite",
+                "kubectl get pods -o yaml",
+                "kubectl get deployments -o name",
+                "kubectl get pods -l app=shop -o json",
+                "kubectl get deployment shop",
+                "kubectl describe pods",
+                "kubectl describe deployment shop",
+                "kubectl describe node kind-worker",
+                "kubectl cordon kind-worker",
+                "kubectl uncordon kind-worker",
+                "kubectl taint nodes kind-worker2 dedicated=db:NoSchedule",
+                "kubectl taint nodes kind-worker2 dedicated:NoSchedule-",
                 "kubectl get",
                 "helm install x",
             ])

@@ -72,11 +72,37 @@ pub struct Snapshot<'a> {
     pub store: &'a Store<Object>,
     pub revision: u64,
     pub clock: Clock,
+    /// Keeps only the objects it accepts in [`Snapshot::list`] (`kubectl get TYPE NAME`,
+    /// `-l SELECTOR`); `None` keeps all.
+    pub pick: Option<Pick<'a>>,
+}
+
+/// A filter on the objects a [`Snapshot`] lists.
+#[derive(Clone, Copy)]
+pub struct Pick<'a>(pub &'a dyn Fn(&Object) -> bool);
+
+impl std::fmt::Debug for Pick<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pick(..)")
+    }
+}
+
+/// `DescribePodTemplate`'s text for one template (`kubectl rollout history --revision=N`).
+pub fn describe_template(template: Option<&k8s_openapi::api::core::v1::PodTemplateSpec>) -> String {
+    let mut w = describe::PrefixWriter::new();
+    describe::describe_pod_template(&mut w, template);
+    w.finish()
 }
 
 impl<'a> Snapshot<'a> {
     pub fn new(store: &'a Store<Object>, revision: u64, now_ms: u64) -> Snapshot<'a> {
-        Snapshot { store, revision, clock: Clock::at(now_ms) }
+        Snapshot { store, revision, clock: Clock::at(now_ms), pick: None }
+    }
+
+    /// The same snapshot, listing only the objects `pick` accepts.
+    pub fn picking(mut self, pick: &'a dyn Fn(&Object) -> bool) -> Snapshot<'a> {
+        self.pick = Some(Pick(pick));
+        self
     }
 
     /// Objects of `kind` in `namespace` (all namespaces for `None` or a cluster-scoped
@@ -88,6 +114,7 @@ impl<'a> Snapshot<'a> {
             .into_iter()
             .map(|(_, o, _)| o)
             .filter(|o| o.kind() == kind)
+            .filter(|o| self.pick.is_none_or(|p| (p.0)(o)))
             .collect()
     }
 

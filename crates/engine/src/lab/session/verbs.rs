@@ -1,0 +1,937 @@
+//! The session's kubectl commands beyond apply, delete, get and scale: `label`, `annotate`,
+//! `set image`, `rollout status|history|undo|restart|pause|resume`, `describe`,
+//! `cordon`/`uncordon`, `taint`, and `create -f`/`replace -f`. Every request goes through
+//! [`apiserver::handle`] as the learner's own (traced: authentication, RBAC, admission...).
+//! kubectl's client-side errors are its own words (checked against a kubectl v1.32 client
+//! where it can answer without a server).
+
+use super::*;
+use crate::controllers::deployment::{equal_ignore_hash, REVISION_ANNOTATION};
+use crate::kubectl::FileVerb;
+use crate::object::Object;
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The ReplicaSet annotation `kubectl rollout history` shows in its CHANGE-CAUSE column.
+const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
+/// The template annotation `kubectl rollout restart` sets.
+const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
+
+fn unknown_flag(cmd: &str, f: &str) -> Output {
+    Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl {cmd} --help' for usage."))
+}
+
+fn no_type(type_: &str) -> Output {
+    Output::error(format!("error: the server doesn't have a resource type \"{type_}\""))
+}
+
+const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
+fn server_error(status: crate::errors::Status) -> Output {
+    Output::error(kubectl_stderr(&[CommandError::Server(status)]))
+}
+
+/// `TYPE NAME` or `TYPE/NAME`: the resource and the name.
+fn target(args: &[String]) -> Result<(&'static ResourceInfo, String), Output> {
+    let Some(first) = args.first() else { return Err(Output::error(NO_RESOURCES)) };
+    let (type_, name) = match first.split_once('/') {
+        Some((t, n)) => {
+            if args.len() > 1 {
+                return Err(Output::error("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"));
+            }
+            (t, Some(n.to_string()))
+        }
+        None => (first.as_str(), args.get(1).cloned()),
+    };
+    let res = resource_named(type_).ok_or_else(|| no_type(type_))?;
+    let name = name.ok_or_else(|| Output::error("error: resource(s) were provided, but no name was specified"))?;
+    Ok((res, name))
+}
+
+/// `Revision` of a ReplicaSet (its `deployment.kubernetes.io/revision` annotation).
+fn revision_of(o: &Object) -> Option<i64> {
+    o.meta().annotations.as_ref()?.get(REVISION_ANNOTATION)?.parse().ok()
+}
+
+/// A label value as `validation.IsValidLabelValue` accepts it.
+fn valid_label_value(v: &str) -> bool {
+    v.is_empty()
+        || (v.len() <= 63
+            && v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && v.ends_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
+/// `{"a": {"b": leaf}}` for the pointer `/a/b`.
+fn nest(pointer: &str, leaf: Value) -> Value {
+    pointer.split('/').filter(|s| !s.is_empty()).rev().fold(leaf, |acc, seg| {
+        let mut m = Map::new();
+        m.insert(seg.to_string(), acc);
+        Value::Object(m)
+    })
+}
+
+/// Where a kind keeps its Pod spec, as a JSON pointer.
+fn pod_spec_pointer(kind: &str) -> Option<&'static str> {
+    match kind {
+        "Pod" => Some("/spec"),
+        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" => Some("/spec/template/spec"),
+        "CronJob" => Some("/spec/jobTemplate/spec/template/spec"),
+        _ => None,
+    }
+}
+
+/// kubectl's Go-style rendering of a taint (`key=value:Effect`).
+fn taint_string(key: &str, value: &str, effect: &str) -> String {
+    let mut s = key.to_string();
+    if !value.is_empty() {
+        s += &format!("={value}");
+    }
+    if !effect.is_empty() {
+        s += &format!(":{effect}");
+    }
+    s
+}
+
+/// A revision and its ReplicaSet.
+type Revisioned<'a> = (i64, Option<&'a Object>);
+
+const TAINT_EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/// The status line of `kubectl rollout status` for a Deployment (kubectl's
+/// `DeploymentStatusViewer`): the message, whether the rollout is done, or an error.
+fn deployment_rollout_status(d: &Value) -> Result<(String, bool), String> {
+    let name = d.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let generation = d.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(0);
+    let status = &d["status"];
+    let num = |f: &str| status.get(f).and_then(Value::as_i64).unwrap_or(0);
+    if generation <= num("observedGeneration") {
+        let timed_out = status.get("conditions").and_then(Value::as_array).is_some_and(|cs| {
+            cs.iter().any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded")
+        });
+        if timed_out {
+            return Err(format!("deployment \"{name}\" exceeded its progress deadline"));
+        }
+        let (updated, replicas, available) = (num("updatedReplicas"), num("replicas"), num("availableReplicas"));
+        if let Some(want) = d.pointer("/spec/replicas").and_then(Value::as_i64) {
+            if updated < want {
+                return Ok((
+                    format!("Waiting for deployment \"{name}\" rollout to finish: {updated} out of {want} new replicas have been updated...\n"),
+                    false,
+                ));
+            }
+        }
+        if replicas > updated {
+            return Ok((
+                format!(
+                    "Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...\n",
+                    replicas - updated
+                ),
+                false,
+            ));
+        }
+        if available < updated {
+            return Ok((
+                format!("Waiting for deployment \"{name}\" rollout to finish: {available} of {updated} updated replicas are available...\n"),
+                false,
+            ));
+        }
+        return Ok((format!("deployment \"{name}\" successfully rolled out\n"), true));
+    }
+    Ok(("Waiting for deployment spec update to be observed...\n".to_string(), false))
+}
+
+impl Session {
+    /// A traced GET of one object.
+    fn get_live(&mut self, res: &'static ResourceInfo, ns: &str, name: &str) -> Result<Object, Output> {
+        let req = self.request(Verb::Get, res, Some(ns), Some(name));
+        let resp = apiserver::handle(&mut self.world, req);
+        if let Some(status) = resp.error.clone() {
+            return Err(server_error(status));
+        }
+        resp.into_object().ok_or_else(|| Output::error("error: the server returned no object"))
+    }
+
+    /// A traced PATCH (a JSON array is sent as an RFC 6902 JSON patch, anything else as a
+    /// merge patch).
+    fn send_patch(
+        &mut self,
+        res: &'static ResourceInfo,
+        ns: &str,
+        name: &str,
+        body: Value,
+    ) -> Result<Object, Box<crate::errors::Status>> {
+        let mut req = self.request(Verb::Patch, res, Some(ns), Some(name));
+        req.body = Some(Body::Json(body));
+        let resp = apiserver::handle(&mut self.world, req);
+        match resp.error.clone() {
+            Some(status) => Err(Box::new(status)),
+            None => Ok(resp.into_object().unwrap_or_else(|| Object::from_json("v1", "Status", json!({})).unwrap())),
+        }
+    }
+
+    /// A traced LIST; the live objects of `res` in `ns` after it.
+    fn list_live(&mut self, res: &'static ResourceInfo, ns: &str) -> Result<Vec<Object>, Output> {
+        let req = self.request(Verb::List, res, Some(ns), None);
+        let resp = apiserver::handle(&mut self.world, req);
+        if let Some(status) = resp.error.clone() {
+            return Err(server_error(status));
+        }
+        let prefix = res.list_prefix(if res.namespaced { Some(ns) } else { None });
+        Ok(self.world.store.live(&prefix).map(|(_, o)| o.clone()).collect())
+    }
+
+    /// `kubectl label|annotate TYPE NAME k=v... k-... [--overwrite]`: a GET, then a merge
+    /// patch of `metadata.labels` (or `annotations`).
+    pub(super) fn label(&mut self, flags: &Flags, annotate: bool) -> Output {
+        let cmd = if annotate { "annotate" } else { "label" };
+        let what = if annotate { "annotation" } else { "label" };
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite"]) {
+            return unknown_flag(cmd, f);
+        }
+        let (pairs, resources): (Vec<String>, Vec<String>) =
+            flags.args.iter().cloned().partition(|a| a.contains('=') || (a.len() > 1 && a.ends_with('-')));
+        if pairs.is_empty() || pairs.iter().any(|p| p.starts_with('=')) {
+            return Output::error(format!("error: at least one {what} update is required"));
+        }
+        let mut set: BTreeMap<String, String> = BTreeMap::new();
+        let mut remove: Vec<String> = Vec::new();
+        for p in &pairs {
+            if let Some((k, v)) = p.split_once('=') {
+                if !annotate && !valid_label_value(v) {
+                    return Output::error(format!(
+                        "error: invalid label value: \"{p}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+                    ));
+                }
+                set.insert(k.to_string(), v.to_string());
+            } else {
+                remove.push(p[..p.len() - 1].to_string());
+            }
+        }
+        let both: Vec<&String> = remove.iter().filter(|k| set.contains_key(*k)).collect();
+        if !both.is_empty() {
+            return Output::error(if annotate {
+                format!(
+                    "error: can not both modify and remove the following annotation(s) in the same command: {}",
+                    both.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            } else {
+                "error: can not both modify and remove a label in the same command".to_string()
+            });
+        }
+        let (res, name) = match target(&resources) {
+            Ok(t) => t,
+            Err(o) => return o,
+        };
+        let overwrite = flags.has(&["--overwrite"]) && flags.value(&["--overwrite"]) != Some("false");
+        let ns = self.namespace_of(flags);
+        let live = match self.get_live(res, &ns, &name) {
+            Ok(o) => o,
+            Err(o) => return o,
+        };
+        let meta = live.meta();
+        let old: BTreeMap<String, String> =
+            if annotate { meta.annotations.clone() } else { meta.labels.clone() }.unwrap_or_default();
+        if !overwrite {
+            let clashes: Vec<(&String, &String)> =
+                set.iter().filter_map(|(k, v)| old.get(k).filter(|cur| *cur != v).map(|cur| (k, cur))).collect();
+            if !clashes.is_empty() {
+                return Output::error(if annotate {
+                    format!(
+                        "error: --overwrite is false but found the following declared annotation(s): {}",
+                        clashes
+                            .iter()
+                            .map(|(k, cur)| format!("'{k}' already has a value ({cur})"))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    )
+                } else {
+                    let each: Vec<String> = clashes
+                        .iter()
+                        .map(|(k, cur)| format!("'{k}' already has a value ({cur}), and --overwrite is false"))
+                        .collect();
+                    if each.len() == 1 {
+                        format!("error: {}", each[0])
+                    } else {
+                        format!("error: [{}]", each.join(", "))
+                    }
+                });
+            }
+        }
+        let mut out = Output::default();
+        let mut new = old.clone();
+        let mut patch = Map::new();
+        for k in &remove {
+            if new.remove(k).is_some() {
+                patch.insert(k.clone(), Value::Null);
+            } else if !annotate {
+                out.stdout += &format!("label \"{k}\" not found.\n");
+            }
+        }
+        for (k, v) in &set {
+            if old.get(k) != Some(v) {
+                patch.insert(k.clone(), Value::String(v.clone()));
+            }
+            new.insert(k.clone(), v.clone());
+        }
+        let field = if annotate { "annotations" } else { "labels" };
+        let body = if patch.is_empty() { json!({}) } else { json!({"metadata": {field: patch}}) };
+        if let Err(status) = self.send_patch(res, &ns, &name, body) {
+            out.stderr += &kubectl_stderr(&[CommandError::Server(*status)]);
+            out.exit = 1;
+            return out;
+        }
+        // kubectl's message: `not labeled` when nothing changed, `unlabeled` when the object
+        // got shorter without --overwrite.
+        let msg = if annotate {
+            "annotated"
+        } else if new == old {
+            "not labeled"
+        } else if !overwrite && json!(new).to_string().len() < json!(old).to_string().len() {
+            "unlabeled"
+        } else {
+            "labeled"
+        };
+        out.stdout += &format!("{}/{name} {msg}\n", kind_string(res));
+        out
+    }
+
+    /// `kubectl set image TYPE/NAME CONTAINER=IMAGE...`: a strategic merge patch of the Pod
+    /// template's containers (`*` names every container).
+    pub(super) fn set(&mut self, flags: &Flags) -> Output {
+        match flags.args.first().map(String::as_str) {
+            Some("image") => {}
+            Some(other) => {
+                return Output::error(format!(
+                    "podlab: kubectl set {other} is not modelled by the lab's session yet (it knows kubectl set image)"
+                ))
+            }
+            None => {
+                return Output::error(
+                    "podlab: the lab's session knows kubectl set image TYPE/NAME CONTAINER=IMAGE (a real kubectl also has set env, resources, selector, serviceaccount, subject)",
+                )
+            }
+        }
+        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+            return unknown_flag("set image", f);
+        }
+        let (pairs, resources): (Vec<String>, Vec<String>) =
+            flags.args[1..].iter().cloned().partition(|a| a.contains('='));
+        if resources.is_empty() {
+            return Output::error(NO_RESOURCES);
+        }
+        let (res, name) = match target(&resources) {
+            Ok(t) => t,
+            Err(o) => return o,
+        };
+        if pairs.is_empty() {
+            return Output::error("error: at least one image update is required");
+        }
+        let Some(pointer) = pod_spec_pointer(res.kind) else {
+            return Output::error(format!(
+                "podlab: kubectl set image works on objects with a Pod template; {} has none",
+                kind_string(res)
+            ));
+        };
+        let ns = self.namespace_of(flags);
+        let live = match self.get_live(res, &ns, &name) {
+            Ok(o) => o,
+            Err(o) => return o,
+        };
+        let spec = live.to_json().pointer(pointer).cloned().unwrap_or(Value::Null);
+        let mut errors = Vec::new();
+        let mut patch_spec = Map::new();
+        let mut changed: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+        for pair in &pairs {
+            let (container, image) = pair.split_once('=').unwrap_or((pair, ""));
+            let mut found = false;
+            for list in ["initContainers", "containers"] {
+                for c in spec.get(list).and_then(Value::as_array).into_iter().flatten() {
+                    let cname = c["name"].as_str().unwrap_or("");
+                    if container == "*" || cname == container {
+                        found = true;
+                        if c["image"].as_str() != Some(image) {
+                            changed.entry(list).or_default().push(json!({"image": image, "name": cname}));
+                        }
+                    }
+                }
+            }
+            if !found {
+                errors.push(format!("error: unable to find container named \"{container}\""));
+            }
+        }
+        for (list, elems) in changed {
+            let order: Vec<Value> =
+                spec[list].as_array().into_iter().flatten().map(|c| json!({"name": c["name"].clone()})).collect();
+            patch_spec.insert(format!("$setElementOrder/{list}"), Value::Array(order));
+            patch_spec.insert(list.to_string(), Value::Array(elems));
+        }
+        let mut out = Output::default();
+        if !patch_spec.is_empty() {
+            match self.send_patch(res, &ns, &name, nest(pointer, Value::Object(patch_spec))) {
+                Ok(_) => out.stdout = format!("{}/{name} image updated\n", kind_string(res)),
+                Err(status) => errors.push(format!(
+                    "failed to patch image update to pod template: {}",
+                    kubectl_stderr(&[CommandError::Server(*status)]).trim_end()
+                )),
+            }
+        }
+        if !errors.is_empty() {
+            out.stderr = if errors.len() == 1 {
+                format!("{}\n", errors[0])
+            } else {
+                format!("error: [{}]\n", errors.join(", "))
+            };
+            out.exit = 1;
+        }
+        out
+    }
+
+    /// `kubectl rollout SUBCOMMAND TYPE/NAME` for Deployments.
+    pub(super) fn rollout(&mut self, flags: &Flags) -> Output {
+        let Some(sub) = flags.args.first().map(String::as_str) else {
+            return Output::error(
+                "podlab: kubectl rollout needs a subcommand: history, pause, restart, resume, status or undo",
+            );
+        };
+        let known: &[&str] = match sub {
+            "status" => &["-n", "--namespace", "--timeout", "-w", "--watch"],
+            "history" => &["-n", "--namespace", "--revision"],
+            "undo" => &["-n", "--namespace", "--to-revision"],
+            "restart" | "pause" | "resume" => &["-n", "--namespace"],
+            other => {
+                return Output::error(format!(
+                    "error: unknown command \"{other}\"\nSee 'kubectl rollout -h' for help and examples"
+                ))
+            }
+        };
+        if let Some(f) = flags.unknown(known) {
+            return unknown_flag(&format!("rollout {sub}"), f);
+        }
+        for flag in ["--revision", "--to-revision"] {
+            if let Some(v) = flags.value(&[flag]) {
+                if v.parse::<i64>().is_err() {
+                    return Output::error(format!(
+                        "Error: invalid argument \"{v}\" for \"{flag}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout {sub} --help' for usage."
+                    ));
+                }
+            }
+        }
+        if flags.args.len() < 2 {
+            return Output::error("error: required resource not specified");
+        }
+        let (res, name) = match target(&flags.args[1..]) {
+            Ok(t) => t,
+            Err(o) => return o,
+        };
+        if res.kind != "Deployment" {
+            return Output::error(format!(
+                "podlab: kubectl rollout {sub} {} is not modelled by the lab's session yet (it rolls out Deployments); a real kubectl also rolls out DaemonSets and StatefulSets",
+                kind_string(res)
+            ));
+        }
+        let ns = self.namespace_of(flags);
+        let live = match self.get_live(res, &ns, &name) {
+            Ok(o) => o,
+            Err(o) => return o,
+        };
+        let d = live.to_json();
+        let paused = d.pointer("/spec/paused").and_then(Value::as_bool).unwrap_or(false);
+        let resource_string = format!("{}.{}", res.plural, res.group);
+        let done = |text: String| Output { stdout: text, ..Output::default() };
+        match sub {
+            "status" => self.rollout_status(res, &ns, &name, flags),
+            "history" => {
+                let revision = flags.value(&["--revision"]).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+                let rss = match self.owned_replicasets(&ns, &live) {
+                    Ok(r) => r,
+                    Err(o) => return o,
+                };
+                let mut history: BTreeMap<i64, PodTemplateSpec> = BTreeMap::new();
+                for rs in &rss {
+                    let Some(v) = revision_of(rs) else { continue };
+                    let rsj = rs.to_json();
+                    let mut t: PodTemplateSpec =
+                        serde_json::from_value(rsj.pointer("/spec/template").cloned().unwrap_or(json!({})))
+                            .unwrap_or_default();
+                    let cause = rs.meta().annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).cloned();
+                    let meta = t.metadata.get_or_insert_with(Default::default);
+                    let ann = meta.annotations.get_or_insert_with(Default::default);
+                    if let Some(c) = cause.filter(|c| !c.is_empty()) {
+                        ann.insert(CHANGE_CAUSE.into(), c);
+                    }
+                    history.insert(v, t);
+                }
+                let body = if history.is_empty() {
+                    "No rollout history found.".to_string()
+                } else if revision > 0 {
+                    let Some(t) = history.get(&revision) else {
+                        return Output::error("error: unable to find the specified revision");
+                    };
+                    crate::views::describe_template(Some(t))
+                } else {
+                    let mut w = crate::views::TabWriter::new(0, 2, false);
+                    w.write("REVISION\tCHANGE-CAUSE\n");
+                    for (v, t) in &history {
+                        let cause = t
+                            .metadata
+                            .as_ref()
+                            .and_then(|m| m.annotations.as_ref())
+                            .and_then(|a| a.get(CHANGE_CAUSE))
+                            .filter(|c| !c.is_empty())
+                            .map(String::as_str)
+                            .unwrap_or("<none>");
+                        w.write(&format!("{v}\t{cause}\n"));
+                    }
+                    w.finish()
+                };
+                let with = if revision > 0 { format!("with revision #{revision}") } else { String::new() };
+                done(format!("{}/{name} {with}\n{body}\n", kind_string(res)))
+            }
+            "undo" => {
+                if paused {
+                    return Output::error("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again");
+                }
+                let to = flags.value(&["--to-revision"]).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+                let rss = match self.owned_replicasets(&ns, &live) {
+                    Ok(r) => r,
+                    Err(o) => return o,
+                };
+                // deploymentRevision: the one asked for, or the newest but one.
+                let mut found: Option<&Object> = None;
+                let mut latest: Revisioned = (-1, None);
+                let mut previous: Revisioned = (-1, None);
+                for rs in &rss {
+                    let Some(v) = revision_of(rs) else { continue };
+                    if to == 0 {
+                        if latest.0 < v {
+                            previous = latest;
+                            latest = (v, Some(rs));
+                        } else if previous.0 < v {
+                            previous = (v, Some(rs));
+                        }
+                    } else if to == v {
+                        found = Some(rs);
+                        break;
+                    }
+                }
+                let rs = match (to, found, previous.1) {
+                    (0, _, Some(rs)) => rs,
+                    (0, _, None) => {
+                        return Output::error(format!("error: no rollout history found for deployment \"{name}\""))
+                    }
+                    (_, Some(rs), _) => rs,
+                    (n, None, _) => {
+                        return Output::error(format!("error: unable to find specified revision {n} in history"))
+                    }
+                };
+                let rsj = rs.to_json();
+                let mut template = rsj.pointer("/spec/template").cloned().unwrap_or(json!({}));
+                let rs_t: PodTemplateSpec = serde_json::from_value(template.clone()).unwrap_or_default();
+                let d_t: PodTemplateSpec =
+                    serde_json::from_value(d.pointer("/spec/template").cloned().unwrap_or(json!({})))
+                        .unwrap_or_default();
+                if equal_ignore_hash(&rs_t, &d_t) {
+                    return done(format!(
+                        "{}/{name} skipped rollback (current template already matches revision {to})\n",
+                        kind_string(res)
+                    ));
+                }
+                if let Some(l) = template.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
+                    l.remove("pod-template-hash");
+                }
+                let skip = crate::controllers::deployment::SKIP_COPY_ANNOTATIONS;
+                let mut annotations = Map::new();
+                let d_ann = d.pointer("/metadata/annotations").and_then(Value::as_object).cloned().unwrap_or_default();
+                for k in skip {
+                    if let Some(v) = d_ann.get(k) {
+                        annotations.insert(k.to_string(), v.clone());
+                    }
+                }
+                for (k, v) in rsj.pointer("/metadata/annotations").and_then(Value::as_object).into_iter().flatten() {
+                    if !skip.contains(&k.as_str()) {
+                        annotations.insert(k.clone(), v.clone());
+                    }
+                }
+                let patch = json!([
+                    {"op": "replace", "path": "/spec/template", "value": template},
+                    {"op": "replace", "path": "/metadata/annotations", "value": annotations},
+                ]);
+                let revision = revision_of(rs).unwrap_or(to);
+                match self.send_patch(res, &ns, &name, patch) {
+                    Ok(_) => done(format!("{}/{name} rolled back\n", kind_string(res))),
+                    Err(status) => {
+                        Output::error(format!("error: failed restoring revision {revision}: {}", status.message))
+                    }
+                }
+            }
+            "restart" => {
+                if paused {
+                    return Output::error(format!(
+                        "error: {resource_string} \"{name}\" can't restart paused deployment (run rollout resume first)"
+                    ));
+                }
+                let now = serde_json::to_value(apiserver::timestamp(self.world.now)).unwrap_or(Value::Null);
+                if d.pointer("/spec/template/metadata/annotations").and_then(|a| a.get(RESTARTED_AT)) == Some(&now) {
+                    return Output::error(format!("error: failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another"));
+                }
+                let patch = json!({"spec": {"template": {"metadata": {"annotations": {RESTARTED_AT: now}}}}});
+                match self.send_patch(res, &ns, &name, patch) {
+                    Ok(_) => done(format!("{}/{name} restarted\n", kind_string(res))),
+                    Err(status) => server_error(*status),
+                }
+            }
+            _ => {
+                let pause = sub == "pause";
+                if pause == paused {
+                    let why = if pause { "is already paused" } else { "is not paused" };
+                    return Output::error(format!("error: {resource_string} \"{name}\" {why}"));
+                }
+                let patch = json!({"spec": {"paused": if pause { json!(true) } else { Value::Null }}});
+                match self.send_patch(res, &ns, &name, patch) {
+                    Ok(_) => {
+                        done(format!("{}/{name} {}\n", kind_string(res), if pause { "paused" } else { "resumed" }))
+                    }
+                    Err(status) => server_error(*status),
+                }
+            }
+        }
+    }
+
+    /// The ReplicaSets a Deployment controls (a traced LIST of the namespace's ReplicaSets,
+    /// kept when their controller reference names the Deployment's UID).
+    fn owned_replicasets(&mut self, ns: &str, d: &Object) -> Result<Vec<Object>, Output> {
+        let rs_res = resource_for_kind("ReplicaSet").expect("ReplicaSet is a known kind");
+        let uid = d.meta().uid.clone().unwrap_or_default();
+        Ok(self
+            .list_live(rs_res, ns)?
+            .into_iter()
+            .filter(|rs| {
+                rs.meta().owner_references.iter().flatten().any(|r| r.controller == Some(true) && r.uid == uid)
+            })
+            .collect())
+    }
+
+    /// `kubectl rollout status deployment/NAME`: one line each time the Deployment changes
+    /// (kubectl watches it), until the rollout is complete; cluster time passes meanwhile.
+    fn rollout_status(&mut self, res: &'static ResourceInfo, ns: &str, name: &str, flags: &Flags) -> Output {
+        let key = res.etcd_key(Some(ns), name);
+        let timeout = flags.value(&["--timeout"]).and_then(parse_duration_ms).filter(|t| *t > 0);
+        let deadline = self.world.now + timeout.unwrap_or(DELETE_POLL_LIMIT_MS);
+        let watch = flags.value(&["-w", "--watch"]).is_none_or(|v| v != "false");
+        let mut out = Output::default();
+        loop {
+            let Some((obj, rev)) = self.world.store.get(&key).map(|(o, r)| (o.clone(), r)) else {
+                out.stderr = "error: object has been deleted\n".into();
+                out.exit = 1;
+                return out;
+            };
+            match deployment_rollout_status(&obj.to_json()) {
+                Err(e) => {
+                    out.stderr = format!("error: {e}\n");
+                    out.exit = 1;
+                    return out;
+                }
+                Ok((line, finished)) => {
+                    out.stdout += &line;
+                    if finished || !watch {
+                        return out;
+                    }
+                }
+            }
+            if self.world.now >= deadline.min(self.limit_ms) {
+                out.stderr = "error: timed out waiting for the condition\n".into();
+                out.exit = 1;
+                return out;
+            }
+            self.advance(None, deadline, |w| w.store.get(&key).map(|(_, r)| r) != Some(rev));
+            if self.world.store.get(&key).map(|(_, r)| r) == Some(rev) {
+                out.stderr = "error: timed out waiting for the condition\n".into();
+                out.exit = 1;
+                return out;
+            }
+        }
+    }
+
+    /// `kubectl describe TYPE [NAME]`: a traced GET (or, for no name or a name that is not
+    /// found, a LIST and every object whose name starts with it, as kubectl does), then the
+    /// describer's text.
+    pub(super) fn describe(&mut self, flags: &Flags) -> Output {
+        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+            return unknown_flag("describe", f);
+        }
+        let Some(first) = flags.args.first() else {
+            return Output::error("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.");
+        };
+        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
+            Some((t, n)) => (t, vec![n.to_string()]),
+            None => (first.as_str(), flags.args[1..].to_vec()),
+        };
+        let Some(res) = resource_named(type_) else { return no_type(type_) };
+        let describable = [
+            "Pod",
+            "Deployment",
+            "StatefulSet",
+            "DaemonSet",
+            "CronJob",
+            "PersistentVolumeClaim",
+            "PersistentVolume",
+            "Node",
+        ];
+        if !describable.contains(&res.kind) {
+            return Output::error(format!(
+                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get {} NAME -o yaml shows the whole object",
+                res.plural, res.plural
+            ));
+        }
+        let ns = self.namespace_of(flags);
+        let mut found: Vec<String> = Vec::new();
+        let mut errors = Vec::new();
+        if names.is_empty() {
+            match self.list_live(res, &ns) {
+                Ok(objs) => found.extend(objs.iter().map(|o| o.name().to_string())),
+                Err(o) => return o,
+            }
+            if found.is_empty() {
+                let text = crate::views::no_resources(res.namespaced, &ns);
+                return Output { stderr: text, ..Output::default() };
+            }
+        }
+        for name in &names {
+            let req = self.request(Verb::Get, res, Some(&ns), Some(name));
+            let resp = apiserver::handle(&mut self.world, req);
+            match resp.error.clone() {
+                None => found.push(name.clone()),
+                Some(status) if resp.is_not_found() => {
+                    // kubectl then lists and describes every object whose name starts so.
+                    let objs = match self.list_live(res, &ns) {
+                        Ok(o) => o,
+                        Err(o) => return o,
+                    };
+                    let prefixed: Vec<String> =
+                        objs.iter().map(|o| o.name().to_string()).filter(|n| n.starts_with(name.as_str())).collect();
+                    if prefixed.is_empty() {
+                        errors.push(CommandError::Server(status));
+                    }
+                    found.extend(prefixed);
+                }
+                Some(status) => errors.push(CommandError::Server(status)),
+            }
+        }
+        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
+        let texts: Vec<String> = found
+            .iter()
+            .filter_map(|n| match res.kind {
+                "Pod" => snap.describe_pod(&ns, n),
+                "Deployment" => snap.describe_deployment(&ns, n),
+                "StatefulSet" => snap.describe_statefulset(&ns, n),
+                "DaemonSet" => snap.describe_daemonset(&ns, n),
+                "CronJob" => snap.describe_cronjob(&ns, n),
+                "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
+                "PersistentVolume" => snap.describe_pv(n),
+                _ => snap.describe_node(n),
+            })
+            .collect();
+        let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
+        if !errors.is_empty() {
+            out.stderr = kubectl_stderr(&errors);
+            out.exit = 1;
+        }
+        out
+    }
+
+    /// `kubectl cordon|uncordon NODE...`: a merge patch of `spec.unschedulable`.
+    pub(super) fn cordon(&mut self, flags: &Flags, cordon: bool) -> Output {
+        let cmd = if cordon { "cordon" } else { "uncordon" };
+        if let Some(f) = flags.unknown(&[]) {
+            return unknown_flag(cmd, f);
+        }
+        if flags.args.is_empty() {
+            return Output::error(format!(
+                "error: USAGE: {cmd} NODE [flags]\nSee 'kubectl {cmd} -h' for help and examples"
+            ));
+        }
+        let res = resource_for_kind("Node").expect("Node is a known kind");
+        let mut out = Output::default();
+        let mut errors = Vec::new();
+        for name in flags.args.clone() {
+            let node = match self.get_live(res, "", &name) {
+                Ok(o) => o,
+                Err(o) => {
+                    out.stderr += &o.stderr;
+                    out.exit = 1;
+                    continue;
+                }
+            };
+            let unschedulable = node.to_json().pointer("/spec/unschedulable").and_then(Value::as_bool).unwrap_or(false);
+            let word = if cordon { "cordoned" } else { "uncordoned" };
+            if unschedulable == cordon {
+                out.stdout += &format!("node/{name} already {word}\n");
+                continue;
+            }
+            let patch = json!({"spec": {"unschedulable": if cordon { json!(true) } else { Value::Null }}});
+            match self.send_patch(res, "", &name, patch) {
+                Ok(_) => out.stdout += &format!("node/{name} {word}\n"),
+                Err(status) => errors.push(CommandError::Server(*status)),
+            }
+        }
+        if !errors.is_empty() {
+            out.stderr += &kubectl_stderr(&errors);
+            out.exit = 1;
+        }
+        out
+    }
+
+    /// `kubectl taint nodes NODE key[=value]:Effect... key[:Effect]-... [--overwrite]`: the
+    /// node's whole `spec.taints` list in a patch.
+    pub(super) fn taint(&mut self, flags: &Flags) -> Output {
+        if let Some(f) = flags.unknown(&["--overwrite"]) {
+            return unknown_flag("taint", f);
+        }
+        let (pairs, resources): (Vec<String>, Vec<String>) = flags
+            .args
+            .iter()
+            .cloned()
+            .partition(|a| a.contains('=') || a.contains(':') || (a.len() > 1 && a.ends_with('-')));
+        if pairs.is_empty() {
+            return Output::error("error: at least one taint update is required");
+        }
+        let usage = "See 'kubectl taint -h' for help and examples";
+        let mut add: Vec<(String, String, String)> = Vec::new();
+        let mut remove: Vec<(String, String)> = Vec::new();
+        for p in &pairs {
+            if let Some(spec) = p.strip_suffix('-') {
+                let (kv, effect) = spec.split_once(':').unwrap_or((spec, ""));
+                if !effect.is_empty() && !TAINT_EFFECTS.contains(&effect) {
+                    return Output::error(format!(
+                        "error: invalid taint effect: {effect}, unsupported taint effect\n{usage}"
+                    ));
+                }
+                remove.push((kv.split('=').next().unwrap_or("").to_string(), effect.to_string()));
+                continue;
+            }
+            let Some((kv, effect)) = p.split_once(':') else {
+                return Output::error(format!(
+                    "error: invalid taint spec: {p}, name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n{usage}"
+                ));
+            };
+            if !TAINT_EFFECTS.contains(&effect) {
+                return Output::error(format!(
+                    "error: invalid taint effect: {effect}, unsupported taint effect\n{usage}"
+                ));
+            }
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            add.push((k.to_string(), v.to_string(), effect.to_string()));
+        }
+        let name =
+            match resources.as_slice() {
+                [t, n] if resource_named(t).is_some_and(|r| r.kind == "Node") => n.clone(),
+                [t] if t.split_once('/').is_some_and(|(t, _)| resource_named(t).is_some_and(|r| r.kind == "Node")) => {
+                    t.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()
+                }
+                [t, ..] if resource_named(t.split('/').next().unwrap_or("")).is_none() => {
+                    return no_type(t.split('/').next().unwrap_or(""))
+                }
+                [] => return Output::error(NO_RESOURCES),
+                _ => return Output::error(
+                    "podlab: the lab's session taints one node at a time: kubectl taint nodes NODE key=value:Effect",
+                ),
+            };
+        let overwrite = flags.has(&["--overwrite"]) && flags.value(&["--overwrite"]) != Some("false");
+        let res = resource_for_kind("Node").expect("Node is a known kind");
+        let node = match self.get_live(res, "", &name) {
+            Ok(o) => o,
+            Err(o) => return o,
+        };
+        let old: Vec<Value> =
+            node.to_json().pointer("/spec/taints").and_then(Value::as_array).cloned().unwrap_or_default();
+        let field = |t: &Value, f: &str| t.get(f).and_then(Value::as_str).unwrap_or("").to_string();
+        if !overwrite {
+            let clash: Vec<String> = add
+                .iter()
+                .filter(|(k, _, e)| old.iter().any(|t| field(t, "key") == *k && field(t, "effect") == *e))
+                .map(|(k, _, _)| k.clone())
+                .collect();
+            if !clash.is_empty() {
+                return Output::error(format!(
+                    "error: node {name} already has {} taint(s) with same effect(s) and --overwrite is false",
+                    clash.join(",")
+                ));
+            }
+        }
+        // reorganizeTaints: the new taints first, then the old ones they do not replace,
+        // less the removed ones.
+        let mut taints: Vec<Value> = add
+            .iter()
+            .map(|(k, v, e)| {
+                let mut t = Map::new();
+                t.insert("effect".into(), json!(e));
+                t.insert("key".into(), json!(k));
+                if !v.is_empty() {
+                    t.insert("value".into(), json!(v));
+                }
+                Value::Object(t)
+            })
+            .collect();
+        for t in &old {
+            if !add.iter().any(|(k, _, e)| field(t, "key") == *k && field(t, "effect") == *e) {
+                taints.push(t.clone());
+            }
+        }
+        let mut errors = Vec::new();
+        for (k, e) in &remove {
+            let before = taints.len();
+            taints.retain(|t| !(field(t, "key") == *k && (e.is_empty() || field(t, "effect") == *e)));
+            if taints.len() == before {
+                errors.push(format!("taint \"{}\" not found", taint_string(k, "", e)));
+            }
+        }
+        if !errors.is_empty() {
+            return Output::error(if errors.len() == 1 {
+                format!("error: {}", errors[0])
+            } else {
+                format!("error: [{}]", errors.join(", "))
+            });
+        }
+        let word = if overwrite || (!add.is_empty() && !remove.is_empty()) {
+            "modified"
+        } else if !add.is_empty() {
+            "tainted"
+        } else {
+            "untainted"
+        };
+        let patch = json!({"spec": {"taints": if taints.is_empty() { Value::Null } else { Value::Array(taints) }}});
+        match self.send_patch(res, "", &name, patch) {
+            Ok(_) => Output { stdout: format!("node/{name} {word}\n"), ..Output::default() },
+            Err(status) => server_error(*status),
+        }
+    }
+
+    /// `kubectl create -f FILE` / `kubectl replace -f FILE`: kubectl apply's client, POSTing
+    /// (or PUTting) each document as it is.
+    pub(super) fn create_or_replace(&mut self, flags: &Flags, command: &SessionCommand, replace: bool) -> Output {
+        let cmd = if replace { "replace" } else { "create" };
+        if let Some(sub) = flags.args.first() {
+            return Output::error(format!(
+                "podlab: kubectl {cmd} {sub} is not modelled by the lab's session yet; it knows kubectl {cmd} -f FILE"
+            ));
+        }
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+            return unknown_flag(cmd, f);
+        }
+        let Some((file_name, manifest)) = command.file.clone() else {
+            return Output::error("error: must specify one of -f and -k");
+        };
+        let mut caller = self.caller.clone();
+        caller.command = self.command.clone();
+        let mut kubectl =
+            KubectlApply::new(ApplyOptions { file: file_name, manifest, caller, namespace: self.namespace_of(flags) })
+                .with_verb(if replace { FileVerb::Replace } else { FileVerb::Create });
+        kubectl.start(&mut self.world);
+        let limit = self.limit_ms;
+        self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
+        let (stdout, stderr, _, exit) = kubectl.finish();
+        Output { stdout, stderr, exit }
+    }
+}
