@@ -105,3 +105,53 @@ fn every_example_ends_as_expected() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A one-command session is the run of today, step for step and byte for byte: every example
+/// manifest and starter (with its example's cluster file when it has one), as JSON.
+#[test]
+fn a_one_command_session_is_the_run() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut cases = Vec::new();
+    for dir in [root.join("examples"), root.join("src/starters")] {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("examples and starters are in the repository")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let (files, cluster) = if path.is_dir() {
+                let cluster = std::fs::read_to_string(path.join("cluster.yaml")).ok();
+                let mut files: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().map(|e| e.path()).collect();
+                files.sort();
+                (
+                    files
+                        .into_iter()
+                        .filter(|f| f.extension().is_some_and(|e| e == "yaml") && !f.ends_with("cluster.yaml"))
+                        .collect::<Vec<_>>(),
+                    cluster,
+                )
+            } else {
+                (vec![path.clone()], None)
+            };
+            for file in files {
+                cases.push((file, cluster.clone()));
+            }
+        }
+    }
+    assert!(cases.len() > 20, "{} manifests", cases.len());
+    for (file, cluster) in cases {
+        let mut input = podlab_engine::lab::LabInput::new(
+            std::fs::read_to_string(&file).unwrap(),
+            file.file_name().unwrap().to_string_lossy(),
+        );
+        input.cluster = cluster;
+        let one = podlab_engine::lab::run(&input).map(|r| (r.to_json(), r.kubectl_output));
+        let session = podlab_engine::lab::run_session(&input, &[]).map(|s| (s.run.to_json(), s.run.kubectl_output));
+        match (one, session) {
+            (Ok(a), Ok(b)) => assert!(a == b, "{}: the one-command session differs from the run", file.display()),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("{}: {:?} vs {:?}", file.display(), a.map(|_| ()), b.map(|_| ())),
+        }
+    }
+}
