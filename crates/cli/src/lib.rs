@@ -256,10 +256,14 @@ fn session(args: &[String], out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
+    // Every command, and the settling after the last, has the time limit of a run of its
+    // own: a long script is not cut short.
     if a.json {
         for c in &commands {
+            session.extend_limit(a.limit_ms);
             session.run(c);
         }
+        session.extend_limit(a.limit_ms);
         session.settle();
         let mut input = LabInput::new(
             commands.iter().find_map(|c| c.file.as_ref().map(|(_, text)| text.clone())).unwrap_or_default(),
@@ -282,6 +286,7 @@ fn session(args: &[String], out: &mut dyn Write) -> i32 {
     );
     let mut last_exit = 0;
     for c in &commands {
+        session.extend_limit(a.limit_ms);
         let record = session.run(c).clone();
         let steps = &session.world().steps[record.first_step..record.end_step];
         let mut s = format!("\n$ {}\n", record.line);
@@ -293,6 +298,7 @@ fn session(args: &[String], out: &mut dyn Write) -> i32 {
         last_exit = record.exit_code;
     }
     let from = session.world().steps.len();
+    session.extend_limit(a.limit_ms);
     session.settle();
     let mut s = String::from("\n# after the last command, the cluster runs until it settles\n");
     for step in &session.world().steps[from..] {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 16] = [
+const EXAMPLES: [&str; 18] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -26,6 +26,8 @@ const EXAMPLES: [&str; 16] = [
     "hpa",
     "session-self-heal",
     "session-stopped-scheduler",
+    "session-rollout",
+    "session-node-maintenance",
 ];
 
 fn root() -> PathBuf {
