@@ -110,6 +110,9 @@ fn clear_hash() {
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
 }
 
+/// A change of the manifest by more characters than this is a paste (it runs at once).
+const PASTE_CHARS: usize = 2_000;
+
 /// Which kubectl pane is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pane {
@@ -377,11 +380,14 @@ impl Lab {
             return;
         }
         self.adopt();
+        // A paste (thousands of characters at once) is not followed by more keys: it runs at
+        // once; typing waits for a pause.
+        let pasted = self.manifest.with_untracked(|old| old.len().abs_diff(text.len()) > PASTE_CHARS);
         self.manifest.set(text);
         if self.persists() {
             self.save_manifest();
         }
-        self.schedule(DEBOUNCE_MS);
+        self.schedule(if pasted { 0 } else { DEBOUNCE_MS });
     }
 
     /// Changes the settings (saved at once) and schedules a run.
