@@ -21,10 +21,8 @@ pub fn Terminal() -> impl IntoView {
     let cleared = RwSignal::new(0usize);
     // Tab with several words possible: they are listed under the prompt.
     let choices = RwSignal::new(Vec::<String>::new());
-    let input: NodeRef<leptos::html::Input> = NodeRef::new();
     let screen: NodeRef<leptos::html::Div> = NodeRef::new();
 
-    let records = move || lab.run().map(|r| r.commands.clone()).unwrap_or_default();
     let run_line = move || {
         let text = line.get_untracked();
         if text.trim().is_empty() {
@@ -118,30 +116,28 @@ pub fn Terminal() -> impl IntoView {
                 aria-label="Terminal output"
                 tabindex="0"
             >
+                // Rebuilt for a new run or a clear; a step shown only moves the `current` mark.
                 {move || {
-                    let step = lab.step.get();
+                    let Some(run) = lab.run() else { return ().into_any() };
                     let from = cleared.get();
-                    records()
-                        .into_iter()
+                    let len = run.len();
+                    // Each command's steps run up to the next command's first.
+                    let ends: Vec<usize> = run.commands.iter().skip(1).map(|c| c.first_step).chain([len]).collect();
+                    run.commands
+                        .iter()
+                        .zip(ends)
                         .enumerate()
                         .skip(from)
-                        .map(|(i, c)| {
+                        .map(|(i, (c, end))| {
                             let first = c.first_step;
-                            let current = lab
-                                .run()
-                                .map(|r| {
-                                    let end = r.commands.get(i + 1).map_or(r.len(), |n| n.first_step);
-                                    (first..end).contains(&step)
-                                })
-                                .unwrap_or(false);
-                            let has_steps = lab.run().is_some_and(|r| first < r.len());
+                            let current = move || (first..end).contains(&lab.step.get());
                             view! {
                                 <div class="term-entry" class:current=current data-command=i>
                                     <button
                                         type="button"
                                         class="term-cmd"
                                         title="Show this command's first step"
-                                        disabled=!has_steps
+                                        disabled={first >= len}
                                         on:click=move |_| {
                                             lab.stop();
                                             lab.go(first);
@@ -159,6 +155,7 @@ pub fn Terminal() -> impl IntoView {
                             }
                         })
                         .collect_view()
+                        .into_any()
                 }}
             </div>
             <form
@@ -174,7 +171,6 @@ pub fn Terminal() -> impl IntoView {
                 </label>
                 <input
                     id="term-line"
-                    node_ref=input
                     type="text"
                     autocomplete="off"
                     autocapitalize="off"

@@ -277,6 +277,12 @@ pub fn Timeline() -> impl IntoView {
                                 let phase = group.phase;
                                 let command = group.command.clone();
                                 let first = group.steps.first().copied();
+                                let jump = move |_| {
+                                    if let Some(f) = first {
+                                        lab.stop();
+                                        lab.go(f);
+                                    }
+                                };
                                 let count = group.steps.len();
                                 let steps = std::sync::Arc::new(group.steps.clone());
                                 let contains = steps.clone();
@@ -311,12 +317,7 @@ pub fn Timeline() -> impl IntoView {
                                                             type="button"
                                                             class="phase-jump"
                                                             disabled=first.is_none()
-                                                            on:click=move |_| {
-                                                                if let Some(f) = first {
-                                                                    lab.stop();
-                                                                    lab.go(f);
-                                                                }
-                                                            }
+                                                            on:click=jump
                                                         >
                                                             <span class="phase-n">{n + 1}</span>
                                                             <span class="phase-title">{phase.title()}</span>
@@ -342,12 +343,7 @@ pub fn Timeline() -> impl IntoView {
                                                             type="button"
                                                             class="phase-jump"
                                                             disabled=first.is_none()
-                                                            on:click=move |_| {
-                                                                if let Some(f) = first {
-                                                                    lab.stop();
-                                                                    lab.go(f);
-                                                                }
-                                                            }
+                                                            on:click=jump
                                                         >
                                                             <span class="phase-n" aria-hidden="true">"$"</span>
                                                             <span class="phase-title command-line">

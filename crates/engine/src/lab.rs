@@ -276,6 +276,36 @@ pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run,
     run
 }
 
+/// kubectl's caller: the kubeconfig `user` (the settings' current user when `None`), as
+/// `identity` when impersonating; with the user's name.
+fn kubectl_caller(
+    settings: &LabSettings,
+    user: Option<&str>,
+    identity: Option<&Identity>,
+) -> Result<(String, Caller), LabError> {
+    let user = user.map(str::to_string).or_else(|| settings.current_user.clone()).unwrap_or_default();
+    let credential = credential_of(settings, &user).ok_or_else(|| LabError::UnknownUser {
+        user: user.clone(),
+        known: settings.users.iter().map(|u| u.name.clone()).collect(),
+    })?;
+    let mut caller = Caller::kubectl(credential);
+    caller.impersonate = identity.map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+    Ok((user, caller))
+}
+
+/// One kubelet per Node of the starting cluster, started.
+fn start_kubelets(world: &mut World, settings: &LabSettings) -> Vec<Kubelet> {
+    let base = KubeletConfig::default();
+    let nodes: Vec<String> =
+        world.store.list("/registry/minions/").into_iter().map(|(_, node, _)| node.name().to_string()).collect();
+    let mut kubelets: Vec<Kubelet> =
+        nodes.iter().map(|node| Kubelet::new(node, kubelet_config_from(base.clone(), settings, node))).collect();
+    for kubelet in &mut kubelets {
+        kubelet.start(world);
+    }
+    kubelets
+}
+
 /// Runs the lab on a copy of `loaded`, which fits the input (see [`Loaded::fits`]).
 fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
     debug_assert!(loaded.fits(input), "a run on a cluster loaded for another cluster");
@@ -286,14 +316,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
     core.steps.reserve(256);
     let settings = &loaded.settings;
     let setup_revision = core.store.revision();
-    let user = input.user.clone().or_else(|| settings.current_user.clone()).unwrap_or_default();
-    let credential = credential_of(settings, &user).ok_or_else(|| LabError::UnknownUser {
-        user: user.clone(),
-        known: settings.users.iter().map(|u| u.name.clone()).collect(),
-    })?;
-    let mut caller = Caller::kubectl(credential);
-    caller.impersonate =
-        input.identity.as_ref().map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+    let (user, caller) = kubectl_caller(settings, input.user.as_deref(), input.identity.as_ref())?;
     let namespace = settings.context_namespace().to_string();
     let mut kubectl = KubectlApply::new(ApplyOptions {
         file: input.file_name.clone(),
@@ -311,19 +334,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         let mut controllers = ControllerManager::new();
         let mut announcer = crate::consumers::Announcer::default();
         let mut scheduler = SchedulerActor::default();
-        let base = KubeletConfig::default();
-        let mut kubelets: Vec<Kubelet> = core
-            .store
-            .list("/registry/minions/")
-            .into_iter()
-            .map(|(_, node, _)| node.name().to_string())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), settings, &node)))
-            .collect();
-        for kubelet in &mut kubelets {
-            kubelet.start(&mut core);
-        }
+        let mut kubelets = start_kubelets(&mut core, settings);
         let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut kubectl, &mut controllers, &mut scheduler];
         actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
         actors.push(&mut announcer);

@@ -30,17 +30,16 @@
 //! ([`CommandRecord`]). A command the session does not know gets kubectl's own error, or for
 //! anything that is not kubectl or `sleep`, a plain statement that the lab does not run it.
 
-use super::{credential_of, kubelet_config_from, LabError, Loaded};
+use super::{kubectl_caller, start_kubelets, LabError, Loaded};
 use crate::apiserver::{self, ApiRequest, Body, Caller, KubectlCommand, Verb};
 use crate::controllers::ControllerManager;
 use crate::errors::{kubectl_stderr, CommandError};
 use crate::kubectl::{ApplyOptions, KubectlApply};
-use crate::kubelet::{Kubelet, KubeletConfig};
+use crate::kubelet::Kubelet;
 use crate::object::{resource_for_kind, ResourceInfo};
 use crate::rng::Rng;
 use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{has_task_for, run_loop_from, run_until, Actor, Target};
-use crate::trace::UserInfo;
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
@@ -319,27 +318,9 @@ impl Session {
         let mut world = loaded.core.clone();
         world.rng = Rng::new(seed);
         let settings = &loaded.settings;
-        let user = user.map(str::to_string).or_else(|| settings.current_user.clone()).unwrap_or_default();
-        let credential = credential_of(settings, &user).ok_or_else(|| LabError::UnknownUser {
-            user: user.clone(),
-            known: settings.users.iter().map(|u| u.name.clone()).collect(),
-        })?;
-        let mut caller = Caller::kubectl(credential);
-        caller.impersonate = identity.map(|i| UserInfo { username: i.user.clone(), groups: i.groups.clone() });
+        let (user, caller) = kubectl_caller(settings, user, identity)?;
         let setup_revision = world.store.revision();
-        let base = KubeletConfig::default();
-        let mut kubelets: Vec<Kubelet> = world
-            .store
-            .list("/registry/minions/")
-            .into_iter()
-            .map(|(_, node, _)| node.name().to_string())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|node| Kubelet::new(&node, kubelet_config_from(base.clone(), settings, &node)))
-            .collect();
-        for kubelet in &mut kubelets {
-            kubelet.start(&mut world);
-        }
+        let kubelets = start_kubelets(&mut world, settings);
         let delivered = world.store.revision();
         Ok(Session {
             world,
