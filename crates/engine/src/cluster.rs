@@ -277,11 +277,13 @@ pub fn tracks_generation(kind: &str) -> bool {
 }
 
 fn cm_with_ca(namespace: &str) -> Value {
+    use crate::controllers::rootcacert::{CLUSTER_CA_PEM, DESCRIPTION};
+    // As root-ca-cert-publisher writes it (it restores this data when it lists the cluster).
     json!({
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "kube-root-ca.crt", "namespace": namespace,
-            "annotations": {"kubernetes.io/description": "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters."}},
-        "data": {"ca.crt": "-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgIIcG9kbGFiLWNhMA0GCSqGSIb3DQEBCwUAMBUxEzARBgNV\nBAMTCmt1YmVybmV0ZXMwHhcNMjYwMTAxMDAwMDAwWhcNMzYwMTAxMDAwMDAwWjAV\n(placeholder: the lab's cluster CA)\n-----END CERTIFICATE-----\n"}
+            "annotations": {"kubernetes.io/description": DESCRIPTION}},
+        "data": {"ca.crt": CLUSTER_CA_PEM}
     })
 }
 

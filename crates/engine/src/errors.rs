@@ -451,6 +451,13 @@ impl Status {
         Status { code: 401, reason: StatusReason::Unauthorized, message: "Unauthorized".into(), details: None }
     }
 
+    /// Not an answer from the server: the connection was refused (`err` is client-go's
+    /// error). Kept as a Status so callers handle it as any failed request; the code is 503,
+    /// as nothing was served.
+    pub fn connection_refused(err: &str) -> Self {
+        Status { code: 503, reason: StatusReason::Unknown, message: err.to_string(), details: None }
+    }
+
     /// 500 `Internal error occurred: <err>`.
     pub fn internal_error(err: &str) -> Self {
         let details = StatusDetails {

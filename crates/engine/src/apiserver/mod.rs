@@ -65,7 +65,7 @@ pub mod strategic;
 pub mod strategy;
 
 pub use crate::errors::Status;
-pub use server::{ApiServer, Parts, Settings};
+pub use server::{ApiServer, Parts, Settings, Unreachable};
 
 use crate::errors::{GroupResource, StatusReason};
 use crate::object::{Object, ResourceInfo};
@@ -819,6 +819,51 @@ fn request_attributes<'a>(req: &'a ApiRequest, user: &'a UserInfo) -> authz::Att
     }
 }
 
+/// A request while the server is down: the connection is refused, nothing is stored. A
+/// component's request that is not routine (a Pod's status, not a heartbeat) is recorded as a
+/// failed step with the error client-go returns, `Put "https://…": dial tcp …: connect:
+/// connection refused`; the component keeps what it meant to write and sends it again once
+/// the server is back.
+fn refused(core: &mut Core, req: &ApiRequest, to: &Unreachable) -> ApiResponse {
+    let error = format!(
+        "{} \"https://{}{}\": dial tcp {}: connect: connection refused",
+        go_method(req.verb.method()),
+        to.host,
+        req.path(),
+        to.address
+    );
+    if !core.is_routine() {
+        let who = match (&req.caller.component, &req.caller.node) {
+            (Component::Kubelet, Some(node)) => format!("kubelet ({node})"),
+            (c, _) => c.title().to_string(),
+        };
+        let retry = match (req.resource.plural, req.caller.component) {
+            ("events", _) => "an event the recorder could not write (a real one tries 12 times, 10 s apart, before it drops the event; the lab drops it at once)",
+            (_, Component::Kubelet) => "the kubelet keeps running the node's containers and sends this again when the API server is back",
+            _ => "the client sends it again when the API server is back",
+        };
+        let text = format!("{who}: {error}; {retry}");
+        let phase = if req.subresource.as_deref() == Some("status") { Phase::Status } else { Phase::Request };
+        let mut step =
+            StepBuilder::new(phase, req.caller.component, Component::ApiServer, text.clone(), Detail::Note { text })
+                .status(StepStatus::Failed);
+        if let Some(node) = &req.caller.node {
+            step = step.node(node.clone());
+        }
+        core.record(step);
+    }
+    ApiResponse::failure(Status::connection_refused(&error))
+}
+
+/// Go's `http.Request` method as `url.Error` prints it (`Put`, `Get`).
+fn go_method(method: &str) -> String {
+    let mut m = method.to_ascii_lowercase();
+    if let Some(first) = m.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    m
+}
+
 /// Handles one request (see the module docs for the pipeline) with the core and the API
 /// server of `world`.
 pub fn handle<W: Parts>(world: &mut W, req: ApiRequest) -> ApiResponse {
@@ -828,6 +873,9 @@ pub fn handle<W: Parts>(world: &mut W, req: ApiRequest) -> ApiResponse {
 
 /// [`handle`]: `api` serves the request against `core`'s store and records in its trace.
 fn serve(core: &mut Core, api: &mut ApiServer, mut req: ApiRequest) -> ApiResponse {
+    if let Some(to) = &api.unreachable {
+        return refused(core, &req, to);
+    }
     let body = req.body.take();
     let mut r = Req::new(core, api, &req, body);
     r.record_request(core);

@@ -28,6 +28,19 @@ pub struct ApiServer {
     /// The lab settings the server reads (users and tokens, anonymous requests, the
     /// simulated webhook servers).
     pub(super) settings: Settings,
+    /// Set while no client can reach the server (the session's `lab stop kube-apiserver`,
+    /// or `lab stop etcd`, after which kind's kube-apiserver fails its liveness probe and
+    /// exits): every request is refused at the TCP level, before authentication.
+    pub unreachable: Option<Unreachable>,
+}
+
+/// Where the cluster's own components dial the API server, for their connection errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreachable {
+    /// The host in their kubeconfig (`kind-control-plane:6443`).
+    pub host: String,
+    /// What it resolves to (`172.18.0.4:6443`).
+    pub address: String,
 }
 
 impl Default for ApiServer {
@@ -44,6 +57,7 @@ impl ApiServer {
             webhooks_at: None,
             rbac_cache: RbacCache::default(),
             settings: Settings::default(),
+            unreachable: None,
         }
     }
 

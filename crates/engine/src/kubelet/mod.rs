@@ -350,6 +350,13 @@ impl Kubelet {
         core.after(0, Task::periodic(self.target(), "heartbeat"));
     }
 
+    /// The API server is reachable again: the kubelet's informer lists its Pods anew and the
+    /// status manager sends what it could not (each Pod is synced, which writes its status when
+    /// it differs from the last one written). Containers were never touched.
+    pub fn reconnect(&mut self, core: &mut World) {
+        core.after(0, Task::new(self.target(), "start"));
+    }
+
     fn start_timers(&mut self, core: &mut World) {
         if self.timers_started {
             return;

@@ -44,6 +44,7 @@ use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
 
+mod outage;
 mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
@@ -376,10 +377,13 @@ impl Session {
         kubelets: &'a mut [Kubelet],
         actors: &mut Vec<&'a mut dyn Actor<World>>,
     ) {
-        if !stopped.contains("kube-controller-manager") {
+        // Without the API server, the controllers and the scheduler see no event and can
+        // write nothing: they wait (and start over once it is back).
+        let api_down = outage::API_PATH.iter().any(|c| stopped.contains(*c));
+        if !stopped.contains("kube-controller-manager") && !api_down {
             actors.push(controllers);
         }
-        if !stopped.contains("kube-scheduler") {
+        if !stopped.contains("kube-scheduler") && !api_down {
             actors.push(scheduler);
         }
         for k in kubelets.iter_mut() {
@@ -403,6 +407,14 @@ impl Session {
                 "podlab: {other}: the lab runs kubectl commands and sleep only; in a real terminal this would run the program {other}"
             )),
         };
+        let mut out = out;
+        if out.exit != 0 && out.stderr.is_empty() && self.world.now >= self.limit_ms {
+            // kubectl was cut off by the session's time limit before it had its answers.
+            out.stderr = format!(
+                "podlab: the session reached its time limit ({} of cluster time) before kubectl had all its answers; the lab stops the cluster there\n",
+                crate::controllers::util::go_duration(self.limit_ms as i64)
+            );
+        }
         self.commands.push(CommandRecord {
             line: command.line.clone(),
             stdout: out.stdout,
@@ -467,24 +479,19 @@ impl Session {
     /// node (move a static Pod's manifest out of `/etc/kubernetes/manifests` and back, or
     /// `systemctl stop kubelet`).
     fn lab(&mut self, args: &[String]) -> Output {
-        let usage = "usage: lab stop|start kube-scheduler|kube-controller-manager|kubelet NODE";
+        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE";
         let (Some(action), Some(what)) = (args.first(), args.get(1)) else { return Output::error(usage) };
         if action != "stop" && action != "start" {
             return Output::error(usage);
         }
         let component = match what.as_str() {
-            "kube-scheduler" | "kube-controller-manager" => what.clone(),
+            "kube-apiserver" | "etcd" | "kube-scheduler" | "kube-controller-manager" => what.clone(),
             "kubelet" => {
                 let Some(node) = args.get(2) else { return Output::error(usage) };
                 if !self.kubelets.iter().any(|k| k.node_name() == node) {
                     return Output::error(format!("lab: no node named {node} in this cluster"));
                 }
                 format!("kubelet/{node}")
-            }
-            "kube-apiserver" | "etcd" => {
-                return Output::error(format!(
-                    "podlab: stopping {what} is not modelled by the lab's session yet; in a real cluster every client (kubectl, the controllers, the scheduler, the kubelets) would get connection errors until it is back, while the containers already running keep running"
-                ))
             }
             other => return Output::error(format!("lab: unknown component {other}\n{usage}")),
         };
@@ -498,20 +505,36 @@ impl Session {
             ),
         };
         let running = !self.stopped.contains(&component);
+        let was_down = self.api_down();
         let text = if action == "stop" {
             if !running {
                 return Output { stdout: format!("{component} is already stopped\n"), ..Output::default() };
             }
             self.stopped.insert(component.clone());
-            format!(
-                "{component} stopped: it loses its work queues and sees no watch event until it starts again ({how})"
-            )
+            let what_stops = match what.as_str() {
+                "kube-apiserver" => "every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes)".to_string(),
+                "etcd" => "kube-apiserver can no longer read or write anything; its /livez check fails, the kubelet on kind-control-plane restarts it and it exits at start, so every client's connection is refused: kubectl's, the controllers' and the scheduler's, the kubelets' (they keep running their Pods' containers and retry their status writes)".to_string(),
+                _ => "it loses its work queues and sees no watch event until it starts again".to_string(),
+            };
+            format!("{component} stopped: {what_stops} ({how})")
         } else {
             if running {
                 return Output { stdout: format!("{component} is already running\n"), ..Output::default() };
             }
             self.stopped.remove(&component);
-            format!("{component} started: it lists every object again and reconciles what changed while it was down ({how})")
+            match what.as_str() {
+                "kube-apiserver" | "etcd" if self.api_down() => format!(
+                    "{component} started ({how}); {} is still stopped, so clients are still refused",
+                    if what == "etcd" { "kube-apiserver" } else { "etcd" }
+                ),
+                "kube-apiserver" | "etcd" => format!(
+                    "{component} started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not ({how})"
+                ),
+                "kube-scheduler" | "kube-controller-manager" if was_down => format!(
+                    "{component} started ({how}); it cannot reach the API server until kube-apiserver and etcd run"
+                ),
+                _ => format!("{component} started: it lists every object again and reconciles what changed while it was down ({how})"),
+            }
         };
         self.world.record(
             crate::sim::StepBuilder::new(
@@ -527,8 +550,12 @@ impl Session {
                 crate::trace::StepStatus::Ok
             }),
         );
-        if action == "start" {
-            self.restart(&component);
+        match (what.as_str(), action.as_str()) {
+            ("kube-apiserver" | "etcd", "stop") => self.api_stopped(),
+            ("kube-apiserver" | "etcd", _) => self.api_started(),
+            // A kubelet runs its Pods without the API server; the others wait for it.
+            (_, "start") if !was_down || what == "kubelet" => self.restart(&component),
+            _ => {}
         }
         Output { stdout: format!("{text}\n"), ..Output::default() }
     }
@@ -579,6 +606,9 @@ impl Session {
             return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint)");
         };
         let flags = parse_flags(&args[1..]);
+        if let Some(out) = self.refused(verb, &flags) {
+            return out;
+        }
         let sub = flags.args.first().map(String::as_str).unwrap_or("");
         let declared =
             |name, field_manager, strict, merge_patch| KubectlCommand { name, field_manager, strict, merge_patch };
@@ -600,6 +630,9 @@ impl Session {
                 false,
                 false,
             )),
+            "get" => Some(declared("kubectl get", "", false, false)),
+            "delete" => Some(declared("kubectl delete", "", false, false)),
+            "scale" => Some(declared("kubectl scale", "", false, false)),
             "describe" => Some(declared("kubectl describe", "", false, false)),
             "cordon" => Some(declared("kubectl cordon", "", false, false)),
             "uncordon" => Some(declared("kubectl uncordon", "", false, false)),
@@ -1157,6 +1190,7 @@ mod session_tests {
     use super::*;
     use expect_test::expect;
 
+    const CRASHER: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: crasher\nspec:\n  containers:\n  - name: app\n    image: busybox:1.37\n    command: [\"sh\", \"-c\", \"sleep 10; exit 1\"]\n";
     const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.29\n";
 
     /// Every command's line, time, output and exit status, then the pods at the end.
@@ -1308,7 +1342,7 @@ mod session_tests {
             [50126ms-50126ms, 15 steps] $ lab start kube-controller-manager
             kube-controller-manager started: it lists every object again and reconciles what changed while it was down (as when /etc/kubernetes/manifests/kube-controller-manager.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
             (exit status 0)
-            [50126ms-60126ms, 56 steps] $ sleep 10s
+            [50126ms-60126ms, 46 steps] $ sleep 10s
             (exit status 0)
             [60126ms-60126ms, 4 steps] $ kubectl get pods
             NAME                   READY   STATUS    RESTARTS   AGE
@@ -1325,6 +1359,122 @@ mod session_tests {
     /// Cascading deletes: a Deployment deleted in the background takes its ReplicaSet and
     /// Pods with it (the garbage collector); with --cascade=orphan the Pods stay, ownerless;
     /// `-l` picks by label.
+    #[test]
+    fn pods_keep_running_through_an_api_server_outage() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}---\n{CRASHER}EOF\nsleep 20s\nlab stop kube-apiserver\nkubectl get pods\nkubectl delete pod web-7c64c74567-pgw5x\nkubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 30s\nlab start kube-apiserver\nsleep 5s\nkubectl get pods\n"
+        );
+        expect![[r#"
+            [0ms-12ms, 74 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            pod/crasher created
+            (exit status 0)
+            [12ms-20012ms, 97 steps] $ sleep 20s
+            (exit status 0)
+            [20012ms-20012ms, 1 steps] $ lab stop kube-apiserver
+            kube-apiserver stopped: every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/kube-apiserver.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [20012ms-20012ms, 1 steps] $ kubectl get pods
+            E0101 00:00:20.012000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.013500   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.015000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.016500   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.018000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
+            (exit status 1)
+            [20012ms-20012ms, 1 steps] $ kubectl delete pod web-7c64c74567-pgw5x
+            E0101 00:00:20.012000   48249 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.013500   48249 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.015000   48249 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.016500   48249 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.018000   48249 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
+            (exit status 1)
+            [20012ms-20012ms, 1 steps] $ kubectl apply -f -
+            error: error validating "STDIN": error validating data: failed to download openapi: Get "https://127.0.0.1:6443/openapi/v2?timeout=32s": dial tcp 127.0.0.1:6443: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false
+            (exit status 1)
+            [20012ms-50012ms, 21 steps] $ sleep 30s
+            (exit status 0)
+            [50012ms-50012ms, 15 steps] $ lab start kube-apiserver
+            kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [50012ms-55012ms, 2 steps] $ sleep 5s
+            (exit status 0)
+            [55012ms-55012ms, 4 steps] $ kubectl get pods
+            NAME                   READY   STATUS             RESTARTS      AGE
+            crasher                0/1     CrashLoopBackOff   2 (11s ago)   55s
+            web-7c64c74567-9vtnp   1/1     Running            0             55s
+            web-7c64c74567-pgw5x   1/1     Running            0             55s
+            (exit status 0)
+            [settled at 185012ms]
+            NAME                   READY   STATUS             RESTARTS      AGE
+            crasher                0/1     CrashLoopBackOff   4 (61s ago)   3m5s
+            web-7c64c74567-9vtnp   1/1     Running            0             3m5s
+            web-7c64c74567-pgw5x   1/1     Running            0             3m5s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    #[test]
+    fn a_stopped_etcd_cuts_every_client_off_until_it_starts() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab stop etcd\nkubectl scale deployment web --replicas=3\nlab stop kube-apiserver\nlab start etcd\nkubectl get deploy\nlab start kube-apiserver\nkubectl scale deployment web --replicas=3\nsleep 10s\nkubectl get deploy\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms] $ lab stop etcd
+              > lab: etcd stopped: kube-apiserver can no longer read or write anything; its /livez check fails, the kubelet on kind-control-plane restarts it and it exits at start, so every client's connection is refused: kubectl's, the controllers' and the scheduler's, the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/etcd.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            etcd stopped: kube-apiserver can no longer read or write anything; its /livez check fails, the kubelet on kind-control-plane restarts it and it exits at start, so every client's connection is refused: kubectl's, the controllers' and the scheduler's, the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/etcd.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl scale deployment web --replicas=3
+              > kubectl cannot connect: dial tcp 127.0.0.1:6443: connect: connection refused (kube-apiserver is down); nothing was sent, nothing changed in the cluster
+            E0101 00:00:20.004000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.005500   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.007000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.008500   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.010000   48240 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
+            (exit status 1)
+            [20004ms-20004ms] $ lab stop kube-apiserver
+              > lab: kube-apiserver stopped: every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/kube-apiserver.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            kube-apiserver stopped: every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/kube-apiserver.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [20004ms-20004ms] $ lab start etcd
+              > lab: etcd started (as when /etc/kubernetes/manifests/etcd.yaml is put back on kind-control-plane and the kubelet starts the static Pod); kube-apiserver is still stopped, so clients are still refused
+            etcd started (as when /etc/kubernetes/manifests/etcd.yaml is put back on kind-control-plane and the kubelet starts the static Pod); kube-apiserver is still stopped, so clients are still refused
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl get deploy
+              > kubectl cannot connect: dial tcp 127.0.0.1:6443: connect: connection refused (kube-apiserver is down); nothing was sent, nothing changed in the cluster
+            E0101 00:00:20.004000   48267 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.005500   48267 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.007000   48267 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.008500   48267 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            E0101 00:00:20.010000   48267 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \"https://127.0.0.1:6443/api?timeout=32s\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?
+            (exit status 1)
+            [20004ms-20004ms] $ lab start kube-apiserver
+              > lab: kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [20004ms-20004ms] $ kubectl scale deployment web --replicas=3
+              > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web/scale
+            deployment.apps/web scaled
+            (exit status 0)
+            [20004ms-30004ms] $ sleep 10s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl get deploy
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments?limit=500
+            NAME   READY   UP-TO-DATE   AVAILABLE   AGE
+            web    3/3     3            3           30s
+            (exit status 0)
+        "#]].assert_eq(&transcript_with_requests(&script));
+    }
+
     #[test]
     fn deleting_a_deployment_cascades_unless_orphaned() {
         let script = format!(
@@ -2574,6 +2724,10 @@ mod session_properties {
                 "lab start kube-scheduler",
                 "lab stop kubelet kind-worker",
                 "lab start kubelet kind-worker",
+                "lab stop kube-apiserver",
+                "lab start kube-apiserver",
+                "lab stop etcd",
+                "lab start etcd",
                 "kubectl rollout undo deployment shop",
                 "kubectl rollout undo deployment/shop --to-revision=1",
                 "kubectl rollout status deployment/shop --timeout=20s",
@@ -2621,7 +2775,7 @@ mod session_properties {
                 prop_assert!(r.exit_code == 0 || !r.stderr.is_empty(), "{} failed silently", r.line);
             }
             session.settle();
-            if session.stopped.contains("kube-controller-manager") {
+            if session.stopped.contains("kube-controller-manager") || session.api_down() {
                 return Ok(());
             }
             let store = &session.world().store;
