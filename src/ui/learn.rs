@@ -476,8 +476,11 @@ pub fn load_exercise(lab: Lab, ui: LearnUi, ex: &Exercise) {
         s.user = user;
         s.as_user.clear();
         s.as_groups.clear();
-        s.file = "exercise.yaml".into();
+        s.file = exercise::FILE_NAME.into();
     });
+    // A session exercise starts with its own commands in the terminal (a stopped component,
+    // an outage); any other starts with none.
+    lab.set_session(ex.setup.clone());
     lab.edit(ex.manifest.clone());
 }
 
@@ -550,7 +553,13 @@ fn exercise_detail(lab: Lab, ui: LearnUi, exercises: StoredValue<Vec<Exercise>>)
                     <div class="exercise" id="exercise">
                         <h3>{ex.title.clone()}</h3>
                         <p>{ex.brief.clone()}</p>
-                        <p class="muted">"Work in the lab: edit the manifest (and the cluster, where a goal needs it), then check."</p>
+                        <p class="muted">
+                            {if ex.is_session() {
+                                "Work in the lab: edit the manifest, type the commands in the terminal under the editor, then check."
+                            } else {
+                                "Work in the lab: edit the manifest (and the cluster, where a goal needs it), then check."
+                            }}
+                        </p>
                         <ul class="goals-list">
                             {ex.goals.iter().map(|g| view! { <li>{exercise::describe(g)}</li> }).collect_view()}
                         </ul>
@@ -559,8 +568,16 @@ fn exercise_detail(lab: Lab, ui: LearnUi, exercises: StoredValue<Vec<Exercise>>)
                             id="exercise-check"
                             on:click=move |_| {
                                 let manifest = lab.manifest.get_untracked();
-                                let cluster = lab.settings.with_untracked(|s| s.cluster.clone());
-                                let r = exercise::check(&ex_check, &manifest, Some(&cluster));
+                                let (cluster, file) = lab.settings.with_untracked(|s| (s.cluster.clone(), s.file.clone()));
+                                // The learner's commands: the terminal's, without the exercise's
+                                // own that it starts with (the check runs those itself).
+                                let lines = lab.session.get_untracked();
+                                let typed = lines.strip_prefix(ex_check.setup.as_slice()).unwrap_or(&lines);
+                                let commands: Vec<_> = typed
+                                    .iter()
+                                    .map(|l| crate::state::session_command(l, &file, &manifest))
+                                    .collect();
+                                let r = exercise::check_session(&ex_check, &manifest, Some(&cluster), &commands);
                                 if r.iter().all(|g| g.met) {
                                     ui.update(|p| p.record_done(&ex_check.id));
                                     ui.emit(LearnEvent::ExerciseCompleted {

@@ -354,6 +354,16 @@ impl Lab {
         self.run_now();
     }
 
+    /// Replaces the session's commands (an exercise's own, on loading it); the run follows
+    /// the next edit.
+    pub fn set_session(&self, lines: Vec<String>) {
+        self.adopt();
+        if self.persists() {
+            storage::save_session(&lines);
+        }
+        self.session.set(lines);
+    }
+
     /// "Reset cluster": forgets the session's commands; the manifest alone runs again.
     pub fn reset_cluster(&self) {
         self.adopt();

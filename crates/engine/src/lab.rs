@@ -391,8 +391,9 @@ pub fn run_session(input: &LabInput, commands: &[session::SessionCommand]) -> Re
         s.run(c);
         s.settle();
     }
+    let stopped = s.stopped();
     let (run, commands) = s.into_run(input);
-    Ok(SessionRun { run, commands })
+    Ok(SessionRun { run, commands, stopped })
 }
 
 /// A session's run and what each command printed ([`run_session`]); command 0 is the apply.
@@ -400,6 +401,9 @@ pub fn run_session(input: &LabInput, commands: &[session::SessionCommand]) -> Re
 pub struct SessionRun {
     pub run: Run,
     pub commands: Vec<session::CommandRecord>,
+    /// The components stopped with `lab stop` at the end (`kube-scheduler`,
+    /// `kubelet/kind-worker`), in name order.
+    pub stopped: Vec<String>,
 }
 
 pub mod complete;

@@ -59,6 +59,11 @@ content_files!(
     "16-daemonset-control-plane",
     "17-claim-access-mode",
     "18-cronjob-suspended",
+    "19-self-heal",
+    "20-rollback",
+    "21-stopped-component",
+    "22-cascading-delete",
+    "23-apiserver-outage",
 );
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).

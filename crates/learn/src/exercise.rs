@@ -12,9 +12,12 @@
 //! cluster = "kind"          # a preset name or a cluster YAML (optional: kind)
 //! user = "alice"            # kubectl's user (optional: the cluster's currentUser)
 //! manifest = "..."
+//! setup = ["lab stop kube-scheduler"]  # commands run after the apply, before the learner's
+//!                           # (optional; a session exercise: the learner types commands too)
 //! hints = ["...", "..."]
 //! solution.manifest = "..."
 //! solution.cluster = "..."  # only when the solution changes the cluster
+//! solution.commands = ["kubectl delete pod -l app=web"]  # the learner's commands, if any
 //! solution.explanation = "..."
 //! [[goals]]
 //! type = "pod-status"       # see [`Goal`]
@@ -23,7 +26,8 @@
 
 use crate::facts::{self, learner_steps};
 use crate::quiz::resolve_cluster;
-use podlab_engine::lab::{self, LabInput, Run};
+use podlab_engine::lab::session::{parse_script, SessionCommand};
+use podlab_engine::lab::{self, LabInput, Run, SessionRun};
 use podlab_engine::object::Object;
 use podlab_engine::sim::Core;
 use podlab_engine::trace::Detail;
@@ -68,6 +72,29 @@ pub enum Goal {
     /// `user` may do at most `verbs` on pods in `namespace`, granted only there (no
     /// ClusterRoleBinding, no wildcard), through bindings to the user or its groups.
     RbacAtMost { user: String, namespace: String, verbs: Vec<String> },
+    /// One of the learner's commands that starts with `command` succeeded (exit status 0).
+    Ran { command: String },
+    /// At most `max` of the learner's commands start with `command`.
+    AtMost { command: String, max: usize },
+    /// At the end, at least `min` Pods matching `selector` (`app=web,tier=x`) are Ready and
+    /// not being deleted.
+    ReadyPods { selector: String, min: usize },
+    /// From the learner's first command to the end, at every revision of the store, at
+    /// least `min` Pods matching `selector` were Ready and not being deleted.
+    NeverBelow { selector: String, min: usize },
+    /// At the end no object of `kinds` matching `selector` is left.
+    NoneLeft { kinds: Vec<String>, selector: String },
+    /// The object still exists at the end (in the default namespace when namespaced).
+    Kept { kind: String, name: String },
+    /// Deployment `deployment` runs `image` and has rolled it out (every replica updated
+    /// and available).
+    DeploymentImage { deployment: String, image: String },
+    /// The kubelet started a container of `pod` again while kube-apiserver was stopped.
+    RestartedDuringOutage { pod: String },
+    /// `component` runs at the end (`kube-scheduler`, `kubelet/kind-worker`).
+    ComponentRunning { component: String },
+    /// Node `node` is cordoned and runs no Pod matching `selector`.
+    NodeDrained { node: String, selector: String },
 }
 
 /// The reference solution.
@@ -78,6 +105,9 @@ pub struct Solution {
     #[serde(default)]
     pub cluster: Option<String>,
     pub explanation: String,
+    /// The commands the learner types after the apply (a session exercise).
+    #[serde(default)]
+    pub commands: Vec<String>,
 }
 
 /// One exercise.
@@ -98,9 +128,21 @@ pub struct Exercise {
     pub hints: Vec<String>,
     pub solution: Solution,
     pub goals: Vec<Goal>,
+    /// Commands the exercise runs after the manifest's apply and before the learner's (a
+    /// component stopped, an outage): the exercise is a session.
+    #[serde(default)]
+    pub setup: Vec<String>,
 }
 
 impl Exercise {
+    /// Whether the learner works in a session: the exercise runs commands of its own, or a
+    /// goal reads the learner's commands.
+    pub fn is_session(&self) -> bool {
+        !self.setup.is_empty()
+            || !self.solution.commands.is_empty()
+            || self.goals.iter().any(|g| matches!(g, Goal::Ran { .. } | Goal::AtMost { .. }))
+    }
+
     /// The starting cluster as YAML (a preset resolved), `None` for the default cluster.
     pub fn cluster_yaml(&self) -> Option<String> {
         self.cluster.as_deref().map(resolve_cluster)
@@ -173,23 +215,81 @@ pub fn describe(goal: &Goal) -> String {
         Goal::RbacAtMost { user, namespace, verbs } => {
             format!("{user} gets at most [{}] on pods, in namespace {namespace} only", verbs.join(", "))
         }
+        Goal::Ran { command } => format!("you run `{command}` successfully"),
+        Goal::AtMost { command, max } => match max {
+            0 => format!("you do not run `{command}`"),
+            1 => format!("you run `{command}` at most once"),
+            n => format!("you run `{command}` at most {n} times"),
+        },
+        Goal::ReadyPods { selector, min } => format!("at least {min} Pod(s) labelled {selector} are Ready at the end"),
+        Goal::NeverBelow { selector, min } => {
+            format!("at least {min} Pod(s) labelled {selector} stay Ready throughout your commands")
+        }
+        Goal::NoneLeft { kinds, selector } => format!("no {} labelled {selector} is left", kinds.join(", ")),
+        Goal::Kept { kind, name } => format!("{kind} {name} is kept"),
+        Goal::DeploymentImage { deployment, image } => format!("Deployment {deployment} has rolled out {image}"),
+        Goal::RestartedDuringOutage { pod } => {
+            format!("the kubelet restarts {pod}'s container while kube-apiserver is down")
+        }
+        Goal::ComponentRunning { component } => format!("{component} runs"),
+        Goal::NodeDrained { node, selector } => format!("{node} is cordoned and runs no Pod labelled {selector}"),
     }
 }
 
 /// Runs the learner's manifest on the learner's cluster (`None`: the exercise's starting
-/// cluster) and checks every goal.
+/// cluster) and checks every goal, with no command typed.
 pub fn check(ex: &Exercise, manifest: &str, cluster: Option<&str>) -> Vec<GoalResult> {
+    check_session(ex, manifest, cluster, &[])
+}
+
+/// The exercise's own commands and the learner's as a session's commands: `kubectl apply -f
+/// FILE_NAME` applies `manifest` (what the page's editor holds).
+pub fn script(lines: &[String], file_name: &str, manifest: &str) -> Vec<SessionCommand> {
+    let read = |path: &str| (path == file_name).then(|| manifest.to_string());
+    lines
+        .iter()
+        .flat_map(|l| {
+            parse_script(l, &read).unwrap_or_else(|_| vec![SessionCommand { line: l.trim().to_string(), file: None }])
+        })
+        .collect()
+}
+
+/// The file name the exercise's manifest is applied as.
+pub const FILE_NAME: &str = "exercise.yaml";
+
+/// [`check`] after the learner's `commands`: the manifest is applied and the cluster
+/// settles, the exercise's `setup` commands run, then the learner's, each followed by the
+/// cluster settling (as the page's terminal plays them).
+pub fn check_session(
+    ex: &Exercise,
+    manifest: &str,
+    cluster: Option<&str>,
+    commands: &[SessionCommand],
+) -> Vec<GoalResult> {
     let cluster_yaml = cluster.map(resolve_cluster).or_else(|| ex.cluster_yaml());
-    let mut input = LabInput::new(manifest, "exercise.yaml");
+    let mut input = LabInput::new(manifest, FILE_NAME);
     input.cluster = cluster_yaml.clone();
     input.user = ex.user.clone();
-    let run = lab::run(&input);
+    let setup = script(&ex.setup, FILE_NAME, manifest);
+    let outcome = if setup.is_empty() && commands.is_empty() {
+        lab::run(&input).map(|run| SessionRun { run, commands: Vec::new(), stopped: Vec::new() })
+    } else {
+        let all: Vec<SessionCommand> = setup.iter().chain(commands).cloned().collect();
+        lab::run_session(&input, &all)
+    };
     ex.goals
         .iter()
         .map(|goal| {
-            let (met, explanation) = match &run {
+            let (met, explanation) = match &outcome {
                 Err(e) => (false, format!("the lab could not start: {e}")),
-                Ok(run) => check_goal(ex, goal, run, cluster_yaml.as_deref()),
+                Ok(s) => {
+                    // Record 0 is the apply, then the exercise's commands, then the learner's.
+                    let learner = s.commands.get(1 + setup.len()..).unwrap_or(&[]);
+                    match crate::session_goals::check(goal, s, learner) {
+                        Some(verdict) => verdict,
+                        None => check_goal(ex, goal, &s.run, cluster_yaml.as_deref()),
+                    }
+                }
             };
             GoalResult { goal: describe(goal), met, explanation }
         })
@@ -348,6 +448,8 @@ fn check_goal(ex: &Exercise, goal: &Goal, run: &Run, cluster: Option<&str>) -> (
             }
         }
         Goal::RbacAtMost { user, namespace, verbs } => rbac_at_most(run, user, namespace, verbs),
+        // Checked by `session_goals::check`, which answers for every session goal.
+        _ => (false, "not a goal on the run alone".into()),
     }
 }
 

@@ -11,7 +11,8 @@
 //!   HTTP status, `get pods` STATUS, ...), which engine-checked questions and exercise goals
 //!   are compared against.
 //! * [`predict`]: questions generated from the learner's own trace before decisive steps.
-//! * [`exercise`]: the course's exercises and their engine-checked goals.
+//! * [`exercise`]: the course's exercises and their engine-checked goals;
+//!   [`session_goals`] checks the goals that read the learner's commands (session exercises).
 //! * [`progress`]: the learner's progress as a versioned, exportable JSON document.
 
 pub mod content;
@@ -20,4 +21,5 @@ pub mod facts;
 pub mod predict;
 pub mod progress;
 pub mod quiz;
+pub mod session_goals;
 pub mod text;

@@ -2,7 +2,7 @@
 //! its reference solution meets every goal.
 
 use podlab_learn::content::{self, EXERCISE_FILES, EXERCISE_JSON};
-use podlab_learn::exercise::{check, parse_exercise, parse_exercise_json, validate};
+use podlab_learn::exercise::{check, check_session, parse_exercise, parse_exercise_json, script, validate, FILE_NAME};
 use std::collections::BTreeSet;
 
 #[test]
@@ -37,7 +37,8 @@ fn starting_states_fail_and_solutions_pass() {
         if start.iter().all(|g| g.met) {
             failures.push(format!("{}: the starting state already meets every goal", ex.id));
         }
-        let solved = check(&ex, &ex.solution.manifest, ex.solution.cluster.as_deref());
+        let commands = script(&ex.solution.commands, FILE_NAME, &ex.solution.manifest);
+        let solved = check_session(&ex, &ex.solution.manifest, ex.solution.cluster.as_deref(), &commands);
         for g in solved.iter().filter(|g| !g.met) {
             failures.push(format!("{}: the solution misses \"{}\": {}", ex.id, g.goal, g.explanation));
         }
@@ -63,4 +64,36 @@ fn constraint_goals_catch_shortcuts() {
     // A broken cluster file is reported on every goal, not a panic.
     let r = check(&rbac, &rbac.manifest, Some("kind: [broken"));
     assert!(r.iter().all(|g| !g.met && g.explanation.contains("could not start")), "{r:?}");
+}
+
+#[test]
+fn session_goals_catch_shortcuts() {
+    let by_id = |id: &str| content::exercises().into_iter().find(|e| e.id == id).unwrap();
+    let run = |id: &str, lines: &[&str]| {
+        let ex = by_id(id);
+        let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let commands = script(&lines, FILE_NAME, &ex.solution.manifest);
+        check_session(&ex, &ex.solution.manifest, None, &commands)
+    };
+    // Deleting the Deployment with its dependants orphaned leaves the ReplicaSet and Pods.
+    let r = run("cascading-delete", &["kubectl delete deployment web --cascade=orphan"]);
+    assert!(!r[0].met && r[0].explanation.contains("ReplicaSet web-"), "{r:?}");
+    // Deleting everything one by one takes more than one delete.
+    let r = run("cascading-delete", &["kubectl delete deployment web", "kubectl delete pods --all"]);
+    assert!(!r[1].met && r[1].explanation.contains("2 time(s)"), "{r:?}");
+    // Deleting the Service too breaks "kept".
+    let r = run("cascading-delete", &["kubectl delete service web"]);
+    assert!(!r[2].met, "{r:?}");
+    // Starting every component passes the Pods but not "only that one".
+    let r = run("stopped-component", &["lab start kube-controller-manager", "lab start kube-scheduler"]);
+    assert!(r[0].met && !r[1].met, "{r:?}");
+    // Setting the image back by hand is not a rollback.
+    let r = run(
+        "rollback",
+        &["kubectl set image deployment/web nginx=nginx:1.29", "kubectl set image deployment/web nginx=nginx:1.28"],
+    );
+    assert!(r[0].met && !r[1].met && r[2].met, "{r:#?}");
+    // A self-heal goal with no command typed says where to type.
+    let r = run("self-heal", &[]);
+    assert!(!r[0].met && r[0].explanation.contains("terminal"), "{r:?}");
 }

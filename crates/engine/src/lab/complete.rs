@@ -15,7 +15,8 @@ const VERBS: &[&str] = &[
 ];
 /// `lab`'s actions and components.
 const LAB_ACTIONS: &[&str] = &["start", "stop"];
-const LAB_COMPONENTS: &[&str] = &["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet"];
+const LAB_COMPONENTS: &[&str] =
+    &["control-plane-component", "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet"];
 
 /// The words that complete the last word of `line` (empty when the line ends with a space:
 /// the next word), sorted; the objects' names come from `store` as it stands.

@@ -347,6 +347,12 @@ impl Session {
         &self.world
     }
 
+    /// The components stopped with `lab stop` (`kube-scheduler`, `kubelet/kind-worker`), in
+    /// name order.
+    pub fn stopped(&self) -> Vec<String> {
+        self.stopped.iter().cloned().collect()
+    }
+
     /// The objects announced as not modelled so far.
     pub fn not_modelled(&self) -> &[crate::consumers::NotModelled] {
         &self.announcer.found
@@ -479,10 +485,13 @@ impl Session {
     /// node (move a static Pod's manifest out of `/etc/kubernetes/manifests` and back, or
     /// `systemctl stop kubelet`).
     fn lab(&mut self, args: &[String]) -> Output {
-        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE";
+        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE\n       lab stop control-plane-component";
         let (Some(action), Some(what)) = (args.first(), args.get(1)) else { return Output::error(usage) };
         if action != "stop" && action != "start" {
             return Output::error(usage);
+        }
+        if what == "control-plane-component" && action == "stop" {
+            return self.stop_unnamed();
         }
         let component = match what.as_str() {
             "kube-apiserver" | "etcd" | "kube-scheduler" | "kube-controller-manager" => what.clone(),
@@ -2727,6 +2736,7 @@ mod session_properties {
                 "lab stop kube-apiserver",
                 "lab start kube-apiserver",
                 "lab stop etcd",
+                "lab stop control-plane-component",
                 "lab start etcd",
                 "kubectl rollout undo deployment shop",
                 "kubectl rollout undo deployment/shop --to-revision=1",

@@ -178,4 +178,32 @@ impl Session {
             }
         }
     }
+
+    /// `lab stop control-plane-component`: kube-scheduler or kube-controller-manager, picked
+    /// with the session's seeded randomness, is stopped without saying which (an exercise's
+    /// "find the stopped component from its symptoms").
+    pub(super) fn stop_unnamed(&mut self) -> Output {
+        let running: Vec<&str> =
+            ["kube-scheduler", "kube-controller-manager"].into_iter().filter(|c| !self.stopped.contains(*c)).collect();
+        if running.is_empty() {
+            return Output {
+                stdout: "kube-scheduler and kube-controller-manager are both stopped already\n".into(),
+                ..Output::default()
+            };
+        }
+        let pick = running[self.world.rng.below(running.len() as u64) as usize];
+        self.stopped.insert(pick.to_string());
+        let text = "a control-plane component stopped: kube-scheduler or kube-controller-manager; which one is for you to find from what the cluster does, or does not do".to_string();
+        self.world.record(
+            crate::sim::StepBuilder::new(
+                crate::trace::Phase::Request,
+                crate::trace::Component::Kubectl,
+                crate::trace::Component::Kubectl,
+                format!("lab: {text}"),
+                crate::trace::Detail::Note { text: text.clone() },
+            )
+            .status(crate::trace::StepStatus::Warning),
+        );
+        Output { stdout: format!("{text}\n"), ..Output::default() }
+    }
 }
