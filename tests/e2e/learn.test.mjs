@@ -1,6 +1,7 @@
 // End-to-end tests of the learning side: a quiz answered right and wrong (with the
 // explanation shown), the predict-then-reveal pause, an exercise completed, and the progress
-// kept across a reload. Screenshots: learn-quiz, learn-predict, learn-exercise.
+// kept across a reload, a session exercise solved in the terminal. Screenshots: learn-quiz,
+// learn-predict, learn-exercise, learn-session-exercise.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { axeViolations, openApp, runs, screenshot, start, waitForRun } from './support.mjs';
@@ -88,6 +89,40 @@ test('an exercise completed, and the progress kept after a reload', async () => 
   assert.equal(stored.version, 1);
   assert.equal(stored.exercises['pending-pod'].done, true);
   assert.equal(stored.exercises['pending-pod'].hints_used, 1);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a session exercise: the stopped component found from its symptoms and started in the terminal', { timeout: 180_000 }, async () => {
+  const page = await openApp(env, { viewport: { width: 1440, height: 1000 } });
+  await page.click('#tab-c-learn');
+  await page.click('#learn-exercises-tab');
+  const before = await runs(page);
+  await page.locator('li[data-exercise="stopped-component"] button').click();
+  await waitForRun(page, before);
+  assert.match(await page.textContent('#exercise'), /type the commands in the terminal/);
+  // The exercise's own commands are in the terminal, without naming the component.
+  const lines = await page.$$eval('#session-screen .term-cmd', (c) => c.map((e) => e.textContent.replace(/^\$ /, '').trim()));
+  assert.deepEqual(lines, ['kubectl apply -f exercise.yaml', 'lab stop control-plane-component', 'kubectl scale deployment web --replicas=4']);
+  await page.click('#exercise-check');
+  await page.locator('#goal-results .verdict.wrong').waitFor();
+  // The symptoms: the Deployment asks for 4, only 2 Pods exist.
+  const type = async (line) => {
+    const n = await runs(page);
+    await page.fill('#term-line', line);
+    await page.press('#term-line', 'Enter');
+    await waitForRun(page, n);
+  };
+  await type('kubectl get deployments');
+  assert.match(await page.textContent('#session-screen .term-entry:last-child .term-out'), /web\s+2\/4\s+2\s+2/);
+  await type('lab start kube-controller-manager');
+  await type('kubectl get pods');
+  const pods = await page.textContent('#session-screen .term-entry:last-child .term-out');
+  assert.equal([...pods.matchAll(/Running/g)].length, 4, pods);
+  await page.click('#exercise-check');
+  await page.locator('#goal-results .verdict.right').waitFor();
+  await screenshot(page, 'learn-session-exercise');
+  assert.match(await page.textContent('li[data-exercise="stopped-component"]'), /done/);
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.problems, []);
 });
 

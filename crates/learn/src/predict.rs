@@ -5,7 +5,9 @@
 //! looked at (each wrong one with its filter reason or its lower score), the admission question
 //! the plugins of that request's mutating pass (each with what it did), the pod IP question the
 //! podCIDRs of the cluster's nodes, the `kubectl get pods` question the statuses the pod shows
-//! over the run. Only the QoS question offers Kubernetes' three classes.
+//! over the run. Only the QoS question offers Kubernetes' three classes. In a session, a Pod
+//! the learner deletes in the terminal asks what happens next, answered by whether its
+//! ReplicaSet replaces it in that very session.
 
 use crate::facts::learner_request_ids;
 use crate::quiz::{Choice, Kind, Question};
@@ -41,6 +43,7 @@ pub fn questions(run: &Run) -> Vec<Prediction> {
         }
     }
     out.extend(pod_status(run));
+    out.extend(deleted_pods(run));
     podlab_engine::sort::sort_by_key(&mut out, |p| (p.before_step, p.reveal_step));
     out
 }
@@ -399,4 +402,100 @@ fn pod_status(run: &Run) -> Vec<Prediction> {
             }
         })
         .collect()
+}
+
+/// How many "you deleted a Pod" predictions a session gets at most.
+const MAX_DELETE_PREDICTIONS: usize = 2;
+
+/// Each Pod the learner deletes in the session's terminal (`kubectl delete pod NAME`): before
+/// the DELETE is sent, what happens next? Revealed at the ReplicaSet's decision to create a
+/// replacement, or, when nothing replaces it (a Pod without a controller, a stopped
+/// controller manager), at the DELETE's answer.
+fn deleted_pods(run: &Run) -> Vec<Prediction> {
+    let mut out = Vec::new();
+    for (i, step) in run.steps.iter().enumerate() {
+        if out.len() == MAX_DELETE_PREDICTIONS {
+            break;
+        }
+        let Some(path) = step.summary.strip_prefix("kubectl sends DELETE /api/v1/namespaces/") else { continue };
+        if step.phase != podlab_engine::trace::Phase::Request {
+            continue;
+        }
+        let Some((_, name)) = path.split_once("/pods/") else { continue };
+        let name = name.split('?').next().unwrap_or(name).to_string();
+        // The request's own steps, then what follows until the next kubectl request.
+        let answered = run.steps[i..]
+            .iter()
+            .take_while(|s| s.request_id == step.request_id)
+            .last()
+            .map(|s| s.index)
+            .unwrap_or(step.index);
+        let later = run.steps[answered + 1..].iter().take_while(|s| !s.summary.starts_with("kubectl sends ")).find(
+            |s| match &s.detail {
+                Detail::Controller(c) => c.controller == "replicaset-controller" && s.summary.contains(": creating "),
+                _ => false,
+            },
+        );
+        let (reveal, replaced) = match later {
+            Some(s) => (s.index, true),
+            None => (answered, false),
+        };
+        let owner = if replaced {
+            later.map(|s| s.summary.trim_start_matches("replicaset-controller: ").to_string()).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let choices = vec![
+            choice(
+                0,
+                "A controller creates a new Pod (with a new name) to take its place",
+                replaced,
+                if replaced {
+                    format!("Its ReplicaSet saw one Pod fewer than it wants: {owner}.")
+                } else {
+                    "Not in this session: no controller counts this Pod (it has no owner, or the controller manager is stopped), so nothing replaces it.".to_string()
+                },
+            ),
+            choice(
+                1,
+                "It is gone for good: nothing brings it back",
+                !replaced,
+                if replaced {
+                    "Its ReplicaSet keeps a count of Pods and creates a new one as soon as it sees the deletion."
+                        .to_string()
+                } else {
+                    "Right: nothing in this cluster watches for it to go (a bare Pod, or a stopped controller manager)."
+                        .to_string()
+                },
+            ),
+            choice(
+                2,
+                "The kubelet starts the same Pod again on its node",
+                false,
+                "The kubelet restarts containers of Pods that exist; a deleted Pod is stopped and its object removed.",
+            ),
+            choice(
+                3,
+                "The scheduler moves it to another node",
+                false,
+                "The scheduler only binds Pods that have no node yet; it never moves or recreates one.",
+            ),
+        ];
+        out.push(Prediction {
+            before_step: step.index,
+            reveal_step: reveal,
+            question: question(
+                format!("predict-delete-{}", step.index),
+                Kind::SingleChoice,
+                format!("You delete the Pod {name}. What happens next?"),
+                choices,
+                if replaced {
+                    format!("{owner}: a replacement is on its way while the old Pod is still stopping.")
+                } else {
+                    format!("Nothing replaces {name}: no controller owns it here.")
+                },
+            ),
+        });
+    }
+    out
 }

@@ -99,3 +99,37 @@ fn a_forbidden_request_predicts_denial() {
     assert!(authz.question.prompt.contains("alice"));
     assert!(ps.iter().all(|p| !p.question.id.starts_with("predict-node-")));
 }
+
+/// A session's predictions: the manifest applied, then `lines` typed.
+fn session_predictions(manifest: &str, lines: &[&str]) -> Vec<Prediction> {
+    let input = LabInput::new(manifest, "app.yaml");
+    let commands: Vec<_> =
+        lines.iter().map(|l| podlab_engine::lab::session::SessionCommand { line: l.to_string(), file: None }).collect();
+    let s = podlab_engine::lab::run_session(&input, &commands).unwrap();
+    questions(&s.run)
+}
+
+#[test]
+fn a_deleted_pod_predicts_its_replacement_or_none() {
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.29\n";
+    let ps = session_predictions(deployment, &["kubectl delete pod web-7c64c74567-pgw5x"]);
+    let p = find(&ps, "predict-delete-");
+    assert!(validate(&p.question).is_empty(), "{:?}", validate(&p.question));
+    assert_eq!(right(p), ["A controller creates a new Pod (with a new name) to take its place"]);
+    assert!(p.reveal_step > p.before_step);
+    assert!(
+        p.question.explanation.contains("ReplicaSet web-7c64c74567 has 1 Pod(s) for 2 replica(s)"),
+        "{}",
+        p.question.explanation
+    );
+    // A bare Pod: nothing replaces it; nor with the controller manager stopped.
+    let ps = session_predictions(POD, &["kubectl delete pod web"]);
+    assert_eq!(right(find(&ps, "predict-delete-")), ["It is gone for good: nothing brings it back"]);
+    let ps = session_predictions(
+        deployment,
+        &["lab stop kube-controller-manager", "kubectl delete pod web-7c64c74567-pgw5x"],
+    );
+    assert_eq!(right(find(&ps, "predict-delete-")), ["It is gone for good: nothing brings it back"]);
+    let g = grade(&find(&ps, "predict-delete-").question, &Response::Choice(1));
+    assert!(g.correct);
+}
