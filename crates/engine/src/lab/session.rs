@@ -1485,6 +1485,79 @@ mod session_tests {
     }
 
     #[test]
+    fn describe_replicasets_and_services() {
+        let service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: 80\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}---\n{service}EOF\nsleep 10s\nkubectl describe rs\nkubectl describe service web\nkubectl describe svc nothing\n"
+        );
+        expect![[r#"
+            [0ms-12ms, 66 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            service/web created
+            (exit status 0)
+            [12ms-10012ms, 67 steps] $ sleep 10s
+            (exit status 0)
+            [10012ms-10012ms, 4 steps] $ kubectl describe rs
+            Name:           web-7c64c74567
+            Namespace:      default
+            Selector:       app=web,pod-template-hash=7c64c74567
+            Labels:         app=web
+                            pod-template-hash=7c64c74567
+            Annotations:    deployment.kubernetes.io/desired-replicas: 2
+                            deployment.kubernetes.io/max-replicas: 3
+                            deployment.kubernetes.io/revision: 1
+            Controlled By:  Deployment/web
+            Replicas:       2 current / 2 desired
+            Pods Status:    2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+            Pod Template:
+              Labels:  app=web
+                       pod-template-hash=7c64c74567
+              Containers:
+               nginx:
+                Image:         nginx:1.29
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Events:
+              Type    Reason            Age   From                   Message
+              ----    ------            ----  ----                   -------
+              Normal  SuccessfulCreate  10s   replicaset-controller  Created pod: web-7c64c74567-pgw5x
+              Normal  SuccessfulCreate  10s   replicaset-controller  Created pod: web-7c64c74567-9vtnp
+            (exit status 0)
+            [10012ms-10012ms, 5 steps] $ kubectl describe service web
+            Name:                     web
+            Namespace:                default
+            Labels:                   <none>
+            Annotations:              <none>
+            Selector:                 app=web
+            Type:                     ClusterIP
+            IP Family Policy:         SingleStack
+            IP Families:              IPv4
+            IP:                       10.96.222.144
+            IPs:                      10.96.222.144
+            Port:                     <unset>  80/TCP
+            TargetPort:               80/TCP
+            Endpoints:                10.244.2.2:80,10.244.1.2:80
+            Session Affinity:         None
+            Internal Traffic Policy:  Cluster
+            Events:                   <none>
+            (exit status 0)
+            [10012ms-10012ms, 9 steps] $ kubectl describe svc nothing
+            Error from server (NotFound): services "nothing" not found
+            (exit status 1)
+            [settled at 65004ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          65s
+            web-7c64c74567-pgw5x   1/1     Running   0          65s
+        "#]]
+        .assert_eq(&transcript(&script));
+    }
+
+    #[test]
     fn deleting_a_deployment_cascades_unless_orphaned() {
         let script = format!(
             "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl delete deployment web\nsleep 40s\nkubectl get rs,pods\nkubectl get rs\nkubectl get pods\nkubectl apply -f - <<EOF\n{}EOF\nsleep 20s\nkubectl delete deploy api --cascade=orphan\nkubectl get replicasets\nkubectl delete rs -l app=api\nkubectl delete pods -l app=nothing\nsleep 5s\nkubectl get pods\n",

@@ -986,3 +986,105 @@ pub fn describe_pod(pod: &Pod, events: &[&Event], clock: Clock) -> String {
     describe_events(&mut w, events, clock);
     w.finish()
 }
+
+/// `kubectl describe service` (upstream's `describeService`): the endpoints of each port are
+/// read from the Service's EndpointSlices (`formatEndpointSlices`: three at most, then
+/// `+ N more...`).
+pub fn describe_service(
+    svc: &k8s_openapi::api::core::v1::Service,
+    slices: &[serde_json::Value],
+    events: &[&Event],
+    clock: Clock,
+) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &svc.metadata;
+    let spec = svc.spec.clone().unwrap_or_default();
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    w.write(0, &format!("Selector:\t{}\n", super::format::format_labels(spec.selector.as_ref())));
+    w.write(0, &format!("Type:\t{}\n", spec.type_.as_deref().unwrap_or("")));
+    if let Some(policy) = &spec.ip_family_policy {
+        w.write(0, &format!("IP Family Policy:\t{policy}\n"));
+    }
+    match spec.ip_families.as_ref().filter(|f| !f.is_empty()) {
+        Some(f) => w.write(0, &format!("IP Families:\t{}\n", f.join(","))),
+        None => w.write(0, "IP Families:\t<none>\n"),
+    }
+    w.write(0, &format!("IP:\t{}\n", spec.cluster_ip.as_deref().unwrap_or("")));
+    match spec.cluster_ips.as_ref().filter(|f| !f.is_empty()) {
+        Some(ips) => w.write(0, &format!("IPs:\t{}\n", ips.join(","))),
+        None => w.write(0, "IPs:\t<none>\n"),
+    }
+    if let Some(ips) = spec.external_ips.as_ref().filter(|f| !f.is_empty()) {
+        w.write(0, &format!("External IPs:\t{}\n", ips.join(",")));
+    }
+    if let Some(name) = &spec.external_name {
+        w.write(0, &format!("External Name:\t{name}\n"));
+    }
+    for p in spec.ports.iter().flatten() {
+        let name = p.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("<unset>");
+        let protocol = p.protocol.as_deref().unwrap_or("TCP");
+        w.write(0, &format!("Port:\t{name}\t{}/{protocol}\n", p.port));
+        match &p.target_port {
+            Some(IntOrString::Int(i)) => w.write(0, &format!("TargetPort:\t{i}/{protocol}\n")),
+            Some(IntOrString::String(s)) => w.write(0, &format!("TargetPort:\t{s}/{protocol}\n")),
+            None => w.write(0, &format!("TargetPort:\t{}/{protocol}\n", p.port)),
+        }
+        if let Some(node_port) = p.node_port.filter(|n| *n != 0) {
+            w.write(0, &format!("NodePort:\t{name}\t{node_port}/{protocol}\n"));
+        }
+        w.write(0, &format!("Endpoints:\t{}\n", format_endpoint_slices(slices, p.name.as_deref().unwrap_or(""))));
+    }
+    w.write(0, &format!("Session Affinity:\t{}\n", spec.session_affinity.as_deref().unwrap_or("None")));
+    if let Some(policy) = &spec.external_traffic_policy {
+        w.write(0, &format!("External Traffic Policy:\t{policy}\n"));
+    }
+    if let Some(policy) = &spec.internal_traffic_policy {
+        w.write(0, &format!("Internal Traffic Policy:\t{policy}\n"));
+    }
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// The endpoints of the slices' port named `port` (`ip:port`), three at most.
+fn format_endpoint_slices(slices: &[serde_json::Value], port: &str) -> String {
+    if slices.is_empty() {
+        return "<none>".into();
+    }
+    const MAX: usize = 3;
+    let mut list: Vec<String> = Vec::new();
+    let mut count = 0;
+    for slice in slices {
+        let endpoints = slice.get("endpoints").and_then(|e| e.as_array()).cloned().unwrap_or_default();
+        let address = |ep: &serde_json::Value| {
+            ep.pointer("/addresses/0").and_then(|a| a.as_str()).unwrap_or_default().to_string()
+        };
+        let ports = slice.get("ports").and_then(|p| p.as_array()).cloned().unwrap_or_default();
+        if ports.is_empty() {
+            for ep in &endpoints {
+                if list.len() < MAX {
+                    list.push(address(ep));
+                }
+                count += 1;
+            }
+            continue;
+        }
+        for p in ports.iter().filter(|p| p.get("name").and_then(|n| n.as_str()).unwrap_or("") == port) {
+            let number = p.get("port").and_then(|n| n.as_i64()).unwrap_or(0);
+            for ep in &endpoints {
+                if list.len() < MAX {
+                    list.push(format!("{}:{number}", address(ep)));
+                }
+                count += 1;
+            }
+        }
+    }
+    let joined = list.join(",");
+    if count > MAX {
+        format!("{joined} + {} more...", count - MAX)
+    } else {
+        joined
+    }
+}

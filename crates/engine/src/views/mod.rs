@@ -434,6 +434,29 @@ impl<'a> Snapshot<'a> {
         counts
     }
 
+    /// `kubectl describe replicaset <name>`.
+    pub fn describe_replicaset(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::ReplicaSet(rs) = self.get("ReplicaSet", Some(namespace), name)? else { return None };
+        let pods = self.pod_phases_for_controller(Some(namespace), &rs.spec.selector, rs.metadata.uid.as_deref());
+        let events = self.events_about(Some("ReplicaSet"), &rs.metadata);
+        Some(workloads::describe_replicaset(rs, pods, &events, self.clock))
+    }
+
+    /// `kubectl describe service <name>`, its endpoints from the Service's EndpointSlices.
+    pub fn describe_service(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::Service(svc) = self.get("Service", Some(namespace), name)? else { return None };
+        let slices: Vec<serde_json::Value> = self
+            .list("EndpointSlice", Some(namespace))
+            .into_iter()
+            .map(|o| o.to_json())
+            .filter(|j| {
+                j.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(|v| v.as_str()) == Some(name)
+            })
+            .collect();
+        let events = self.events_about(Some("Service"), &svc.metadata);
+        Some(describe::describe_service(svc, &slices, &events, self.clock))
+    }
+
     /// `kubectl describe statefulset <name>`.
     pub fn describe_statefulset(&self, namespace: &str, name: &str) -> Option<String> {
         let Object::StatefulSet(set) = self.get("StatefulSet", Some(namespace), name)? else { return None };

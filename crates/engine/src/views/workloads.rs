@@ -1,8 +1,8 @@
 //! The workload describers: `kubectl describe deployment` (the summary, the pod template,
 //! the conditions, the old and new ReplicaSets found as the deployment controller finds them
 //! and the events), `describe statefulset` (with its volume claim templates), `describe
-//! daemonset` and `describe cronjob` (with its job template). All of them print the pod
-//! template with the same `DescribePodTemplate` as upstream.
+//! daemonset`, `describe replicaset` and `describe cronjob` (with its job template). All of
+//! them print the pod template with the same `DescribePodTemplate` as upstream.
 
 use super::describe::PrefixWriter;
 use super::describe::{
@@ -150,6 +150,41 @@ pub fn describe_deployment(
     if !old.is_empty() || new.is_some() {
         w.write(0, &format!("OldReplicaSets:\t{}\n", replicasets_by_labels(old)));
         w.write(0, &format!("NewReplicaSet:\t{}\n", replicasets_by_labels(&new.into_iter().collect::<Vec<_>>())));
+    }
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// `kubectl describe replicaset` (upstream's `describeReplicaSet`).
+pub fn describe_replicaset(rs: &ReplicaSet, pods: PodPhaseCounts, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &rs.metadata;
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.write(0, &format!("Selector:\t{}\n", label_selector_string(Some(&rs.spec.selector))));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    if let Some(owner) = meta.owner_references.iter().flatten().find(|o| o.controller == Some(true)) {
+        w.write(0, &format!("Controlled By:\t{}/{}\n", owner.kind, owner.name));
+    }
+    let status = rs.status.clone().unwrap_or_default();
+    w.write(0, &format!("Replicas:\t{} current / {} desired\n", status.replicas, rs.spec.replicas.unwrap_or(1)));
+    w.write(0, &pods.line());
+    describe_pod_template(&mut w, rs.spec.template.as_ref());
+    if let Some(conditions) = status.conditions.as_ref().filter(|c| !c.is_empty()) {
+        w.write(0, "Conditions:\n  Type\tStatus\tReason\n");
+        w.write(1, "----\t------\t------\n");
+        for c in conditions {
+            w.write(
+                1,
+                &format!(
+                    "{} \t{}\t{}\n",
+                    c.type_.as_deref().unwrap_or(""),
+                    c.status.as_deref().unwrap_or(""),
+                    c.reason.as_deref().unwrap_or("")
+                ),
+            );
+        }
     }
     describe_events(&mut w, events, clock);
     w.finish()

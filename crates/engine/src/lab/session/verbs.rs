@@ -672,6 +672,8 @@ impl Session {
         let describable = [
             "Pod",
             "Deployment",
+            "ReplicaSet",
+            "Service",
             "StatefulSet",
             "DaemonSet",
             "CronJob",
@@ -681,7 +683,7 @@ impl Session {
         ];
         if !describable.contains(&res.kind) {
             return Output::error(format!(
-                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get {} NAME -o yaml shows the whole object",
+                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get {} NAME -o yaml shows the whole object",
                 res.plural, res.plural
             ));
         }
@@ -725,6 +727,8 @@ impl Session {
             .filter_map(|n| match res.kind {
                 "Pod" => snap.describe_pod(&ns, n),
                 "Deployment" => snap.describe_deployment(&ns, n),
+                "ReplicaSet" => snap.describe_replicaset(&ns, n),
+                "Service" => snap.describe_service(&ns, n),
                 "StatefulSet" => snap.describe_statefulset(&ns, n),
                 "DaemonSet" => snap.describe_daemonset(&ns, n),
                 "CronJob" => snap.describe_cronjob(&ns, n),
