@@ -334,6 +334,7 @@ fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
         let mut controllers = ControllerManager::new();
         let mut announcer = crate::consumers::Announcer::default();
         let mut scheduler = SchedulerActor::default();
+        scheduler.start(&mut core);
         let mut kubelets = start_kubelets(&mut core, settings);
         let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut kubectl, &mut controllers, &mut scheduler];
         actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));

@@ -321,13 +321,15 @@ impl Session {
         let settings = &loaded.settings;
         let (user, caller) = kubectl_caller(settings, user, identity)?;
         let setup_revision = world.store.revision();
+        let mut scheduler = SchedulerActor::default();
+        scheduler.start(&mut world);
         let kubelets = start_kubelets(&mut world, settings);
         let delivered = world.store.revision();
         Ok(Session {
             world,
             controllers: ControllerManager::new(),
             announcer: crate::consumers::Announcer::default(),
-            scheduler: SchedulerActor::default(),
+            scheduler,
             kubelets,
             caller,
             namespace: settings.context_namespace().to_string(),
@@ -1558,6 +1560,29 @@ mod session_tests {
     }
 
     #[test]
+    fn a_pod_of_the_cluster_file_without_a_node_is_scheduled() {
+        let cluster = "apiVersion: podlab.dev/v1alpha1\nkind: LabSettings\nextends: kind\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: preexisting\nspec:\n  containers:\n  - name: app\n    image: nginx:1.29\n";
+        let loaded = Loaded::load(Some(cluster)).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let read = |_: &str| None;
+        let mut out = String::new();
+        for c in parse_script("sleep 10s\nkubectl get pods -o wide\n", &read).unwrap() {
+            out += &session.run(&c).stdout;
+        }
+        expect![[r#"
+            NAME          READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            preexisting   1/1     Running   0          10s   10.244.1.2   kind-worker   <none>           <none>
+        "#]]
+        .assert_eq(&out);
+        // The one-command run schedules it too.
+        let mut input = crate::lab::LabInput::new("", "empty.yaml");
+        input.cluster = Some(cluster.to_string());
+        let run = crate::lab::run(&input).unwrap();
+        let snap = Snapshot::new(run.store(), run.final_revision, run.end_ms);
+        assert!(snap.get_pods("default", GetOptions::default()).contains("Running"));
+    }
+
+    #[test]
     fn deleting_a_deployment_cascades_unless_orphaned() {
         let script = format!(
             "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl delete deployment web\nsleep 40s\nkubectl get rs,pods\nkubectl get rs\nkubectl get pods\nkubectl apply -f - <<EOF\n{}EOF\nsleep 20s\nkubectl delete deploy api --cascade=orphan\nkubectl get replicasets\nkubectl delete rs -l app=api\nkubectl delete pods -l app=nothing\nsleep 5s\nkubectl get pods\n",
@@ -2505,8 +2530,38 @@ mod session_tests {
             Error from server (NotFound): pods "nope" not found
             (exit status 1)
             [20004ms-20004ms] $ kubectl describe rs web
-            podlab: kubectl describe replicasets is not modelled by the lab's session yet (it describes pods, deployments, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get replicasets NAME -o yaml shows the whole object
-            (exit status 1)
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+            Name:           web-7c64c74567
+            Namespace:      default
+            Selector:       app=web,pod-template-hash=7c64c74567
+            Labels:         app=web
+                            pod-template-hash=7c64c74567
+            Annotations:    deployment.kubernetes.io/desired-replicas: 2
+                            deployment.kubernetes.io/max-replicas: 3
+                            deployment.kubernetes.io/revision: 1
+            Controlled By:  Deployment/web
+            Replicas:       2 current / 2 desired
+            Pods Status:    2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+            Pod Template:
+              Labels:  app=web
+                       pod-template-hash=7c64c74567
+              Containers:
+               nginx:
+                Image:         nginx:1.29
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Events:
+              Type    Reason            Age   From                   Message
+              ----    ------            ----  ----                   -------
+              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-pgw5x
+              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-9vtnp
+            (exit status 0)
             [20004ms-20004ms] $ kubectl describe
             error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.
             (exit status 1)

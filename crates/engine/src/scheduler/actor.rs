@@ -85,6 +85,21 @@ fn needs_scheduling(pod: &Pod) -> bool {
 }
 
 impl SchedulerActor {
+    /// The scheduler starts: its informer lists the Pods, and every Pod of the starting
+    /// cluster that has no node yet is queued as if it had just been created (a Pod written
+    /// in the cluster file without `spec.nodeName` is scheduled like any other).
+    pub fn start(&mut self, world: &mut World) {
+        let pending: Vec<_> = world
+            .store
+            .relist("/registry/pods/")
+            .into_iter()
+            .filter(|ev| matches!(&*ev.object, Object::Pod(p) if needs_scheduling(p)))
+            .collect();
+        for ev in &pending {
+            self.observe(world, ev);
+        }
+    }
+
     pub fn new(scheduler: Scheduler) -> Self {
         SchedulerActor {
             scheduler,
