@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 18] = [
+const EXAMPLES: [&str; 19] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -28,6 +28,7 @@ const EXAMPLES: [&str; 18] = [
     "session-stopped-scheduler",
     "session-rollout",
     "session-node-maintenance",
+    "session-drain",
 ];
 
 fn root() -> PathBuf {
