@@ -420,15 +420,15 @@ mod tests {
         let pdbs: String = out
             .lines()
             .filter(|l| l.contains("disruption") || l.contains("PodDisruptionBudget/") || l.contains("NoPods"))
-            .map(|l| format!("{l}\n"))
+            .map(|l| format!("{}\n", l.trim()))
             .collect();
         expect_test::expect![[r#"
-               5.002s decide  disruption-controller: default/web allows 1 disruption(s) (3 of 3 healthy, 2 needed)
-               6.002s decide  disruption-controller: default/half allows 2 disruption(s) (3 of 3 healthy, 1 needed)
-               7.002s event   Normal NoPods PodDisruptionBudget/default/none: No matching pods found
-               7.002s decide  disruption-controller: default/none allows 0 disruption(s) (0 of 0 healthy, 1 needed)
-               7.004s event   Normal NoPods PodDisruptionBudget/default/none: No matching pods found
-              7.000s Normal NoPods PodDisruptionBudget/none (x2) from controllermanager: No matching pods found
+            5.002s decide  disruption-controller: default/web allows 1 disruption(s) (3 of 3 healthy, 2 needed)
+            6.002s decide  disruption-controller: default/half allows 2 disruption(s) (3 of 3 healthy, 1 needed)
+            7.002s event   Normal NoPods PodDisruptionBudget/default/none: No matching pods found
+            7.002s decide  disruption-controller: default/none allows 0 disruption(s) (0 of 0 healthy, 1 needed)
+            7.004s event   Normal NoPods PodDisruptionBudget/default/none: No matching pods found
+            7.000s Normal NoPods PodDisruptionBudget/none (x2) from controllermanager: No matching pods found
         "#]]
         .assert_eq(&pdbs);
     }

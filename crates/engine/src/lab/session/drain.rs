@@ -113,7 +113,12 @@ fn selector_matches(
 
 /// A boolean flag: present bare, or `=true`.
 fn flag_on(flags: &Flags, name: &str) -> bool {
-    flags.flags.iter().rev().find(|(n, _)| n == name).is_some_and(|(_, v)| v.as_deref().is_none_or(|v| v == "true"))
+    flags
+        .flags
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)
+        .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| matches!(v, "1" | "t" | "T" | "TRUE" | "true" | "True")))
 }
 
 impl Session {
@@ -123,7 +128,6 @@ impl Session {
             "--force",
             "--ignore-daemonsets",
             "--delete-emptydir-data",
-            "--delete-local-data",
             "--grace-period",
             "--timeout",
             "--disable-eviction",
@@ -146,6 +150,19 @@ impl Session {
         }
         if flags.args.is_empty() {
             return Output::error("error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples");
+        }
+        // pflag's ParseBool for the boolean flags given a value.
+        for (name, value) in &flags.flags {
+            let boolean = ["--force", "--ignore-daemonsets", "--delete-emptydir-data", "--disable-eviction"];
+            if let (true, Some(v)) = (boolean.contains(&name.as_str()), value) {
+                if !["1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"]
+                    .contains(&v.as_str())
+                {
+                    return Output::error(format!(
+                        "Error: invalid argument \"{v}\" for \"{name}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax\nSee 'kubectl drain --help' for usage."
+                    ));
+                }
+            }
         }
         let grace = match flags.value(&["--grace-period"]) {
             None => -1,
@@ -189,7 +206,7 @@ impl Session {
         let opts = Options {
             force: flag_on(flags, "--force"),
             ignore_daemonsets: flag_on(flags, "--ignore-daemonsets"),
-            delete_emptydir: flag_on(flags, "--delete-emptydir-data") || flag_on(flags, "--delete-local-data"),
+            delete_emptydir: flag_on(flags, "--delete-emptydir-data"),
             disable_eviction: flag_on(flags, "--disable-eviction"),
             grace,
             timeout_ms,
@@ -197,9 +214,6 @@ impl Session {
             pod_selector,
         };
         let mut out = Output::default();
-        if flags.has(&["--delete-local-data"]) {
-            out.stderr += "Flag --delete-local-data has been deprecated, This option is deprecated and will be deleted. Use --delete-emptydir-data.\n";
-        }
         // The nodes, through the API server (kubectl's resource builder).
         let node_res = resource_for_kind("Node").expect("Node is a known kind");
         let mut nodes = Vec::new();
@@ -817,7 +831,7 @@ mod tests {
     #[test]
     fn errors_dry_run_and_timeout() {
         let pdb_all = PDB.replace("minAvailable: 2", "minAvailable: 3");
-        let script = "kubectl drain x\nkubectl drain\nkubectl drain kind-worker --bogus\n".to_string()
+        let script = "kubectl drain x\nkubectl drain\nkubectl drain kind-worker --bogus\nkubectl drain x --force=maybe\nkubectl drain x --dry-run=bad\nkubectl drain x --grace-period=x\nkubectl drain x --pod-selector=a=(b\n".to_string()
             + &heredoc("kubectl apply -f -", WEB)
             + "sleep 20s\n"
             + &heredoc("kubectl apply -f -", &pdb_all)
@@ -833,6 +847,20 @@ mod tests {
             [0ms-0ms] $ kubectl drain kind-worker --bogus
             Error: unknown flag: --bogus
             See 'kubectl drain --help' for usage.
+            (exit status 1)
+            [0ms-0ms] $ kubectl drain x --force=maybe
+            Error: invalid argument "maybe" for "--force" flag: strconv.ParseBool: parsing "maybe": invalid syntax
+            See 'kubectl drain --help' for usage.
+            (exit status 1)
+            [0ms-0ms] $ kubectl drain x --dry-run=bad
+            error: Invalid dry-run value (bad). Must be "none", "server", or "client".
+            (exit status 1)
+            [0ms-0ms] $ kubectl drain x --grace-period=x
+            Error: invalid argument "x" for "--grace-period" flag: strconv.ParseInt: parsing "x": invalid syntax
+            See 'kubectl drain --help' for usage.
+            (exit status 1)
+            [0ms-0ms] $ kubectl drain x --pod-selector=a=(b
+            error: --pod-selector=<pod_selector> must be a valid label selector
             (exit status 1)
             [0ms-4ms] $ kubectl apply -f -
             deployment.apps/web created
