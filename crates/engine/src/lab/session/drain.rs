@@ -896,6 +896,43 @@ mod tests {
         "#]].assert_eq(&transcript(&script));
     }
 
+    /// `--disable-eviction` deletes the Pods instead: no budget is asked, so a budget that
+    /// allows nothing does not hold the drain.
+    #[test]
+    fn disable_eviction_deletes_past_the_budget() {
+        let pdb_all = PDB.replace("minAvailable: 2", "minAvailable: 3");
+        let script = heredoc("kubectl apply -f -", WEB)
+            + "sleep 20s\n"
+            + &heredoc("kubectl apply -f -", &pdb_all)
+            + "sleep 2s\nkubectl get pdb\nkubectl drain kind-worker2 --disable-eviction --grace-period=0\nkubectl get pods -o wide\n";
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20008ms] $ kubectl apply -f -
+            poddisruptionbudget.policy/web created
+            (exit status 0)
+            [20008ms-22008ms] $ sleep 2s
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl get pdb
+            NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE
+            web    3               N/A               0                     2s
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl drain kind-worker2 --disable-eviction --grace-period=0
+            node/kind-worker2 cordoned
+            pod/web-7c64c74567-65lg7 deleted
+            pod/web-7c64c74567-pgw5x deleted
+            node/kind-worker2 drained
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          22s   10.244.1.2   kind-worker   <none>           <none>
+            (exit status 0)
+        "#]].assert_eq(&transcript(&script));
+    }
+
     /// A user who may cordon and list but not create `pods/eviction`: the eviction is
     /// Forbidden and the drain fails at once.
     #[test]
