@@ -119,15 +119,7 @@ pub const CONSUMERS: &[Row] = &[
         "HorizontalPodAutoscaler",
         "the horizontal-pod-autoscaler controller, as on kind: no metrics-server, so its metrics are <unknown> and only minReplicas and maxReplicas are enforced"
     ),
-    gap!(
-        "policy",
-        "PodDisruptionBudget",
-        "disruption-controller",
-        KCM,
-        Component::ControllerManager,
-        "counts the healthy Pods it selects into its status (disruptionsAllowed), which the Eviction API (kubectl drain) then honours",
-        "its status stays empty"
-    ),
+    modelled!("policy", "PodDisruptionBudget", "the disruption controller (its status) and the Eviction API (kubectl drain)"),
     modelled!("discovery.k8s.io", "EndpointSlice", "the EndpointSlice controller (kube-proxy would read it; traffic is not modelled)"),
     gap!(
         "networking.k8s.io",

@@ -243,6 +243,8 @@ pub enum StatusReason {
     Unauthorized,
     InternalError,
     MethodNotAllowed,
+    /// 429: the request is refused for now (an eviction a PodDisruptionBudget does not allow).
+    TooManyRequests,
     /// A failure without a reason (`Error from server: ...`).
     Unknown,
 }
@@ -259,6 +261,7 @@ impl StatusReason {
             StatusReason::Unauthorized => "Unauthorized",
             StatusReason::InternalError => "InternalError",
             StatusReason::MethodNotAllowed => "MethodNotAllowed",
+            StatusReason::TooManyRequests => "TooManyRequests",
             StatusReason::Unknown => "",
         }
     }
@@ -275,6 +278,7 @@ impl StatusReason {
             405 => "Method Not Allowed",
             409 => "Conflict",
             422 => "Unprocessable Entity",
+            429 => "Too Many Requests",
             500 => "Internal Server Error",
             _ => "",
         }

@@ -814,3 +814,256 @@ pub(super) fn delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         Err(_) => ApiResponse::failure(Status::not_found(group_resource(req.resource), &name)),
     }
 }
+
+/// The most entries `status.disruptedPods` may hold before evictions are refused
+/// (`MaxDisruptedPodSize`).
+const MAX_DISRUPTED_PODS: usize = 2000;
+
+/// A step of the eviction's own reasoning (verbose requests only).
+fn eviction_note(core: &mut Core, r: &Req, text: String, status: StepStatus) {
+    r.step(
+        core,
+        Phase::Validation,
+        Component::ApiServer,
+        Component::ApiServer,
+        text.clone(),
+        Detail::Note { text },
+        status,
+    );
+}
+
+/// 429 `Cannot evict pod as it would violate the pod's disruption budget.` with one
+/// `DisruptionBudget` cause.
+fn too_many_requests(cause: String) -> Status {
+    Status {
+        code: 429,
+        reason: StatusReason::TooManyRequests,
+        message: "Cannot evict pod as it would violate the pod's disruption budget.".into(),
+        details: Some(crate::errors::StatusDetails {
+            causes: vec![crate::trace::FieldCause {
+                reason: "DisruptionBudget".into(),
+                message: cause,
+                field: String::new(),
+            }],
+            ..Default::default()
+        }),
+    }
+}
+
+/// `POST /api/v1/namespaces/NS/pods/NAME/eviction` (upstream's `EvictionREST.Create`): the
+/// body is a policy/v1 Eviction naming the Pod, with optional `deleteOptions`.
+///
+/// A Pod that is Pending, Succeeded or Failed, or already being deleted, is deleted without
+/// looking at budgets. Otherwise the PodDisruptionBudgets of its namespace whose selector
+/// (not empty) selects it decide: more than one is a 500; none lets the delete go on; with
+/// one, a Pod that is not Ready is deleted without using the budget when the budget's
+/// `unhealthyPodEvictionPolicy` is `AlwaysAllow`, or (`IfHealthyBudget`, the default) when
+/// `currentHealthy >= desiredHealthy > 0`; else the budget must allow a disruption: a budget
+/// whose status is behind its generation or that allows none answers 429 TooManyRequests,
+/// one that allows some is decremented (its `DisruptionAllowed` condition turned `False` at
+/// 0) and records the Pod in `status.disruptedPods`, written to etcd before the Pod's graceful
+/// delete. Success is 201 with a `Status` of `Success`.
+pub(super) fn eviction(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
+    let req = r.req;
+    let name = req.name.clone().unwrap_or_default();
+    let ns = req.namespace.clone().unwrap_or_default();
+    let body = r.body.take().map(|b| b.json().into_owned()).unwrap_or(Value::Null);
+    let kind = body.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kind != "Eviction" {
+        return ApiResponse::failure(Status::bad_request(format!("not a Eviction object: {kind}")));
+    }
+    if body.pointer("/metadata/name").and_then(Value::as_str) != Some(name.as_str()) {
+        return ApiResponse::failure(Status::bad_request("name in URL does not match name in Eviction object"));
+    }
+    if r.verbose {
+        r.step(
+            core,
+            Phase::Validation,
+            Component::ApiServer,
+            Component::ApiServer,
+            format!("decodes the Eviction of Pod {name}"),
+            Detail::Validation(ValidationDetail { defaults: vec![], errors: vec![] }),
+            StepStatus::Ok,
+        );
+    }
+    let opts = body.get("deleteOptions").cloned().unwrap_or(json!({}));
+    let key = key_of(req.resource, Some(&ns), &name);
+    let Some(Object::Pod(pod)) = core.store.get(&key).map(|(o, _)| o.clone()) else {
+        return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
+    };
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("Pending");
+    let ready = crate::controllers::util::is_pod_ready(&pod);
+    let success = |core: &mut Core, r: &mut Req, user: &UserInfo, opts: Value| -> ApiResponse {
+        r.body = Some(Body::Json(opts));
+        let resp = delete(core, r, user);
+        if resp.error.is_some() {
+            return resp;
+        }
+        let status = json!({"apiVersion": "v1", "kind": "Status", "metadata": {}, "status": "Success"});
+        ApiResponse::success(201, Object::from_json("v1", "Status", status).ok())
+    };
+    if matches!(phase, "Pending" | "Succeeded" | "Failed") || pod.metadata.deletion_timestamp.is_some() {
+        let why = if pod.metadata.deletion_timestamp.is_some() {
+            "is already being deleted".to_string()
+        } else {
+            format!("is {phase}")
+        };
+        eviction_note(
+            core,
+            r,
+            format!("Pod {name} {why}: deleted without checking PodDisruptionBudgets"),
+            StepStatus::Ok,
+        );
+        return success(core, r, user, opts);
+    }
+    // The budgets that select the Pod (an empty selector selects nothing here).
+    let budgets: Vec<(String, Object, u64)> = core
+        .store
+        .list(
+            &crate::object::resource_for_kind("PodDisruptionBudget")
+                .map(|p| p.list_prefix(Some(&ns)))
+                .unwrap_or_default(),
+        )
+        .into_iter()
+        .filter(|(_, o, _)| o.kind() == "PodDisruptionBudget" && o.api_version_str() == "policy/v1")
+        .filter(|(_, o, _)| {
+            let spec = crate::controllers::disruption::spec_of(o);
+            spec.selector.as_ref().is_some_and(|s| {
+                !crate::labels::is_empty(s) && crate::labels::label_selector_matches(s, pod.metadata.labels.as_ref())
+            })
+        })
+        .map(|(k, o, rev)| (k.to_string(), o.clone(), rev))
+        .collect();
+    if budgets.len() > 1 {
+        let names: Vec<&str> = budgets.iter().map(|(_, o, _)| o.name()).collect();
+        eviction_note(core, r, format!("Pod {name} is selected by {}: refused", names.join(", ")), StepStatus::Failed);
+        return ApiResponse::failure(Status {
+            code: 500,
+            reason: StatusReason::Unknown,
+            message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
+                .into(),
+            details: None,
+        });
+    }
+    let Some((pdb_key, pdb, pdb_rev)) = budgets.into_iter().next() else {
+        eviction_note(core, r, format!("no PodDisruptionBudget selects Pod {name}"), StepStatus::Ok);
+        return success(core, r, user, opts);
+    };
+    let pdb_name = pdb.name().to_string();
+    let spec = crate::controllers::disruption::spec_of(&pdb);
+    let st = crate::controllers::disruption::status_of(&pdb);
+    let (current_healthy, desired_healthy, disruptions_allowed) =
+        (st.current_healthy.unwrap_or(0), st.desired_healthy.unwrap_or(0), st.disruptions_allowed.unwrap_or(0));
+    if !ready {
+        let always = spec.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow");
+        if always || (current_healthy >= desired_healthy && desired_healthy > 0) {
+            eviction_note(
+                core,
+                r,
+                format!(
+                    "Pod {name} is not Ready and PodDisruptionBudget {pdb_name} {}: deleted without using a disruption",
+                    if always {
+                        "has unhealthyPodEvictionPolicy AlwaysAllow".to_string()
+                    } else {
+                        format!("is healthy ({} of {} needed)", current_healthy, desired_healthy)
+                    }
+                ),
+                StepStatus::Ok,
+            );
+            // The delete is conditional on the Pod as read (a resourceVersion precondition).
+            return success(core, r, user, opts);
+        }
+    }
+    // checkAndDecrement.
+    let generation = pdb.meta().generation.unwrap_or(0);
+    let refusal = if st.observed_generation.unwrap_or(0) < generation {
+        Some(too_many_requests(format!("The disruption budget {pdb_name} is still being processed by the server.")))
+    } else if disruptions_allowed < 0 {
+        Some(Status::forbidden(
+            GroupResource::new("policy", "poddisruptionbudget"),
+            &pdb_name,
+            "pdb disruptions allowed is negative",
+        ))
+    } else if st.disrupted_pods.as_ref().is_some_and(|m| m.len() > MAX_DISRUPTED_PODS) {
+        Some(Status::forbidden(
+            GroupResource::new("policy", "poddisruptionbudget"),
+            &pdb_name,
+            "DisruptedPods map too big - too many evictions not confirmed by PDB controller",
+        ))
+    } else if disruptions_allowed == 0 {
+        Some(too_many_requests(format!(
+            "The disruption budget {pdb_name} needs {} healthy pods and has {} currently",
+            desired_healthy, current_healthy
+        )))
+    } else {
+        None
+    };
+    if let Some(status) = refusal {
+        eviction_note(
+            core,
+            r,
+            format!(
+                "PodDisruptionBudget {pdb_name} allows {} disruption(s) ({} healthy, {} needed): the eviction of {name} is refused",
+                disruptions_allowed, current_healthy, desired_healthy
+            ),
+            StepStatus::Failed,
+        );
+        return ApiResponse::failure(status);
+    }
+    let allowed = disruptions_allowed - 1;
+    let mut v = pdb.to_json();
+    v["status"]["disruptionsAllowed"] = json!(allowed);
+    if allowed == 0 {
+        let conditions = v["status"].get("conditions").cloned();
+        v["status"]["conditions"] = crate::controllers::disruption::set_condition(
+            conditions.as_ref(),
+            false,
+            "InsufficientPods",
+            "",
+            st.observed_generation.unwrap_or(0),
+            core.now,
+        );
+    }
+    let now = serde_json::to_value(timestamp(core.now)).unwrap_or(Value::Null);
+    if !v["status"]["disruptedPods"].is_object() {
+        v["status"]["disruptedPods"] = json!({});
+    }
+    v["status"]["disruptedPods"][name.as_str()] = now;
+    let Ok(new_pdb) = Object::from_json("policy/v1", "PodDisruptionBudget", v) else {
+        return ApiResponse::failure(Status::internal_error("cannot encode the PodDisruptionBudget"));
+    };
+    eviction_note(
+        core,
+        r,
+        format!(
+            "PodDisruptionBudget {pdb_name} allows {} disruption(s): {allowed} left, Pod {name} recorded in status.disruptedPods",
+            disruptions_allowed
+        ),
+        StepStatus::Ok,
+    );
+    match core.store.update(&pdb_key, new_pdb.clone(), Some(pdb_rev)) {
+        Ok(rev) => {
+            core.note_write();
+            etcd_step(
+                core,
+                r,
+                EtcdDetail {
+                    operation: EtcdOperation::Update,
+                    key: pdb_key,
+                    revision: rev,
+                    value: r.stored_yaml(&new_pdb, rev),
+                    error: None,
+                },
+                true,
+            );
+        }
+        Err(_) => {
+            return ApiResponse::failure(Status::conflict(
+                GroupResource::new("policy", "poddisruptionbudgets"),
+                &pdb_name,
+                "the object has been modified; please apply your changes to the latest version and try again",
+            ))
+        }
+    }
+    success(core, r, user, opts)
+}

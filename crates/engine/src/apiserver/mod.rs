@@ -36,7 +36,10 @@
 //! stored status), `binding` for Pods (the scheduler's Binding: sets `spec.nodeName` and
 //! `PodScheduled=True`; 409 `Operation cannot be fulfilled on pods/binding "web": pod web is
 //! already assigned to node "kind-worker"` when already bound; the response carries the updated
-//! Pod where upstream answers a `Status` of success), and `finalize` for Namespaces.
+//! Pod where upstream answers a `Status` of success), `eviction` for Pods (a policy/v1 Eviction:
+//! the PodDisruptionBudget that selects the Pod must allow a disruption, which the eviction
+//! takes before the Pod's graceful delete; 429 TooManyRequests otherwise, see
+//! `handlers::eviction`), and `finalize` for Namespaces.
 //!
 //! Patches (Verb::Patch) are strategic merge patches, simplified as [`strategic`] documents.
 //!
@@ -408,6 +411,7 @@ impl From<&str> for StatusReason {
             "Unauthorized" => StatusReason::Unauthorized,
             "InternalError" => StatusReason::InternalError,
             "MethodNotAllowed" => StatusReason::MethodNotAllowed,
+            "TooManyRequests" => StatusReason::TooManyRequests,
             _ => StatusReason::Unknown,
         }
     }
@@ -996,6 +1000,7 @@ fn serve(core: &mut Core, api: &mut ApiServer, mut req: ApiRequest) -> ApiRespon
         (Verb::List, _) => handlers::list(core, &req),
         (Verb::Create, None) => handlers::create(core, &mut r, &user),
         (Verb::Create, Some("binding")) if req.resource.plural == "pods" => handlers::binding(core, &mut r, &user),
+        (Verb::Create, Some("eviction")) if req.resource.plural == "pods" => handlers::eviction(core, &mut r, &user),
         (Verb::Update | Verb::Patch, _) => handlers::update(core, &mut r, &user),
         (Verb::Delete, _) => handlers::delete(core, &mut r, &user),
         (Verb::Create, Some(sub)) => ApiResponse::failure(Status::not_found(

@@ -756,3 +756,193 @@ fn a_failed_read_still_says_who_allowed_it() {
         "#]],
     );
 }
+
+/// The Eviction subresource: a Pending Pod is deleted without looking at budgets; a Running,
+/// Ready Pod needs its PodDisruptionBudget to allow a disruption (429 with the budget's cause
+/// otherwise), which the eviction takes and records in `disruptedPods`; two budgets are a 500.
+/// PodDisruptionBudget validation: minAvailable and maxUnavailable together, a bad percent.
+#[test]
+fn evictions_honour_pod_disruption_budgets() {
+    let mut core = core();
+    let a = admin();
+    let mut out = String::new();
+    let eviction = |name: &str| json!({"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": name, "namespace": "default"}});
+    let running = |core: &mut World, out: &mut String, name: &str| {
+        let mut p = pod(name);
+        p["metadata"]["labels"] = json!({"app": "web"});
+        p["spec"]["nodeName"] = json!("kind-worker");
+        handle(core, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(p)));
+        let mut cur = get_object(core, resource_for("v1", "Pod").unwrap(), Some("default"), name).unwrap().to_json();
+        cur["status"] = json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]});
+        show(
+            core,
+            out,
+            req(&a, Verb::Update, "v1", "Pod", Some("default"), Some(name), Some("status"), Some(cur)),
+            &["/status/phase"],
+        );
+    };
+    // A Pending Pod: deleted at once.
+    handle(&mut core, req(&a, Verb::Create, "v1", "Pod", Some("default"), None, None, Some(pod("pending"))));
+    show(
+        &mut core,
+        &mut out,
+        req(
+            &a,
+            Verb::Create,
+            "v1",
+            "Pod",
+            Some("default"),
+            Some("pending"),
+            Some("eviction"),
+            Some(eviction("pending")),
+        ),
+        &["/status"],
+    );
+    // A name that differs from the URL's.
+    show(
+        &mut core,
+        &mut out,
+        req(&a, Verb::Create, "v1", "Pod", Some("default"), Some("pending"), Some("eviction"), Some(eviction("other"))),
+        &[],
+    );
+    running(&mut core, &mut out, "web-1");
+    let pdb = |name: &str, spec: Value| json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": name}, "spec": spec});
+    show(
+        &mut core,
+        &mut out,
+        req(
+            &a,
+            Verb::Create,
+            "policy/v1",
+            "PodDisruptionBudget",
+            Some("default"),
+            None,
+            None,
+            Some(pdb(
+                "both",
+                json!({"minAvailable": 1, "maxUnavailable": "120%", "selector": {"matchLabels": {"app": "x"}}}),
+            )),
+        ),
+        &[],
+    );
+    show(
+        &mut core,
+        &mut out,
+        req(
+            &a,
+            Verb::Create,
+            "policy/v1",
+            "PodDisruptionBudget",
+            Some("default"),
+            None,
+            None,
+            Some(pdb("web", json!({"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}}))),
+        ),
+        &["/metadata/generation"],
+    );
+    let set_status = |core: &mut World, out: &mut String, allowed: i64| {
+        let mut cur =
+            get_object(core, resource_for("policy/v1", "PodDisruptionBudget").unwrap(), Some("default"), "web")
+                .unwrap()
+                .to_json();
+        cur["status"] = json!({"observedGeneration": 1, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1, "disruptionsAllowed": allowed});
+        show(
+            core,
+            out,
+            req(
+                &a,
+                Verb::Update,
+                "policy/v1",
+                "PodDisruptionBudget",
+                Some("default"),
+                Some("web"),
+                Some("status"),
+                Some(cur),
+            ),
+            &["/status/disruptionsAllowed"],
+        );
+    };
+    set_status(&mut core, &mut out, 0);
+    let resp = show(
+        &mut core,
+        &mut out,
+        req(&a, Verb::Create, "v1", "Pod", Some("default"), Some("web-1"), Some("eviction"), Some(eviction("web-1"))),
+        &[],
+    );
+    out += &format!("  causes: {:?}\n", resp.error.and_then(|e| e.details).map(|d| d.causes));
+    set_status(&mut core, &mut out, 1);
+    show(
+        &mut core,
+        &mut out,
+        req(&a, Verb::Create, "v1", "Pod", Some("default"), Some("web-1"), Some("eviction"), Some(eviction("web-1"))),
+        &["/status"],
+    );
+    let after = get_object(&core, resource_for("policy/v1", "PodDisruptionBudget").unwrap(), Some("default"), "web")
+        .unwrap()
+        .to_json();
+    out += &format!("pdb status: {}\n", after["status"]);
+    out += &format!(
+        "pod: {}\n",
+        get_object(&core, resource_for("v1", "Pod").unwrap(), Some("default"), "web-1").unwrap().to_json()["metadata"]
+            ["deletionTimestamp"]
+    );
+    // A second budget selecting the same Pods.
+    running(&mut core, &mut out, "web-2");
+    handle(
+        &mut core,
+        req(
+            &a,
+            Verb::Create,
+            "policy/v1",
+            "PodDisruptionBudget",
+            Some("default"),
+            None,
+            None,
+            Some(pdb("web-too", json!({"maxUnavailable": 1, "selector": {"matchLabels": {"app": "web"}}}))),
+        ),
+    );
+    show(
+        &mut core,
+        &mut out,
+        req(&a, Verb::Create, "v1", "Pod", Some("default"), Some("web-2"), Some("eviction"), Some(eviction("web-2"))),
+        &[],
+    );
+    expect![[r#"
+        201 /status="Success"
+          [etcd] kubectl POST /api/v1/namespaces/default/pods/pending/eviction → 201 Created
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        400 BadRequest: name in URL does not match name in Eviction object
+          [etcd] kubectl POST /api/v1/namespaces/default/pods/pending/eviction → 400 Bad Request
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        200 /status/phase="Running"
+          [etcd] kubectl PUT /api/v1/namespaces/default/pods/web-1/status → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        422 Invalid: PodDisruptionBudget.policy "both" is invalid: [spec: Invalid value: {"minAvailable":1,"maxUnavailable":"120%","selector":{"matchLabels":{"app":"x"}}}: minAvailable and maxUnavailable cannot be both set, spec.maxUnavailable: Invalid value: "120%": must not be greater than 100%]
+          [etcd] kubectl POST /apis/policy/v1/namespaces/default/poddisruptionbudgets → 422 Unprocessable Entity
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        201 /metadata/generation=1
+          [etcd] kubectl POST /apis/policy/v1/namespaces/default/poddisruptionbudgets → 201 Created
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        200 /status/disruptionsAllowed=0
+          [etcd] kubectl PUT /apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        429 TooManyRequests: Cannot evict pod as it would violate the pod's disruption budget.
+          [etcd] kubectl POST /api/v1/namespaces/default/pods/web-1/eviction → 429 Too Many Requests
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+          causes: Some([FieldCause { reason: "DisruptionBudget", message: "The disruption budget web needs 1 healthy pods and has 1 currently", field: "" }])
+        200 /status/disruptionsAllowed=1
+          [etcd] kubectl PUT /apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        201 /status="Success"
+          [etcd] kubectl POST /api/v1/namespaces/default/pods/web-1/eviction → 201 Created
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        pdb status: {"observedGeneration":1,"currentHealthy":1,"desiredHealthy":1,"expectedPods":1,"disruptionsAllowed":0,"conditions":[{"lastTransitionTime":"2026-01-01T00:00:00Z","message":"","observedGeneration":1,"reason":"InsufficientPods","status":"False","type":"DisruptionAllowed"}],"disruptedPods":{"web-1":"2026-01-01T00:00:00Z"}}
+        pod: "2026-01-01T00:00:30Z"
+        200 /status/phase="Running"
+          [etcd] kubectl PUT /api/v1/namespaces/default/pods/web-2/status → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        500 Unknown: This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.
+          [etcd] kubectl POST /api/v1/namespaces/default/pods/web-2/eviction → 500 Internal Server Error
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+    "#]].assert_eq(&out);
+}

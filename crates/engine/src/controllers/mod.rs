@@ -56,6 +56,7 @@
 pub mod cronjob;
 pub mod daemonset;
 pub mod deployment;
+pub mod disruption;
 pub mod endpoints;
 pub mod endpointslice;
 pub mod events;
@@ -397,6 +398,7 @@ impl ControllerManager {
             Box::new(rootcacert::RootCaCertPublisher),
             Box::new(nodelifecycle::NodeLifecycleController::default()),
             Box::new(tainteviction::TaintEvictionController::default()),
+            Box::new(disruption::DisruptionController),
         ];
         ControllerManager { controllers, queues: Queues::default(), events: EventRecorder::new(), api }
     }

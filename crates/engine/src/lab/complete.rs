@@ -10,8 +10,8 @@ use crate::store::Store;
 const PROGRAMS: &[&str] = &["kubectl", "sleep", "lab"];
 /// The kubectl verbs offered (the session answers the others with a plain "not modelled").
 const VERBS: &[&str] = &[
-    "annotate", "apply", "cordon", "create", "delete", "describe", "get", "label", "patch", "replace", "rollout",
-    "scale", "set", "taint", "uncordon",
+    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label", "patch", "replace",
+    "rollout", "scale", "set", "taint", "uncordon",
 ];
 /// `lab`'s actions and components.
 const LAB_ACTIONS: &[&str] = &["start", "stop"];
@@ -121,6 +121,7 @@ mod tests {
         assert_eq!(complete(store, "default", ""), ["kubectl", "lab", "sleep"]);
         assert_eq!(complete(store, "default", "kub"), ["kubectl"]);
         assert_eq!(complete(store, "default", "kubectl de"), ["delete", "describe"]);
+        assert_eq!(complete(store, "default", "kubectl dr"), ["drain"]);
         assert_eq!(complete(store, "default", "kubectl get dep"), ["deployments"]);
         assert_eq!(complete(store, "default", "kubectl delete pod "), ["web"]);
         assert_eq!(complete(store, "default", "kubectl delete po w"), ["web"]);

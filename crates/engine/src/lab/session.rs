@@ -20,9 +20,14 @@
 //!   prints a line each time the Deployment changes while cluster time passes;
 //! - `kubectl describe TYPE [NAME]` GETs the object and prints its describer's text;
 //! - `kubectl cordon|uncordon NODE` and `kubectl taint nodes NODE k=v:Effect | k:Effect-`;
+//! - `kubectl drain NODE [--ignore-daemonsets] [--delete-emptydir-data] [--force]
+//!   [--grace-period=N] [--timeout=D] [--disable-eviction] [--pod-selector=S] [--dry-run=client]`:
+//!   cordons, then evicts the node's Pods through the Eviction API (PodDisruptionBudgets may
+//!   refuse; kubectl retries every 5 s while cluster time passes), see `session/drain.rs`;
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
 //!
-//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`; each declares its
+//! The commands beyond apply, delete, get and scale live in `session/verbs.rs` (drain in
+//! `session/drain.rs`); each declares its
 //! `Kubectl-Command` header, field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
@@ -44,6 +49,7 @@ use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
 
+mod drain;
 mod outage;
 mod verbs;
 
@@ -120,6 +126,7 @@ pub(crate) const RESOURCE_NAMES: &[(&str, &[&str])] = &[
     ("PersistentVolumeClaim", &["persistentvolumeclaims", "persistentvolumeclaim", "pvc"]),
     ("PersistentVolume", &["persistentvolumes", "persistentvolume", "pv"]),
     ("HorizontalPodAutoscaler", &["horizontalpodautoscalers", "horizontalpodautoscaler", "hpa"]),
+    ("PodDisruptionBudget", &["poddisruptionbudgets", "poddisruptionbudget", "pdb"]),
     ("ConfigMap", &["configmaps", "configmap", "cm"]),
     ("Secret", &["secrets", "secret"]),
     ("Namespace", &["namespaces", "namespace", "ns"]),
@@ -250,6 +257,8 @@ const VALUED: &[&str] = &[
     "--timeout",
     "--revision",
     "--to-revision",
+    "--grace-period",
+    "--pod-selector",
 ];
 
 fn parse_flags(words: &[String]) -> Flags {
@@ -614,7 +623,7 @@ impl Session {
 
     fn kubectl(&mut self, args: &[String], command: &SessionCommand) -> Output {
         let Some(verb) = args.first() else {
-            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint)");
+            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint, drain)");
         };
         let flags = parse_flags(&args[1..]);
         if let Some(out) = self.refused(verb, &flags) {
@@ -648,6 +657,7 @@ impl Session {
             "cordon" => Some(declared("kubectl cordon", "", false, false)),
             "uncordon" => Some(declared("kubectl uncordon", "", false, false)),
             "taint" => Some(declared("kubectl taint", "kubectl-taint", false, false)),
+            "drain" => Some(declared("kubectl drain", "", false, false)),
             "create" => Some(declared("kubectl create", "kubectl-create", true, false)),
             "replace" => Some(declared("kubectl replace", "kubectl-replace", true, false)),
             _ => None,
@@ -665,11 +675,12 @@ impl Session {
             "cordon" => self.cordon(&flags, true),
             "uncordon" => self.cordon(&flags, false),
             "taint" => self.taint(&flags),
+            "drain" => self.drain(&flags),
             "create" => self.create_or_replace(&flags, command, false),
             "replace" => self.create_or_replace(&flags, command, true),
-            "patch" | "logs" | "exec" | "drain" | "auth" | "api-resources" | "edit" | "expose" | "run" | "wait"
+            "patch" | "logs" | "exec" | "auth" | "api-resources" | "edit" | "expose" | "run" | "wait"
             | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
-                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint and sleep)"
+                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint, drain and sleep)"
             )),
             other => Output::error(format!("Error: unknown command \"{other}\" for \"kubectl\"")),
         }
@@ -993,6 +1004,7 @@ impl Session {
                     "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
                     "PersistentVolume" => snap.get_pvs(opts),
                     "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
+                    "PodDisruptionBudget" => snap.get_pdbs(&ns, opts),
                     other => {
                         return Output::error(format!(
                             "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
@@ -2842,6 +2854,13 @@ mod session_properties {
                 file: Some((STARTERS[i].0.to_string(), STARTERS[i].1.to_string())),
             }),
             (1u64..90).prop_map(move |s| plain(&format!("sleep {s}s"))),
+            (1u64..3).prop_map(|n| SessionCommand {
+                line: "kubectl apply -f pdb.yaml".to_string(),
+                file: Some((
+                    "pdb.yaml".to_string(),
+                    format!("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: shop\nspec:\n  minAvailable: {n}\n  selector:\n    matchLabels:\n      app: shop\n"),
+                )),
+            }),
             prop::sample::select(vec![
                 "kubectl delete pods --all",
                 "kubectl delete pods -l app=shop",
@@ -2889,6 +2908,9 @@ mod session_properties {
                 "kubectl uncordon kind-worker",
                 "kubectl taint nodes kind-worker2 dedicated=db:NoSchedule",
                 "kubectl taint nodes kind-worker2 dedicated:NoSchedule-",
+                "kubectl drain kind-worker --ignore-daemonsets --force --timeout=30s",
+                "kubectl drain kind-worker2 --delete-emptydir-data --timeout=20s",
+                "kubectl get pdb",
                 "kubectl get",
                 "helm install x",
             ])

@@ -16,7 +16,8 @@
 //! (selectors and templates, update strategies); ControllerRevision; CronJob (schedule, time
 //! zone, policies, job template, the 52-character name);
 //! Service; Namespace; ConfigMap; Secret; LimitRange; ResourceQuota; ServiceAccount;
-//! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; metadata only
+//! PersistentVolumeClaim; Role, ClusterRole, RoleBinding, ClusterRoleBinding; PodDisruptionBudget
+//! (minAvailable or maxUnavailable, int or percent, selector); metadata only
 //! for the other kinds.
 //!
 //! Updates ([`validate_update`]): a Pod's spec may change only where `ValidatePodUpdate`
@@ -73,6 +74,9 @@ pub fn validate_create(obj: &Object) -> Vec<FieldError> {
             let info = other.resource().or_else(|| crate::object::resource_for_kind(other.kind()));
             let namespaced = info.is_none_or(|r| r.namespaced);
             meta::object_meta(other.meta(), namespaced, names::name_is_dns_subdomain, &mut errs);
+            if other.kind() == "PodDisruptionBudget" && other.api_version() == "policy/v1" {
+                workloads::pod_disruption_budget(&other.to_json(), &mut errs);
+            }
         }
     }
     errs

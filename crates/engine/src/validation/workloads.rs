@@ -570,3 +570,39 @@ pub fn controller_revision(cr: &ControllerRevision, errs: &mut Errs) {
     }
     nonnegative(cr.revision.unwrap_or(0), "revision", errs);
 }
+
+/// `ValidatePodDisruptionBudget` (policy/v1): the metadata (a DNS subdomain name), then
+/// `ValidatePodDisruptionBudgetSpec`: `minAvailable` and `maxUnavailable` not both set, each a
+/// non-negative integer or a percentage of at most 100%, the selector, and
+/// `unhealthyPodEvictionPolicy` one of `AlwaysAllow`, `IfHealthyBudget`. The object is read
+/// from its JSON (the lab keeps PodDisruptionBudgets unstructured).
+pub fn pod_disruption_budget(v: &serde_json::Value, errs: &mut Errs) {
+    use k8s_openapi::api::policy::v1::PodDisruptionBudgetSpec;
+    let Some(spec) = v.get("spec") else { return };
+    let Ok(typed) = serde_json::from_value::<PodDisruptionBudgetSpec>(spec.clone()) else { return };
+    if typed.min_available.is_some() && typed.max_unavailable.is_some() {
+        errs.push(FieldError::invalid("spec", spec.clone(), "minAvailable and maxUnavailable cannot be both set"));
+    }
+    for (field, value) in [("minAvailable", &typed.min_available), ("maxUnavailable", &typed.max_unavailable)] {
+        let Some(value) = value else { continue };
+        let p = format!("spec.{field}");
+        int_or_percent(value, &p, errs);
+        if let IntOrString::String(s) = value {
+            if names::percent(s).is_empty() && int_or_percent_value(value) > 100 {
+                errs.push(FieldError::invalid(p.as_str(), s.as_str(), "must not be greater than 100%"));
+            }
+        }
+    }
+    if let Some(sel) = &typed.selector {
+        meta::label_selector(sel, "spec.selector", errs);
+    }
+    if let Some(policy) = &typed.unhealthy_pod_eviction_policy {
+        if policy != "AlwaysAllow" && policy != "IfHealthyBudget" {
+            errs.push(FieldError::not_supported(
+                "spec.unhealthyPodEvictionPolicy",
+                policy.as_str(),
+                &["AlwaysAllow", "IfHealthyBudget"],
+            ));
+        }
+    }
+}

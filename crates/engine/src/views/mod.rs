@@ -273,6 +273,19 @@ impl<'a> Snapshot<'a> {
         self.render("HorizontalPodAutoscaler", printers::HPA_COLUMNS, rows, namespace, opts)
     }
 
+    /// `kubectl get poddisruptionbudgets`.
+    pub fn get_pdbs(&self, namespace: &str, opts: GetOptions) -> String {
+        let rows = self
+            .list("PodDisruptionBudget", Self::scope(namespace, opts))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::Other(u) => Some(printers::pdb_row(u, self.clock)),
+                _ => None,
+            })
+            .collect();
+        self.render("PodDisruptionBudget", printers::PDB_COLUMNS, rows, namespace, opts)
+    }
+
     /// `kubectl get jobs`.
     pub fn get_jobs(&self, namespace: &str, opts: GetOptions) -> String {
         let rows = self
@@ -479,6 +492,16 @@ impl<'a> Snapshot<'a> {
     pub fn describe_cronjob(&self, namespace: &str, name: &str) -> Option<String> {
         let Object::CronJob(cj) = self.get("CronJob", Some(namespace), name)? else { return None };
         Some(describe_cronjob(cj, &self.events_about(Some("CronJob"), &cj.metadata), self.clock))
+    }
+
+    /// `kubectl describe poddisruptionbudget <name>`.
+    pub fn describe_pdb(&self, namespace: &str, name: &str) -> Option<String> {
+        let pdb = self.get("PodDisruptionBudget", Some(namespace), name)?;
+        if !matches!(pdb, Object::Other(_)) {
+            return None;
+        }
+        let events = self.events_about(Some("PodDisruptionBudget"), pdb.meta());
+        Some(workloads::describe_pdb(&pdb.to_json(), &events, self.clock))
     }
 
     /// `kubectl describe persistentvolumeclaim <name>`, with the pods of its namespace using it.

@@ -380,6 +380,31 @@ pub fn hpa_row(hpa: &crate::object::Unstructured, clock: Clock) -> Row {
     }
 }
 
+/// `printPodDisruptionBudget`.
+pub const PDB_COLUMNS: &[Column] =
+    &[col("Name"), col("Min Available"), col("Max Unavailable"), col("Allowed Disruptions"), col("Age")];
+
+/// A PodDisruptionBudget's row: each bound as written (`2`, `50%`) or `N/A`, and
+/// `status.disruptionsAllowed`.
+pub fn pdb_row(pdb: &crate::object::Unstructured, clock: Clock) -> Row {
+    let spec = pdb.rest.get("spec").cloned().unwrap_or_default();
+    let bound = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => "N/A".to_string(),
+    };
+    Row {
+        namespace: namespace(&pdb.metadata),
+        cells: vec![
+            name(&pdb.metadata),
+            bound(&spec["minAvailable"]),
+            bound(&spec["maxUnavailable"]),
+            pdb.rest.get("status").and_then(|s| s["disruptionsAllowed"].as_i64()).unwrap_or(0).to_string(),
+            clock.since(pdb.metadata.creation_timestamp.as_ref()),
+        ],
+    }
+}
+
 pub const REPLICASET_COLUMNS: &[Column] = &[
     col("Name"),
     col("Desired"),

@@ -375,3 +375,39 @@ pub fn describe_cronjob(cj: &CronJob, events: &[&Event], clock: Clock) -> String
     describe_events(&mut w, events, clock);
     w.finish()
 }
+
+/// `kubectl describe poddisruptionbudget` (policy/v1's describer): the bound that is set, the
+/// selector (`<unset>` when there is none), the status counts, the Events.
+pub fn describe_pdb(pdb: &serde_json::Value, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &pdb["metadata"];
+    let spec = &pdb["spec"];
+    let status = &pdb["status"];
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    w.write(0, &format!("Name:\t{}\n", meta["name"].as_str().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta["namespace"].as_str().unwrap_or("")));
+    if !spec["minAvailable"].is_null() {
+        w.write(0, &format!("Min available:\t{}\n", text(&spec["minAvailable"])));
+    } else if !spec["maxUnavailable"].is_null() {
+        w.write(0, &format!("Max unavailable:\t{}\n", text(&spec["maxUnavailable"])));
+    }
+    match serde_json::from_value::<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>(
+        spec["selector"].clone(),
+    ) {
+        Ok(sel) if !spec["selector"].is_null() => {
+            w.write(0, &format!("Selector:\t{}\n", super::printers::format_label_selector(Some(&sel))))
+        }
+        _ => w.write(0, "Selector:\t<unset>\n"),
+    }
+    let n = |f: &str| status[f].as_i64().unwrap_or(0);
+    w.write(0, "Status:\n");
+    w.write(2, &format!("Allowed disruptions:\t{}\n", n("disruptionsAllowed")));
+    w.write(2, &format!("Current:\t{}\n", n("currentHealthy")));
+    w.write(2, &format!("Desired:\t{}\n", n("desiredHealthy")));
+    w.write(2, &format!("Total:\t{}\n", n("expectedPods")));
+    describe_events(&mut w, events, clock);
+    w.finish()
+}

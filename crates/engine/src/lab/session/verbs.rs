@@ -680,10 +680,11 @@ impl Session {
             "PersistentVolumeClaim",
             "PersistentVolume",
             "Node",
+            "PodDisruptionBudget",
         ];
         if !describable.contains(&res.kind) {
             return Output::error(format!(
-                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims and persistentvolumes); kubectl get {} NAME -o yaml shows the whole object",
+                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims, persistentvolumes and poddisruptionbudgets); kubectl get {} NAME -o yaml shows the whole object",
                 res.plural, res.plural
             ));
         }
@@ -734,6 +735,7 @@ impl Session {
                 "CronJob" => snap.describe_cronjob(&ns, n),
                 "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
                 "PersistentVolume" => snap.describe_pv(n),
+                "PodDisruptionBudget" => snap.describe_pdb(&ns, n),
                 _ => snap.describe_node(n),
             })
             .collect();
