@@ -64,6 +64,7 @@ content_files!(
     "21-stopped-component",
     "22-cascading-delete",
     "23-apiserver-outage",
+    "24-drain",
 );
 
 /// Every quiz, parsed. A file that does not parse is skipped here (the tests fail on it).

@@ -93,6 +93,12 @@ fn session_goals_catch_shortcuts() {
         &["kubectl set image deployment/web nginx=nginx:1.29", "kubectl set image deployment/web nginx=nginx:1.28"],
     );
     assert!(r[0].met && !r[1].met && r[2].met, "{r:#?}");
+    // Draining without a budget evicts both of kind-worker2's Pods at once.
+    let ex = by_id("drain-budget");
+    let commands = script(&["kubectl drain kind-worker2".to_string()], FILE_NAME, &ex.manifest);
+    let r = check_session(&ex, &ex.manifest, None, &commands);
+    assert!(r[0].met && r[1].met && !r[2].met && r[3].met, "{r:#?}");
+    assert!(r[2].explanation.contains("only 1 Ready"), "{}", r[2].explanation);
     // A self-heal goal with no command typed says where to type.
     let r = run("self-heal", &[]);
     assert!(!r[0].met && r[0].explanation.contains("terminal"), "{r:?}");
