@@ -556,20 +556,7 @@ impl Session {
                 _ => format!("{component} started: it lists every object again and reconciles what changed while it was down ({how})"),
             }
         };
-        self.world.record(
-            crate::sim::StepBuilder::new(
-                crate::trace::Phase::Request,
-                crate::trace::Component::Kubectl,
-                crate::trace::Component::Kubectl,
-                format!("lab: {text}"),
-                crate::trace::Detail::Note { text: text.clone() },
-            )
-            .status(if action == "stop" {
-                crate::trace::StepStatus::Warning
-            } else {
-                crate::trace::StepStatus::Ok
-            }),
-        );
+        self.lab_note(&text, action == "stop");
         match (what.as_str(), action.as_str()) {
             ("kube-apiserver" | "etcd", "stop") => self.api_stopped(),
             ("kube-apiserver" | "etcd", _) => self.api_started(),
@@ -578,6 +565,20 @@ impl Session {
             _ => {}
         }
         Output { stdout: format!("{text}\n"), ..Output::default() }
+    }
+
+    /// The step of a `lab` command: what it did, a warning for a fault.
+    fn lab_note(&mut self, text: &str, fault: bool) {
+        self.world.record(
+            crate::sim::StepBuilder::new(
+                crate::trace::Phase::Request,
+                crate::trace::Component::Kubectl,
+                crate::trace::Component::Kubectl,
+                format!("lab: {text}"),
+                crate::trace::Detail::Note { text: text.to_string() },
+            )
+            .status(if fault { crate::trace::StepStatus::Warning } else { crate::trace::StepStatus::Ok }),
+        );
     }
 
     /// A component that starts again: its informers list everything (ADDED events for every

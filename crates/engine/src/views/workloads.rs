@@ -132,27 +132,32 @@ pub fn describe_deployment(
         );
     }
     describe_pod_template(&mut w, Some(&d.spec.template));
-    if let Some(conditions) = status.conditions.as_ref().filter(|c| !c.is_empty()) {
-        w.write(0, "Conditions:\n  Type\tStatus\tReason\n");
-        w.write(1, "----\t------\t------\n");
-        for c in conditions {
-            w.write(
-                1,
-                &format!(
-                    "{} \t{}\t{}\n",
-                    c.type_.as_deref().unwrap_or(""),
-                    c.status.as_deref().unwrap_or(""),
-                    c.reason.as_deref().unwrap_or("")
-                ),
-            );
-        }
-    }
+    let conditions = status.conditions.iter().flatten();
+    describe_conditions(&mut w, conditions.map(|c| (c.type_.as_deref(), c.status.as_deref(), c.reason.as_deref())));
     if !old.is_empty() || new.is_some() {
         w.write(0, &format!("OldReplicaSets:\t{}\n", replicasets_by_labels(old)));
         w.write(0, &format!("NewReplicaSet:\t{}\n", replicasets_by_labels(&new.into_iter().collect::<Vec<_>>())));
     }
     describe_events(&mut w, events, clock);
     w.finish()
+}
+
+/// The "Conditions" table of a Deployment or ReplicaSet (type, status, reason), when it has
+/// any.
+fn describe_conditions<'c>(
+    w: &mut PrefixWriter,
+    conditions: impl Iterator<Item = (Option<&'c str>, Option<&'c str>, Option<&'c str>)>,
+) {
+    let rows: Vec<_> = conditions.collect();
+    if rows.is_empty() {
+        return;
+    }
+    w.write(0, "Conditions:\n  Type\tStatus\tReason\n");
+    w.write(1, "----\t------\t------\n");
+    for (type_, status, reason) in rows {
+        let [type_, status, reason] = [type_, status, reason].map(|v| v.unwrap_or(""));
+        w.write(1, &format!("{type_} \t{status}\t{reason}\n"));
+    }
 }
 
 /// `kubectl describe replicaset` (upstream's `describeReplicaSet`).
@@ -171,21 +176,8 @@ pub fn describe_replicaset(rs: &ReplicaSet, pods: PodPhaseCounts, events: &[&Eve
     w.write(0, &format!("Replicas:\t{} current / {} desired\n", status.replicas, rs.spec.replicas.unwrap_or(1)));
     w.write(0, &pods.line());
     describe_pod_template(&mut w, rs.spec.template.as_ref());
-    if let Some(conditions) = status.conditions.as_ref().filter(|c| !c.is_empty()) {
-        w.write(0, "Conditions:\n  Type\tStatus\tReason\n");
-        w.write(1, "----\t------\t------\n");
-        for c in conditions {
-            w.write(
-                1,
-                &format!(
-                    "{} \t{}\t{}\n",
-                    c.type_.as_deref().unwrap_or(""),
-                    c.status.as_deref().unwrap_or(""),
-                    c.reason.as_deref().unwrap_or("")
-                ),
-            );
-        }
-    }
+    let conditions = status.conditions.iter().flatten();
+    describe_conditions(&mut w, conditions.map(|c| (c.type_.as_deref(), c.status.as_deref(), c.reason.as_deref())));
     describe_events(&mut w, events, clock);
     w.finish()
 }

@@ -194,16 +194,7 @@ impl Session {
         let pick = running[self.world.rng.below(running.len() as u64) as usize];
         self.stopped.insert(pick.to_string());
         let text = "a control-plane component stopped: kube-scheduler or kube-controller-manager; which one is for you to find from what the cluster does, or does not do".to_string();
-        self.world.record(
-            crate::sim::StepBuilder::new(
-                crate::trace::Phase::Request,
-                crate::trace::Component::Kubectl,
-                crate::trace::Component::Kubectl,
-                format!("lab: {text}"),
-                crate::trace::Detail::Note { text: text.clone() },
-            )
-            .status(crate::trace::StepStatus::Warning),
-        );
+        self.lab_note(&text, true);
         Output { stdout: format!("{text}\n"), ..Output::default() }
     }
 }
