@@ -44,7 +44,9 @@ use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
 
+mod inspect;
 mod outage;
+mod patch;
 mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
@@ -665,7 +667,12 @@ impl Session {
             "taint" => self.taint(&flags),
             "create" => self.create_or_replace(&flags, command, false),
             "replace" => self.create_or_replace(&flags, command, true),
-            "patch" | "logs" | "exec" | "drain" | "auth" | "api-resources" | "edit" | "expose" | "run" | "wait"
+            "patch" => self.patch(&args[1..]),
+            "logs" => self.logs(&args[1..]),
+            "exec" => self.exec(&args[1..]),
+            "auth" => self.auth(&args[1..]),
+            "api-resources" => self.api_resources(&args[1..]),
+            "drain" | "edit" | "expose" | "run" | "wait"
             | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
                 "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint and sleep)"
             )),
