@@ -20,10 +20,15 @@
 //!   prints a line each time the Deployment changes while cluster time passes;
 //! - `kubectl describe TYPE [NAME]` GETs the object and prints its describer's text;
 //! - `kubectl cordon|uncordon NODE` and `kubectl taint nodes NODE k=v:Effect | k:Effect-`;
+//! - `kubectl patch TYPE NAME -p PATCH [--type=strategic|merge|json]` (`session/patch.rs`);
+//! - `kubectl logs POD|TYPE/NAME [-c C] [-p] [--tail=N]`, `kubectl exec POD [-c C] -- CMD...`,
+//!   `kubectl auth can-i VERB RESOURCE [NAME]` and `kubectl api-resources`
+//!   (`session/inspect.rs`);
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
 //!
-//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`; each declares its
-//! `Kubectl-Command` header, field manager and patch type on its requests.
+//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
+//! `session/patch.rs` and `session/inspect.rs`; each declares its `Kubectl-Command` header,
+//! field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
 //! command's output and exit status are kept with the range of steps it caused
@@ -614,7 +619,7 @@ impl Session {
 
     fn kubectl(&mut self, args: &[String], command: &SessionCommand) -> Output {
         let Some(verb) = args.first() else {
-            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint)");
+            return Output::error("error: the lab needs a kubectl command (apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint, patch, logs, exec, auth can-i, api-resources)");
         };
         let flags = parse_flags(&args[1..]);
         if let Some(out) = self.refused(verb, &flags) {
@@ -674,7 +679,7 @@ impl Session {
             "api-resources" => self.api_resources(&args[1..]),
             "drain" | "edit" | "expose" | "run" | "wait"
             | "top" | "port-forward" | "cp" | "debug" | "explain" | "config" | "version" => Output::error(format!(
-                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint and sleep)"
+                "podlab: kubectl {verb} is not modelled by the lab's session yet; a real cluster would run it (the session knows apply, create, replace, delete, get, describe, scale, label, annotate, set image, rollout, cordon, uncordon, taint, patch, logs, exec, auth can-i, api-resources and sleep)"
             )),
             other => Output::error(format!("Error: unknown command \"{other}\" for \"kubectl\"")),
         }
@@ -2769,6 +2774,16 @@ mod session_properties {
                 "kubectl taint nodes kind-worker2 dedicated=db:NoSchedule",
                 "kubectl taint nodes kind-worker2 dedicated:NoSchedule-",
                 "kubectl get",
+                "kubectl patch deployment shop -p '{\"spec\":{\"replicas\":2}}'",
+                "kubectl patch deployment shop --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]'",
+                "kubectl patch deployment shop --type=merge -p '{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"shop\",\"image\":\"nginx:1.28\"}]}}}}'",
+                "kubectl logs deployment/shop",
+                "kubectl logs deployment/shop --previous --tail=1",
+                "kubectl exec deployment/shop -- env",
+                "kubectl exec deployment/shop -- cat /var/run/secrets/kubernetes.io/serviceaccount/namespace",
+                "kubectl auth can-i delete pods",
+                "kubectl auth can-i create pods --subresource=exec --as nobody",
+                "kubectl api-resources --namespaced=true -o name",
                 "helm install x",
             ])
             .prop_map(plain),
