@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 19] = [
+const EXAMPLES: [&str; 20] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -29,6 +29,7 @@ const EXAMPLES: [&str; 19] = [
     "session-rollout",
     "session-node-maintenance",
     "session-apiserver-outage",
+    "session-debugging",
 ];
 
 fn root() -> PathBuf {
