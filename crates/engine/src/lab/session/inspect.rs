@@ -383,11 +383,6 @@ impl Session {
                 exit: 0,
             };
         };
-        self.kubelet_step(
-            &pod,
-            format!("kube-apiserver asks the kubelet on {node}: {ask}: 200, {} line(s) of output", lines.len()),
-            true,
-        );
         if let Some((p, _, started)) = view.as_ref().and_then(|v| v.running.as_ref()) {
             if lines.is_empty()
                 && !previous
@@ -397,6 +392,11 @@ impl Session {
                 lines = nginx_startup(*started);
             }
         }
+        self.kubelet_step(
+            &pod,
+            format!("kube-apiserver asks the kubelet on {node}: {ask}: 200, {} line(s) of output", lines.len()),
+            true,
+        );
         if lines.is_empty() {
             let argv = view.as_ref().and_then(|v| v.running.as_ref()).map(|r| r.0.argv.clone());
             let spec_argv = pod
@@ -997,7 +997,7 @@ pub(super) mod tests {
             [55008ms-55008ms] $ kubectl logs web
               > kubectl sends GET /api/v1/namespaces/default/pods/web
               > kubectl sends GET /api/v1/namespaces/default/pods/web/log
-              > kube-apiserver asks the kubelet on kind-worker2: GET https://kind-worker2:10250/containerLogs/default/web/nginx: 200, 0 line(s) of output
+              > kube-apiserver asks the kubelet on kind-worker2: GET https://kind-worker2:10250/containerLogs/default/web/nginx: 200, 11 line(s) of output
             /docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration
             /docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/
             /docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh
@@ -1020,7 +1020,7 @@ pub(super) mod tests {
             [55008ms-55008ms] $ kubectl logs web -c nginx --tail=2
               > kubectl sends GET /api/v1/namespaces/default/pods/web
               > kubectl sends GET /api/v1/namespaces/default/pods/web/log
-              > kube-apiserver asks the kubelet on kind-worker2: GET https://kind-worker2:10250/containerLogs/default/web/nginx: 200, 0 line(s) of output
+              > kube-apiserver asks the kubelet on kind-worker2: GET https://kind-worker2:10250/containerLogs/default/web/nginx: 200, 11 line(s) of output
             2026/01/01 00:00:37 [notice] 1#1: using the "epoll" event method
             2026/01/01 00:00:37 [notice] 1#1: start worker processes
             (exit status 0)
