@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 20] = [
+const EXAMPLES: [&str; 21] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -30,6 +30,7 @@ const EXAMPLES: [&str; 20] = [
     "session-node-maintenance",
     "session-apiserver-outage",
     "session-drain",
+    "session-debugging",
 ];
 
 fn root() -> PathBuf {

@@ -566,6 +566,9 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
             if let Err(e) = crate::admission::jsonpatch::apply_patch(&mut current, &patch) {
                 return ApiResponse::failure(Status::bad_request(e.to_string()));
             }
+        } else if req.caller.command.as_ref().is_some_and(|c| c.merge_patch) {
+            // `application/merge-patch+json` (RFC 7386): lists are replaced whole.
+            crate::cluster::merge_patch(&mut current, &patch);
         } else {
             strategic::merge(&mut current, &patch);
         }

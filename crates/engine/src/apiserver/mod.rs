@@ -868,6 +868,68 @@ fn go_method(method: &str) -> String {
     m
 }
 
+/// The resource of `kubectl auth can-i`'s question (authorization.k8s.io/v1; nothing is
+/// stored, so it is not one of [`crate::object::RESOURCES`]).
+pub static SELF_SUBJECT_ACCESS_REVIEWS: ResourceInfo = ResourceInfo {
+    kind: "SelfSubjectAccessReview",
+    group: "authorization.k8s.io",
+    version: "v1",
+    plural: "selfsubjectaccessreviews",
+    namespaced: false,
+    etcd_prefix: "",
+};
+
+/// A SelfSubjectAccessReview: the authorizers answer the question in its
+/// `spec.resourceAttributes` for the requester; nothing is stored.
+fn self_subject_access_review(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
+    let mut review = r.body.take().map(|b| b.json().into_owned()).unwrap_or_default();
+    let attr = |f: &str| {
+        review.pointer(&format!("/spec/resourceAttributes/{f}")).and_then(Value::as_str).unwrap_or("").to_string()
+    };
+    let (verb, group, resource, subresource, namespace, name) =
+        (attr("verb"), attr("group"), attr("resource"), attr("subresource"), attr("namespace"), attr("name"));
+    let version = attr("version");
+    let attrs = authz::Attributes {
+        user,
+        verb: &verb,
+        resource_request: true,
+        api_group: &group,
+        api_version: &version,
+        resource: &resource,
+        subresource: &subresource,
+        namespace: &namespace,
+        name: &name,
+        path: "",
+    };
+    let d = authz::authorize(&core.store, &attrs);
+    if r.verbose {
+        let summary = format!(
+            "asks the authorizers whether {} may {verb} {resource}{}{}: {}",
+            user.username,
+            if namespace.is_empty() { String::new() } else { format!(" in {namespace}") },
+            if name.is_empty() { String::new() } else { format!(" named {name}") },
+            if d.allowed { "allowed" } else { "denied" }
+        );
+        r.step(
+            core,
+            Phase::Authorization,
+            Component::ApiServer,
+            Component::ApiServer,
+            summary.clone(),
+            Detail::Note { text: format!("{summary}. {}", d.explanation) },
+            StepStatus::Ok,
+        );
+    }
+    review["status"] = serde_json::json!({"allowed": d.allowed});
+    if !d.reason.is_empty() {
+        review["status"]["reason"] = serde_json::json!(d.reason);
+    }
+    match Object::from_json("authorization.k8s.io/v1", "SelfSubjectAccessReview", review) {
+        Ok(o) => ApiResponse { code: 201, object: Some(o), revision: None, error: None, warnings: vec![] },
+        Err(e) => ApiResponse::failure(Status::bad_request(e.to_string())),
+    }
+}
+
 /// Handles one request (see the module docs for the pipeline) with the core and the API
 /// server of `world`.
 pub fn handle<W: Parts>(world: &mut W, req: ApiRequest) -> ApiResponse {
@@ -998,9 +1060,14 @@ fn serve(core: &mut Core, api: &mut ApiServer, mut req: ApiRequest) -> ApiRespon
     let resp = match (req.verb, req.subresource.as_deref()) {
         (Verb::Get, _) => handlers::get(core, &mut r),
         (Verb::List, _) => handlers::list(core, &req),
+        (Verb::Create, None) if req.resource.plural == "selfsubjectaccessreviews" => {
+            self_subject_access_review(core, &mut r, &user)
+        }
         (Verb::Create, None) => handlers::create(core, &mut r, &user),
         (Verb::Create, Some("binding")) if req.resource.plural == "pods" => handlers::binding(core, &mut r, &user),
         (Verb::Create, Some("eviction")) if req.resource.plural == "pods" => handlers::eviction(core, &mut r, &user),
+        // `pods/exec` reads the Pod and hands the stream to its kubelet (the caller runs it).
+        (Verb::Create, Some("exec")) if req.resource.plural == "pods" => handlers::get(core, &mut r),
         (Verb::Update | Verb::Patch, _) => handlers::update(core, &mut r, &user),
         (Verb::Delete, _) => handlers::delete(core, &mut r, &user),
         (Verb::Create, Some(sub)) => ApiResponse::failure(Status::not_found(

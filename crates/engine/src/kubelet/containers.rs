@@ -90,6 +90,10 @@ pub(super) struct Ctr {
     /// Increases with every container started (probes and exits are keyed by it).
     pub(super) instance: u32,
     pub(super) process: Option<Process>,
+    /// What the newest instance that started printed, and the one before it (`kubectl
+    /// logs` and `kubectl logs --previous`).
+    pub(super) output: Option<Vec<String>>,
+    pub(super) previous_output: Option<Vec<String>>,
     pub(super) env: Vec<env::EnvEntry>,
     pub(super) started: bool,
     pub(super) probes: BTreeMap<ProbeKind, WorkerState>,
@@ -113,6 +117,8 @@ impl Ctr {
             image: None,
             instance: 0,
             process: None,
+            output: None,
+            previous_output: None,
             env: vec![],
             started: false,
             probes: BTreeMap::new(),
@@ -463,6 +469,7 @@ impl Kubelet {
             c.current_id = c.container_id.clone();
             c.state = CState::Running { started_ms: core.now };
             c.process = Some(process.clone());
+            c.previous_output = c.output.replace(process.logs.clone());
             c.stopping = None;
             c.probes.clear();
             if spec.liveness_probe.is_some() {

@@ -276,6 +276,22 @@ impl PodWorker {
     }
 }
 
+/// One container as the kubelet knows it, for `kubectl logs` and `kubectl exec`.
+#[derive(Clone, Debug)]
+pub struct ContainerView {
+    /// What the newest instance that started printed (the lab's model of its output).
+    pub output: Option<Vec<String>>,
+    /// What the instance before it printed.
+    pub previous_output: Option<Vec<String>>,
+    /// The running process, its image and when it started.
+    pub running: Option<(runtime::Process, images::ImageInfo, u64)>,
+    /// The environment the kubelet built for the container.
+    pub env: Vec<(String, String)>,
+    /// What its volume mounts provide, and the texts the lab knows of them.
+    pub files: Vec<String>,
+    pub texts: Vec<(String, String)>,
+}
+
 /// The kubelet of one node.
 #[derive(Clone, Debug)]
 pub struct Kubelet {
@@ -329,6 +345,26 @@ impl Kubelet {
     /// The node this kubelet runs on.
     pub fn node_name(&self) -> &str {
         &self.node
+    }
+
+    /// What the kubelet's container log and exec endpoints can answer about one container of
+    /// the Pod `namespace/name` (the API server's `pods/log` and `pods/exec` ask it), or
+    /// `None` when the kubelet runs no such Pod or container.
+    pub fn container_view(&self, core: &World, key: &str, container: &str) -> Option<ContainerView> {
+        let w = self.pods.get(key)?;
+        let c = w.ctrs.iter().find(|c| c.name == container)?;
+        let running = match (&c.process, &c.image, c.started_ms()) {
+            (Some(p), Some(img), Some(started)) => Some((p.clone(), img.info.clone(), started)),
+            _ => None,
+        };
+        Some(ContainerView {
+            output: c.output.clone(),
+            previous_output: c.previous_output.clone(),
+            running,
+            env: c.env.iter().map(|e| (e.name.clone(), e.value.clone())).collect(),
+            files: volumes::container_files(&w.mounts, &c.spec),
+            texts: volumes::container_texts(&core.store, &w.pod, &c.spec),
+        })
     }
 
     fn target(&self) -> Target {

@@ -10,8 +10,26 @@ use crate::store::Store;
 const PROGRAMS: &[&str] = &["kubectl", "sleep", "lab"];
 /// The kubectl verbs offered (the session answers the others with a plain "not modelled").
 const VERBS: &[&str] = &[
-    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label", "patch", "replace",
-    "rollout", "scale", "set", "taint", "uncordon",
+    "annotate",
+    "api-resources",
+    "apply",
+    "auth",
+    "cordon",
+    "create",
+    "delete",
+    "describe",
+    "drain",
+    "exec",
+    "get",
+    "label",
+    "logs",
+    "patch",
+    "replace",
+    "rollout",
+    "scale",
+    "set",
+    "taint",
+    "uncordon",
 ];
 /// `lab`'s actions and components.
 const LAB_ACTIONS: &[&str] = &["start", "stop"];

@@ -69,7 +69,8 @@ impl Session {
             "apply" | "create" | "replace" | "delete" if has_file => Refusal::Recognize,
             "get" | "describe" | "scale" | "label" | "annotate" | "patch" | "delete" => Refusal::Discovery(5),
             "cordon" | "uncordon" | "rollout" | "set" | "drain" | "logs" | "exec" => Refusal::Discovery(4),
-            "taint" => Refusal::Discovery(2),
+            "taint" | "auth" => Refusal::Discovery(2),
+            "api-resources" => Refusal::Discovery(1),
             _ => return None,
         };
         let discovery = format!("https://{KUBECONFIG_SERVER}/api?timeout=32s");
@@ -101,8 +102,19 @@ impl Session {
                 "E{header}.{micros:06} {pid:>7} memcache.go:265] \"Unhandled Error\" err=\"couldn't get current server API group list: {escaped}\"\n"
             ));
         }
+        if verb == "auth" {
+            // `kubectl auth can-i` maps its resource with the discovery it could not read.
+            let what = flags.args.get(2).map(|r| r.split('/').next().unwrap_or(r)).unwrap_or("");
+            stderr.push_str(&format!("Warning: the server doesn't have a resource type '{what}'\n\n"));
+        }
         stderr.push_str(&last);
         stderr.push('\n');
+        // `kubectl api-resources` prints its table's header before the error.
+        let stdout = if verb == "api-resources" {
+            "NAME   SHORTNAMES   APIVERSION   NAMESPACED   KIND\n".to_string()
+        } else {
+            String::new()
+        };
         let text = format!(
             "kubectl cannot connect: {dial} (kube-apiserver is down); nothing was sent, nothing changed in the cluster"
         );
@@ -116,7 +128,7 @@ impl Session {
             )
             .status(crate::trace::StepStatus::Failed),
         );
-        Some(Output { stdout: String::new(), stderr, exit: 1 })
+        Some(Output { stdout, stderr, exit: 1 })
     }
 
     /// Where the cluster's components dial the API server: the control-plane node's name and

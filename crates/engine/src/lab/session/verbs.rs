@@ -18,7 +18,7 @@ const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 /// The template annotation `kubectl rollout restart` sets.
 const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
 
-fn unknown_flag(cmd: &str, f: &str) -> Output {
+pub(super) fn unknown_flag(cmd: &str, f: &str) -> Output {
     Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl {cmd} --help' for usage."))
 }
 
@@ -28,12 +28,12 @@ fn no_type(type_: &str) -> Output {
 
 const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
-fn server_error(status: crate::errors::Status) -> Output {
+pub(super) fn server_error(status: crate::errors::Status) -> Output {
     Output::error(kubectl_stderr(&[CommandError::Server(status)]))
 }
 
 /// `TYPE NAME` or `TYPE/NAME`: the resource and the name.
-fn target(args: &[String]) -> Result<(&'static ResourceInfo, String), Output> {
+pub(super) fn target(args: &[String]) -> Result<(&'static ResourceInfo, String), Output> {
     let Some(first) = args.first() else { return Err(Output::error(NO_RESOURCES)) };
     let (type_, name) = match first.split_once('/') {
         Some((t, n)) => {
