@@ -52,6 +52,7 @@ use crate::sim::{has_task_for, run_loop_from, run_until, Actor, Target};
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 mod drain;
 mod inspect;
@@ -187,6 +188,19 @@ fn parse_selector(text: &str) -> Result<Vec<(String, SelectorOp, String)>, Strin
         out.push(req);
     }
     Ok(out)
+}
+
+/// Whether `labels` meet every requirement of a parsed `-l` selector.
+fn selector_matches(wanted: &[(String, SelectorOp, String)], labels: Option<&BTreeMap<String, String>>) -> bool {
+    wanted.iter().all(|(k, op, v)| {
+        let value = labels.and_then(|l| l.get(k));
+        match op {
+            SelectorOp::Equals => value == Some(v),
+            SelectorOp::NotEquals => value != Some(v),
+            SelectorOp::Exists => value.is_some(),
+            SelectorOp::DoesNotExist => value.is_none(),
+        }
+    })
 }
 
 /// A duration as the shell's `sleep` and kubectl read it: `30`, `30s`, `2m`, `1m30s`, `1h`.
@@ -795,15 +809,7 @@ impl Session {
                 .world
                 .store
                 .live(&prefix)
-                .filter(|(_, o)| {
-                    let labels = o.meta().labels.clone().unwrap_or_default();
-                    wanted.iter().all(|(k, op, v)| match op {
-                        SelectorOp::Equals => labels.get(k) == Some(v),
-                        SelectorOp::NotEquals => labels.get(k) != Some(v),
-                        SelectorOp::Exists => labels.contains_key(k),
-                        SelectorOp::DoesNotExist => !labels.contains_key(k),
-                    })
-                })
+                .filter(|(_, o)| selector_matches(&wanted, o.meta().labels.as_ref()))
                 .map(|(_, o)| o.name().to_string())
                 .collect();
             if names.is_empty() {
@@ -928,15 +934,7 @@ impl Session {
                 .live(&prefix)
                 .map(|(_, o)| o)
                 .filter(|o| o.kind() == res.kind)
-                .filter(|o| {
-                    let labels = o.meta().labels.clone().unwrap_or_default();
-                    wanted.iter().all(|(k, op, v)| match op {
-                        SelectorOp::Equals => labels.get(k) == Some(v),
-                        SelectorOp::NotEquals => labels.get(k) != Some(v),
-                        SelectorOp::Exists => labels.contains_key(k),
-                        SelectorOp::DoesNotExist => !labels.contains_key(k),
-                    })
-                })
+                .filter(|o| selector_matches(&wanted, o.meta().labels.as_ref()))
                 .cloned()
                 .collect();
         } else {

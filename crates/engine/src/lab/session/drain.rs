@@ -97,20 +97,6 @@ fn aggregate(errors: &[String]) -> String {
     }
 }
 
-fn selector_matches(
-    wanted: &[(String, SelectorOp, String)],
-    labels: Option<&std::collections::BTreeMap<String, String>>,
-) -> bool {
-    let empty = std::collections::BTreeMap::new();
-    let labels = labels.unwrap_or(&empty);
-    wanted.iter().all(|(k, op, v)| match op {
-        SelectorOp::Equals => labels.get(k) == Some(v),
-        SelectorOp::NotEquals => labels.get(k) != Some(v),
-        SelectorOp::Exists => labels.contains_key(k),
-        SelectorOp::DoesNotExist => !labels.contains_key(k),
-    })
-}
-
 /// A boolean flag: present bare, or `=true`.
 fn flag_on(flags: &Flags, name: &str) -> bool {
     flags
