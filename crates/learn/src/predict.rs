@@ -7,13 +7,15 @@
 //! podCIDRs of the cluster's nodes, the `kubectl get pods` question the statuses the pod shows
 //! over the run. Only the QoS question offers Kubernetes' three classes. In a session, a Pod
 //! the learner deletes in the terminal asks what happens next, answered by whether its
-//! ReplicaSet replaces it in that very session.
+//! ReplicaSet replaces it in that very session; a deleted Deployment (or other owner) asks
+//! what becomes of its dependents, answered by the garbage collector's steps; a stopped API
+//! server asks what becomes of the running Pods, answered by what the kubelets did meanwhile.
 
 use crate::facts::learner_request_ids;
 use crate::quiz::{Choice, Kind, Question};
 use crate::text::permutation;
 use podlab_engine::lab::Run;
-use podlab_engine::trace::{AdmissionStage, AdmissionVerdict, Detail, Step};
+use podlab_engine::trace::{AdmissionStage, AdmissionVerdict, Component, Detail, Step};
 use podlab_engine::views::pod_summary;
 use serde::Serialize;
 use serde_json::Value;
@@ -44,6 +46,8 @@ pub fn questions(run: &Run) -> Vec<Prediction> {
     }
     out.extend(pod_status(run));
     out.extend(deleted_pods(run));
+    out.extend(api_server_outage(run));
+    out.extend(deleted_owners(run));
     podlab_engine::sort::sort_by_key(&mut out, |p| (p.before_step, p.reveal_step));
     out
 }
@@ -498,4 +502,167 @@ fn deleted_pods(run: &Run) -> Vec<Prediction> {
         });
     }
     out
+}
+
+/// The kinds whose deletion cascades to dependents: (resource in the DELETE path, kind, what
+/// it owns).
+const OWNERS: [(&str, &str, &str); 6] = [
+    ("/deployments/", "Deployment", "ReplicaSets and their Pods"),
+    ("/replicasets/", "ReplicaSet", "Pods"),
+    ("/statefulsets/", "StatefulSet", "Pods"),
+    ("/daemonsets/", "DaemonSet", "Pods"),
+    ("/jobs/", "Job", "Pods"),
+    ("/cronjobs/", "CronJob", "Jobs and their Pods"),
+];
+
+/// The learner deletes an owner in the terminal (`kubectl delete deployment web`): what
+/// becomes of what it owns? Revealed at the garbage collector's first step about its
+/// dependents (it deletes them, or orphans them for `--cascade=orphan`); no question when
+/// the collector never acts on them in the session (nothing owned, or a stopped controller
+/// manager).
+fn deleted_owners(run: &Run) -> Vec<Prediction> {
+    let mut out = Vec::new();
+    for step in &run.steps {
+        if out.len() == MAX_DELETE_PREDICTIONS {
+            break;
+        }
+        if step.phase != podlab_engine::trace::Phase::Request {
+            continue;
+        }
+        let Some(path) = step.summary.strip_prefix("kubectl sends DELETE /apis/") else { continue };
+        let path = path.split('?').next().unwrap_or(path);
+        let Some((resource, kind, owns)) = OWNERS.iter().find(|(r, ..)| path.contains(r)) else { continue };
+        let Some((_, name)) = path.split_once(resource) else { continue };
+        let owner = format!("{kind} {name}");
+        let gc = run.steps[step.index + 1..].iter().find(|s| match &s.detail {
+            Detail::Controller(c) => {
+                c.controller == "garbage-collector-controller"
+                    && (s.summary.contains(&format!("its owner {owner} ")) || s.summary.ends_with(&format!("/{name}")))
+                    && (s.summary.contains("garbage collector deletes")
+                        || s.summary.contains("garbage collector orphans"))
+            }
+            _ => false,
+        });
+        let Some(gc) = gc else { continue };
+        let orphaned = gc.summary.contains("garbage collector orphans");
+        let choices = vec![
+            choice(
+                0,
+                format!("The garbage collector deletes its {owns}"),
+                !orphaned,
+                if orphaned {
+                    "Not this time: the DELETE asked for propagationPolicy=Orphan (--cascade=orphan), so the dependents stay.".to_string()
+                } else {
+                    format!("Each dependent names {owner} in its ownerReferences; once the owner is gone (or being deleted in the foreground), the garbage collector deletes it: {}.", gc.summary)
+                },
+            ),
+            choice(
+                1,
+                format!("Its {owns} stay, without an owner"),
+                orphaned,
+                if orphaned {
+                    format!("--cascade=orphan: {}; they keep running, and a new owner whose selector matches them can adopt them.", gc.summary)
+                } else {
+                    "Only with --cascade=orphan; the default (background) cascades the deletion to every dependent.".to_string()
+                },
+            ),
+            choice(
+                2,
+                format!("kubectl deletes its {owns} one by one"),
+                false,
+                "kubectl sends one DELETE; the cascade happens in the cluster, done by the garbage collector in kube-controller-manager.",
+            ),
+            choice(
+                3,
+                format!("The {kind} is scaled to 0 before the object goes"),
+                false,
+                "Nothing scales it down: the owner's object is removed, and the dependents are handled through their ownerReferences.",
+            ),
+        ];
+        out.push(Prediction {
+            before_step: step.index,
+            reveal_step: gc.index,
+            question: question(
+                format!("predict-cascade-{}", step.index),
+                Kind::SingleChoice,
+                format!("You delete the {owner}. What becomes of its {owns}?"),
+                choices,
+                format!("{}.", gc.summary.trim_end_matches('.')),
+            ),
+        });
+    }
+    out
+}
+
+/// `lab stop kube-apiserver` (or etcd) while Pods run: what happens to them? Revealed at the
+/// first thing a node does during the outage (a refused status write, a restarted
+/// container); no question when no node did anything before the API server came back.
+fn api_server_outage(run: &Run) -> Vec<Prediction> {
+    let Some(stop) = run
+        .steps
+        .iter()
+        .find(|s| s.summary.starts_with("lab: kube-apiserver stopped") || s.summary.starts_with("lab: etcd stopped"))
+    else {
+        return vec![];
+    };
+    let during: Vec<&Step> = run.steps[stop.index + 1..]
+        .iter()
+        .take_while(|s| !s.summary.contains("started: the API server answers again"))
+        .filter(|s| s.node.is_some() && matches!(s.from, Component::Kubelet | Component::Runtime | Component::Cni))
+        .collect();
+    let Some(first) = during.first() else { return vec![] };
+    let refused = |what: &str| {
+        during.iter().filter(|s| s.summary.contains("connection refused") && s.summary.contains(what)).count()
+    };
+    let (statuses, events) = (refused("/status\""), refused("/events/"));
+    let started = during
+        .iter()
+        .find(|s| s.from == Component::Runtime && s.summary.contains(" is running"))
+        .map(|s| format!(" It restarted a container on its own: {}.", s.summary.trim_end_matches('.')))
+        .unwrap_or_default();
+    let nodes: std::collections::BTreeSet<&str> = during.iter().filter_map(|s| s.node.as_deref()).collect();
+    let evidence = format!(
+        "While the API server was away the kubelet{} on {} went on ({} steps); {statuses} status update(s) and {events} event(s) it sent were refused, and it sends the Pods' status again once the API server is back.{started}",
+        if nodes.len() == 1 { "" } else { "s" },
+        nodes.iter().copied().collect::<Vec<_>>().join(", "),
+        during.len()
+    );
+    let choices = vec![
+        choice(
+            0,
+            "They keep running: each node's kubelet goes on without the API server",
+            true,
+            evidence.clone(),
+        ),
+        choice(
+            1,
+            "They stop until the API server is back",
+            false,
+            "The containers run under the node's kubelet and container runtime, which need no API server to keep them going.",
+        ),
+        choice(
+            2,
+            "The scheduler moves them to nodes that still reach the API server",
+            false,
+            "The scheduler cannot read or write anything without the API server, and it never moves a bound Pod anyway.",
+        ),
+        choice(
+            3,
+            "They are deleted, and their controllers make new ones when the API server returns",
+            false,
+            "Nothing can delete an object while the API server is down; the controllers only list everything again when it returns.",
+        ),
+    ];
+    let what = if stop.summary.starts_with("lab: etcd") { "etcd" } else { "kube-apiserver" };
+    vec![Prediction {
+        before_step: stop.index,
+        reveal_step: first.index,
+        question: question(
+            format!("predict-outage-{}", stop.index),
+            Kind::SingleChoice,
+            format!("You stop {what} while Pods are running. What happens to those Pods?"),
+            choices,
+            evidence,
+        ),
+    }]
 }

@@ -133,3 +133,45 @@ fn a_deleted_pod_predicts_its_replacement_or_none() {
     let g = grade(&find(&ps, "predict-delete-").question, &Response::Choice(1));
     assert!(g.correct);
 }
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.29\n";
+
+#[test]
+fn a_deleted_deployment_predicts_the_cascade_or_the_orphans() {
+    let ps = session_predictions(DEPLOYMENT, &["kubectl delete deployment web"]);
+    let p = find(&ps, "predict-cascade-");
+    assert!(validate(&p.question).is_empty(), "{:?}", validate(&p.question));
+    assert_eq!(p.question.prompt, "You delete the Deployment web. What becomes of its ReplicaSets and their Pods?");
+    assert_eq!(right(p), ["The garbage collector deletes its ReplicaSets and their Pods"]);
+    assert!(p.reveal_step > p.before_step);
+    assert!(
+        p.question.explanation.starts_with("garbage collector deletes ReplicaSet default/web-7c64c74567"),
+        "{}",
+        p.question.explanation
+    );
+    let ps = session_predictions(DEPLOYMENT, &["kubectl delete deployment web --cascade=orphan"]);
+    let p = find(&ps, "predict-cascade-");
+    assert_eq!(right(p), ["Its ReplicaSets and their Pods stay, without an owner"]);
+    assert!(grade(&p.question, &Response::Choice(1)).correct);
+    // With the controller manager stopped, the collector never acts: no question to reveal.
+    let ps = session_predictions(DEPLOYMENT, &["lab stop kube-controller-manager", "kubectl delete deployment web"]);
+    assert!(!ps.iter().any(|p| p.question.id.starts_with("predict-cascade-")));
+}
+
+#[test]
+fn an_api_server_outage_predicts_that_pods_keep_running() {
+    let crasher = "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: crasher\nspec:\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: [\"sh\", \"-c\", \"sleep 5; exit 1\"]\n";
+    let manifest = format!("{DEPLOYMENT}{crasher}");
+    let ps = session_predictions(&manifest, &["lab stop kube-apiserver", "sleep 40s", "lab start kube-apiserver"]);
+    let p = find(&ps, "predict-outage-");
+    assert!(validate(&p.question).is_empty(), "{:?}", validate(&p.question));
+    assert_eq!(p.question.prompt, "You stop kube-apiserver while Pods are running. What happens to those Pods?");
+    assert_eq!(right(p), ["They keep running: each node's kubelet goes on without the API server"]);
+    assert!(p.reveal_step > p.before_step);
+    assert!(p.question.explanation.contains("status update(s) and"), "{}", p.question.explanation);
+    assert!(
+        p.question.explanation.contains("It restarted a container on its own: container \"c\" is running"),
+        "{}",
+        p.question.explanation
+    );
+}
