@@ -8,7 +8,8 @@
 //    inline module loader by its SHA-256 hash (no 'unsafe-inline', no 'unsafe-eval'; WebAssembly
 //    needs 'wasm-unsafe-eval'), and the same policy as a header line in csp.txt for hosts that
 //    set headers (add frame-ancestors there: a <meta> policy cannot carry it).
-// 3. The embeds' static preview (docs/embedding.md): embed.html, the iframe snippets' preview
+// 3. The boot shell of index.html: the default starter in its textarea.
+// 4. The embeds' static preview (docs/embedding.md): embed.html, the iframe snippets' preview
 //    page, from public/embed.html (with its own CSP in release builds), and preview/, one small
 //    JSON file per starter (src/starters.rs and src/starters/*.yaml) and per exercise
 //    (content/exercises/*.toml): {title, file, manifest}, the text the lab starts from, so a
@@ -102,6 +103,13 @@ writeFileSync(join(dir, 'embed.html'), embedHtml);
 
 const indexPath = join(dir, 'index.html');
 let html = readFileSync(indexPath, 'utf8');
+// The boot shell's textarea shows the default starter (the first of src/starters.rs) while the
+// lab loads.
+const [defaultStarter] = Object.values(previews().starter);
+const escaped = defaultStarter.manifest.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+if (html.includes('PODLAB_DEFAULT_STARTER')) html = html.replace('PODLAB_DEFAULT_STARTER', () => escaped);
+else if (!html.includes('id="boot-manifest"')) throw new Error('postbuild: index.html has no boot shell (#boot-manifest)');
+writeFileSync(indexPath, html);
 if (release) {
   const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) =>
     createHash('sha256').update(m[1], 'utf8').digest('base64'),

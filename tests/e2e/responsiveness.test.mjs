@@ -12,7 +12,10 @@
 //   over localStorage's quota);
 // - no long task over 200 ms (PerformanceObserver 'longtask') while typing 20 keys into a
 //   2,000-line manifest; the run of the typed text after the pause is shown and its longest
-//   task reported (the engine runs on the main thread until a Web Worker takes it).
+//   task reported (the engine runs on the main thread until a Web Worker takes it);
+// - while the WebAssembly is still on its way (held back by the test), the page already shows
+//   the default starter in the boot shell's textarea, which the learner can edit; the lab opens
+//   with that edit and the caret where it was.
 //
 // Run alone: `trunk build index.html --release && node --test tests/e2e/responsiveness.test.mjs`.
 // PODLAB_CPU_SLOWDOWN=4 runs every page with the CPU 4 times slower (CDP
@@ -28,7 +31,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bigManifest } from '../../scripts/big-manifest.mjs';
-import { openApp, runs, screenshot, start, texts } from './support.mjs';
+import { openApp, runs, screenshot, start, texts, waitForRun } from './support.mjs';
 
 /** How long a click may take to change the page. */
 const CLICK_MS = 500;
@@ -312,4 +315,46 @@ test('a 2,000-line manifest scrolled to the middle: the coloured lines lie under
   assert.ok(check.lines <= 120 && check.numbers === check.lines, `${check.lines} coloured lines and ${check.numbers} numbers in the page, of ${check.total}`);
   assert.ok(check.steps > 0 && check.steps <= 200, `${check.steps} step buttons in the page`);
   assert.deepEqual(page.problems, []);
+});
+
+test('before the WebAssembly arrives, the starter manifest is shown and editable, and the lab keeps the edit', { timeout: 120_000 }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  // The wasm is held back until the learner has typed.
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(env.url);
+  const boot = page.locator('#boot-manifest');
+  await boot.waitFor({ state: 'visible' });
+  assert.match(await boot.inputValue(), /^apiVersion: v1\nkind: Pod\n/, 'the default starter is in the boot shell');
+  assert.match(await page.textContent('#boot-status'), /Loading the lab/);
+  assert.equal(await page.locator('#manifest').count(), 0, 'the lab has not mounted yet');
+  await screenshot(page, 'boot-shell');
+  // The learner renames the Pod while the lab loads.
+  const before = await boot.inputValue();
+  await boot.click();
+  const at = before.indexOf('name: web') + 'name: web'.length;
+  await boot.evaluate((el, at) => el.setSelectionRange(at, at), at);
+  await boot.pressSequentially('-early');
+  assert.equal(await page.evaluate(() => localStorage.getItem('podlab.manifest')), before.slice(0, at) + '-early' + before.slice(at));
+  release();
+  await page.waitForSelector('#manifest');
+  await waitForRun(page, 0);
+  assert.equal(await page.locator('#boot').count(), 0, 'the boot shell is gone');
+  assert.equal(await page.inputValue('#manifest'), before.slice(0, at) + '-early' + before.slice(at), 'the lab opens the edited manifest');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'manifest', 'the caret moved to the lab editor');
+  assert.deepEqual(
+    await page.evaluate(() => [document.activeElement.selectionStart, document.activeElement.selectionEnd]),
+    [at + '-early'.length, at + '-early'.length],
+  );
+  assert.match(await page.textContent('#position'), /^Step 1 of \d+/);
+  assert.match(await page.textContent('#live'), /pods\/web-early/);
+  assert.deepEqual(problems, []);
+  await context.close();
 });
