@@ -67,7 +67,7 @@ pub fn status_of(pdb: &Object) -> PodDisruptionBudgetStatus {
     serde_json::from_value(pdb.to_json().get("status").cloned().unwrap_or(json!({}))).unwrap_or_default()
 }
 
-fn is_pdb(o: &Object) -> bool {
+pub(crate) fn is_pdb(o: &Object) -> bool {
     o.kind() == "PodDisruptionBudget" && o.api_version_str() == "policy/v1"
 }
 

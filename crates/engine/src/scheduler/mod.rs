@@ -80,8 +80,10 @@
 //! node-count formula, LeastAllocated, TaintToleration, NodeAffinity, PodTopologySpread,
 //! InterPodAffinity and ImageLocality scores follow upstream. BalancedAllocation follows
 //! the v1.36 change (kubernetes#135573: the score reflects the change in balance, 75 =
-//! unchanged), reconstructed from the PR description. Not modeled: ResourceClaims,
-//! PodDisruptionBudgets (no violations), CSI volume limits and zones, extenders,
+//! unchanged), reconstructed from the PR description. Preemption reads the
+//! PodDisruptionBudgets' status as upstream does (spare the protected pods first, prefer
+//! the node with the fewest violations). Not modeled: ResourceClaims, CSI volume limits
+//! and zones, extenders,
 //! Permit/PreBind waits, opportunistic batching. Ties: v1.36+ picks the best node from a
 //! heap with a random tiebreaker; the pick is uniform among the tied nodes, as with the
 //! reservoir sampling used here.

@@ -299,6 +299,45 @@ pub struct ClusterSnapshot {
     pub replica_sets: Vec<Arc<ReplicaSet>>,
     pub stateful_sets: Vec<Arc<StatefulSet>>,
     pub replication_controllers: Vec<ReplicationController>,
+    /// PodDisruptionBudgets, as preemption reads them.
+    pub pdbs: Vec<PdbInfo>,
+}
+
+/// A PodDisruptionBudget as preemption reads it (`filterPodsWithPDBViolation`): its
+/// namespace, selector, `status.disruptionsAllowed` and `status.disruptedPods`.
+#[derive(Clone, Debug)]
+pub struct PdbInfo {
+    pub namespace: String,
+    pub name: String,
+    /// `spec.selector`; a missing or empty one matches no Pod here (upstream's
+    /// `selector.Empty()` check).
+    pub selector: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>,
+    pub disruptions_allowed: i32,
+    pub disrupted_pods: std::collections::BTreeSet<String>,
+}
+
+impl PdbInfo {
+    fn new(o: &Object) -> PdbInfo {
+        let spec = crate::controllers::disruption::spec_of(o);
+        let status = crate::controllers::disruption::status_of(o);
+        PdbInfo {
+            namespace: o.namespace().unwrap_or("default").to_string(),
+            name: o.name().to_string(),
+            selector: spec.selector,
+            disruptions_allowed: status.disruptions_allowed.unwrap_or(0),
+            disrupted_pods: status.disrupted_pods.unwrap_or_default().into_keys().collect(),
+        }
+    }
+
+    /// Whether the budget covers `pod`: same namespace, a non-empty selector that selects
+    /// its labels (a Pod without labels matches no budget).
+    pub fn covers(&self, pod: &PodInfo) -> bool {
+        !pod.labels.is_empty()
+            && self.namespace == pod.namespace
+            && self.selector.as_ref().is_some_and(|sel| {
+                !crate::labels::is_empty(sel) && crate::labels::label_selector_matches(sel, Some(&pod.labels))
+            })
+    }
 }
 
 fn meta_name(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> String {
@@ -348,7 +387,7 @@ impl ClusterSnapshot {
 
     /// The kinds [`ClusterSnapshot::add_object`] reads (apiVersion, kind): what the
     /// scheduler's informers watch.
-    pub const WATCHED: [(&'static str, &'static str); 11] = [
+    pub const WATCHED: [(&'static str, &'static str); 12] = [
         ("v1", "Pod"),
         ("v1", "Node"),
         ("v1", "PersistentVolumeClaim"),
@@ -360,6 +399,7 @@ impl ClusterSnapshot {
         ("apps/v1", "StatefulSet"),
         ("scheduling.k8s.io/v1", "PriorityClass"),
         ("storage.k8s.io/v1", "StorageClass"),
+        ("policy/v1", "PodDisruptionBudget"),
     ];
 
     /// Adds any object the scheduler cares about ([`ClusterSnapshot::WATCHED`]); other kinds
@@ -384,6 +424,7 @@ impl ClusterSnapshot {
                         self.add_storage_class(sc);
                     }
                 }
+                ("policy/v1", "PodDisruptionBudget") => self.pdbs.push(PdbInfo::new(o)),
                 ("v1", "ReplicationController") => {
                     if let Some(rc) = typed(o).and_then(|v| crate::decode::from_value::<ReplicationController>(&v).ok())
                     {

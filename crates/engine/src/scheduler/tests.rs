@@ -521,6 +521,182 @@ spec:
     );
 }
 
+/// Two pods on a full node: the one a PodDisruptionBudget protects (no disruption allowed)
+/// is added back first and kept, though it is the less important; the other is the victim.
+/// Without the budget (the `mid` pod unprotected), the least important pod goes.
+#[test]
+fn preemption_spares_the_pods_a_disruption_budget_protects() {
+    let cluster = |budget: &str| {
+        format!(
+            r#"
+apiVersion: v1
+kind: Node
+metadata: {{name: n1, labels: {{kubernetes.io/hostname: n1}}}}
+status: {{allocatable: {{cpu: "2", memory: 4Gi, pods: "10"}}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: db, namespace: default, uid: u-db, labels: {{app: db}}}}
+spec: {{nodeName: n1, priority: 1, containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: mid, namespace: default, uid: u-mid, labels: {{app: cache}}}}
+spec: {{nodeName: n1, priority: 5, containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {{name: db, namespace: default}}
+spec: {{minAvailable: 1, selector: {{matchLabels: {{app: db}}}}}}
+status: {budget}
+"#
+        )
+    };
+    let pod = r#"
+metadata: {name: p}
+spec:
+  priority: 10
+  containers: [{name: app, image: x, resources: {requests: {cpu: "1"}}}]
+"#;
+    let protected = cluster("{disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1}");
+    check(
+        &protected,
+        pod,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 1 nodes, 100% (adaptive), find 1, start 0, evaluated 1, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Success
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: n1
+               victim: default/mid (priority 5) on n1
+            event: Warning FailedScheduling (default-scheduler): 0/1 nodes are available: 1 Insufficient cpu.
+            condition: PodScheduled=False reason=Unschedulable message=0/1 nodes are available: 1 Insufficient cpu.
+        "#]],
+    );
+    // One disruption allowed: evicting db violates nothing, so the least important goes.
+    let allowed = cluster("{disruptionsAllowed: 1, currentHealthy: 1, desiredHealthy: 0, expectedPods: 1}");
+    check(
+        &allowed,
+        pod,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 1 nodes, 100% (adaptive), find 1, start 0, evaluated 1, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Success
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: n1
+               victim: default/db (priority 1) on n1
+            event: Warning FailedScheduling (default-scheduler): 0/1 nodes are available: 1 Insufficient cpu.
+            condition: PodScheduled=False reason=Unschedulable message=0/1 nodes are available: 1 Insufficient cpu.
+        "#]],
+    );
+    // A pod already in the budget's disruptedPods is not counted against it.
+    let disrupted = cluster(
+        "{disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1, disruptedPods: {db: \"2026-01-01T00:00:00Z\"}}",
+    );
+    check(
+        &disrupted,
+        pod,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 1 nodes, 100% (adaptive), find 1, start 0, evaluated 1, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Success
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: n1
+               victim: default/db (priority 1) on n1
+            event: Warning FailedScheduling (default-scheduler): 0/1 nodes are available: 1 Insufficient cpu.
+            condition: PodScheduled=False reason=Unschedulable message=0/1 nodes are available: 1 Insufficient cpu.
+        "#]],
+    );
+}
+
+/// Two nodes each with one pod to preempt: the node whose victim a budget protects is
+/// not chosen (criterion 1, fewest PDB violations), whichever node would win otherwise.
+#[test]
+fn preemption_prefers_the_node_without_budget_violations() {
+    let cluster = |protected: &str| {
+        format!(
+            r#"
+apiVersion: v1
+kind: Node
+metadata: {{name: n1, labels: {{kubernetes.io/hostname: n1}}}}
+status: {{allocatable: {{cpu: "1", memory: 4Gi, pods: "10"}}}}
+---
+apiVersion: v1
+kind: Node
+metadata: {{name: n2, labels: {{kubernetes.io/hostname: n2}}}}
+status: {{allocatable: {{cpu: "1", memory: 4Gi, pods: "10"}}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: a, namespace: default, uid: u-a, labels: {{app: a}}}}
+spec: {{nodeName: n1, priority: 1, containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: b, namespace: default, uid: u-b, labels: {{app: b}}}}
+spec: {{nodeName: n2, priority: 1, containers: [{{name: c, image: x, resources: {{requests: {{cpu: "1"}}}}}}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {{name: keep, namespace: default}}
+spec: {{minAvailable: 1, selector: {{matchLabels: {{app: {protected}}}}}}}
+status: {{disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1}}
+"#
+        )
+    };
+    let pod = r#"
+metadata: {name: p}
+spec:
+  priority: 10
+  containers: [{name: app, image: x, resources: {requests: {cpu: "1"}}}]
+"#;
+    check(
+        &cluster("a"),
+        pod,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 2 nodes, 100% (adaptive), find 2, start 0, evaluated 2, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+              n2 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Success
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: n2
+               victim: default/b (priority 1) on n2
+            event: Warning FailedScheduling (default-scheduler): 0/2 nodes are available: 2 Insufficient cpu.
+            condition: PodScheduled=False reason=Unschedulable message=0/2 nodes are available: 2 Insufficient cpu.
+        "#]],
+    );
+    check(
+        &cluster("b"),
+        pod,
+        expect![[r#"
+            prefilter: NodeAffinity Skip, NodePorts Skip, NodeResourcesFit Success, VolumeBinding Skip, PodTopologySpread Skip, InterPodAffinity Skip, DynamicResources Skip
+            sampling: 2 nodes, 100% (adaptive), find 2, start 0, evaluated 2, feasible 0
+            filter:
+              n1 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+              n2 REJECTED: NodeUnschedulable ok, NodeName ok, TaintToleration ok, NodeResourcesFit Insufficient cpu
+            postfilter: DynamicResources Unschedulable: no new claims to deallocate
+            postfilter: DefaultPreemption Success
+            => unschedulable (rejected by: NodeResourcesFit)
+               nominated node: n1
+               victim: default/a (priority 1) on n1
+            event: Warning FailedScheduling (default-scheduler): 0/2 nodes are available: 2 Insufficient cpu.
+            condition: PodScheduled=False reason=Unschedulable message=0/2 nodes are available: 2 Insufficient cpu.
+        "#]],
+    );
+}
+
 #[test]
 fn node_affinity_operators_and_preferences() {
     let cluster = r#"

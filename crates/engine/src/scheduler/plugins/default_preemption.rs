@@ -8,14 +8,19 @@
 //! 3. On each candidate, remove every pod of lower priority; if the pod still does not
 //!    fit, the node is out (its filter status explains why); otherwise add pods back,
 //!    most important first, keeping each one that still lets the pod fit. The rest are
-//!    the victims.
+//!    the victims. Pods whose eviction would take a PodDisruptionBudget below zero
+//!    disruptions allowed (`filterPodsWithPDBViolation`: each covering budget's
+//!    `status.disruptionsAllowed`, counted down pod by pod, a pod already in its
+//!    `disruptedPods` not counted) are added back first; those that still have to go are
+//!    the node's PDB violations. Budgets are best effort: a violating victim is still
+//!    preempted (deleted, not evicted).
 //! 4. Among nodes with victims pick, in order: fewest PodDisruptionBudget violations,
 //!    lowest highest-victim priority, smallest sum of priorities, fewest victims, latest
 //!    start time of the highest-priority victims, then the first.
 //!
 //! Without a candidate the message is a FitError over the evaluated nodes, with every
 //! other node counted as "Preemption is not helpful for scheduling", prefixed by
-//! `preemption: `. PodDisruptionBudgets are not modeled (no violations).
+//! `preemption: `.
 
 use std::any::Any;
 
@@ -38,6 +43,36 @@ struct Candidate {
     node: usize,
     /// Victims, most important first.
     victims: Vec<std::sync::Arc<PodInfo>>,
+    /// How many victims a PodDisruptionBudget would not allow to go.
+    pdb_violations: usize,
+}
+
+/// `filterPodsWithPDBViolation`: splits `pods` (in their order) into those whose eviction
+/// would violate a budget and the others.
+fn split_by_pdb_violation(
+    pods: Vec<std::sync::Arc<PodInfo>>,
+    pdbs: &[crate::scheduler::snapshot::PdbInfo],
+) -> (Vec<std::sync::Arc<PodInfo>>, Vec<std::sync::Arc<PodInfo>>) {
+    let mut allowed: Vec<i32> = pdbs.iter().map(|b| b.disruptions_allowed).collect();
+    let (mut violating, mut other) = (Vec::new(), Vec::new());
+    for p in pods {
+        let mut violated = false;
+        for (i, b) in pdbs.iter().enumerate() {
+            if !b.covers(&p) || b.disrupted_pods.contains(&p.name) {
+                continue;
+            }
+            allowed[i] -= 1;
+            if allowed[i] < 0 {
+                violated = true;
+            }
+        }
+        if violated {
+            violating.push(p);
+        } else {
+            other.push(p);
+        }
+    }
+    (violating, other)
 }
 
 /// `MoreImportantPod`: higher priority, then earlier start (no start time = now).
@@ -94,27 +129,38 @@ impl DefaultPreemption {
             return Err(status);
         }
         crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
+        // Reprieve the pods a budget protects first, then the others, each group most
+        // important first.
+        let (violating, other) = split_by_pdb_violation(potential, &ctx.snapshot.pdbs);
+        let both = !violating.is_empty() && !other.is_empty();
         let mut victims = Vec::new();
-        // No PDBs: every potential victim is "non-violating"; reprieve in order.
-        for p in potential {
-            node.add_pod(p.clone());
-            fw.run_extensions(&mut state, ctx, pod, &p, &node, true);
-            if !fw.run_filters_with_nominated(&state, ctx, pod, &node, None).is_success() {
-                node.remove_pod(&p.namespace, &p.name);
-                fw.run_extensions(&mut state, ctx, pod, &p, &node, false);
-                victims.push(p);
+        let mut pdb_violations = 0;
+        for (protected, group) in [(true, violating), (false, other)] {
+            for p in group {
+                node.add_pod(p.clone());
+                fw.run_extensions(&mut state, ctx, pod, &p, &node, true);
+                if !fw.run_filters_with_nominated(&state, ctx, pod, &node, None).is_success() {
+                    node.remove_pod(&p.namespace, &p.name);
+                    fw.run_extensions(&mut state, ctx, pod, &p, &node, false);
+                    victims.push(p);
+                    pdb_violations += usize::from(protected);
+                }
             }
+        }
+        if both {
+            crate::sort::sort_by(&mut victims, |a, b| more_important(a, b));
         }
         if victims.is_empty() {
             return Err(Status::error(format!("expected at least one victim pod on node {:?}", node.name)));
         }
-        Ok(Candidate { node: node_index, victims })
+        Ok(Candidate { node: node_index, victims, pdb_violations })
     }
 }
 
-/// `pickOneNodeForPreemption` without PDBs (criterion 1 ties everywhere).
+/// `pickOneNodeForPreemption`.
 fn pick_one(cands: &[Candidate]) -> usize {
-    let criteria: [&dyn Fn(&Candidate) -> i128; 4] = [
+    let criteria: [&dyn Fn(&Candidate) -> i128; 5] = [
+        &|c| -(c.pdb_violations as i128),
         &|c| -i128::from(c.victims[0].priority),
         &|c| -c.victims.iter().map(|p| i128::from(p.priority) + i128::from(i32::MAX) + 1).sum::<i128>(),
         &|c| -(c.victims.len() as i128),
