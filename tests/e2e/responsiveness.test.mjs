@@ -332,7 +332,7 @@ test('before the WebAssembly arrives, the starter manifest is shown and editable
   await page.goto(env.url);
   const boot = page.locator('#boot-manifest');
   await boot.waitFor({ state: 'visible' });
-  assert.match(await boot.inputValue(), /^apiVersion: v1\nkind: Pod\n/, 'the default starter is in the boot shell');
+  assert.match(await boot.inputValue(), /^apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n/m, 'the default starter is in the boot shell');
   assert.match(await page.textContent('#boot-status'), /Loading the lab/);
   assert.equal(await page.locator('#manifest').count(), 0, 'the lab has not mounted yet');
   await screenshot(page, 'boot-shell');
