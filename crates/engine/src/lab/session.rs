@@ -58,6 +58,7 @@ mod drain;
 mod inspect;
 mod outage;
 mod patch;
+mod power;
 mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
@@ -379,7 +380,8 @@ impl Session {
     }
 
     /// The components stopped with `lab stop` (`kube-scheduler`, `kubelet/kind-worker`), in
-    /// name order.
+    /// name order; a node powered off with `lab power-off` is listed as `node/<node>`, and
+    /// its kubelet as `kubelet/<node>` beside it.
     pub fn stopped(&self) -> Vec<String> {
         self.stopped.iter().cloned().collect()
     }
@@ -516,7 +518,10 @@ impl Session {
     /// node (move a static Pod's manifest out of `/etc/kubernetes/manifests` and back, or
     /// `systemctl stop kubelet`).
     fn lab(&mut self, args: &[String]) -> Output {
-        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE\n       lab stop control-plane-component";
+        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE\n       lab stop control-plane-component\n       lab power-off|power-on NODE";
+        if let Some(action @ ("power-off" | "power-on")) = args.first().map(String::as_str) {
+            return self.power(action, args.get(1), usage);
+        }
         let (Some(action), Some(what)) = (args.first(), args.get(1)) else { return Output::error(usage) };
         if action != "stop" && action != "start" {
             return Output::error(usage);
@@ -530,6 +535,11 @@ impl Session {
                 let Some(node) = args.get(2) else { return Output::error(usage) };
                 if !self.kubelets.iter().any(|k| k.node_name() == node) {
                     return Output::error(format!("lab: no node named {node} in this cluster"));
+                }
+                if self.powered_off(node) {
+                    return Output::error(format!(
+                        "lab: {node} is powered off: its kubelet runs again when the machine boots (lab power-on {node})"
+                    ));
                 }
                 format!("kubelet/{node}")
             }
@@ -1228,8 +1238,13 @@ mod session_tests {
 
     /// Every command's line, time, output and exit status, then the pods at the end.
     fn transcript(script: &str) -> String {
+        transcript_within(script, crate::lab::DEFAULT_LIMIT_MS)
+    }
+
+    /// [`transcript`] with a time limit of `limit_ms`.
+    fn transcript_within(script: &str, limit_ms: u64) -> String {
         let loaded = Loaded::load(None).unwrap();
-        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, limit_ms).unwrap();
         let read = |_: &str| None;
         let mut out = String::new();
         for c in parse_script(script, &read).unwrap() {
@@ -1345,6 +1360,279 @@ mod session_tests {
             NAME   READY   STATUS    RESTARTS   AGE
             web    1/1     Running   0          95s
         "#]].assert_eq(&transcript(script));
+    }
+
+    /// A worker loses power: after the grace period its node is Unknown and tainted, after the
+    /// toleration its Pod is deleted and replaced on the other worker, the deleted one stays
+    /// Terminating; powered on, the kubelet completes that deletion and the node is Ready.
+    #[test]
+    fn a_powered_off_node_loses_its_pods_and_a_powered_on_one_finishes_their_deletion() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nlab power-off kind-worker\nsleep 6m\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\nsleep 30s\nkubectl get pods -o wide\nkubectl get nodes\nlab power-on kind-worker\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-20004ms, 0 steps] $ lab power-off kind-worker
+            kind-worker is already powered off
+            (exit status 0)
+            [20004ms-380004ms, 70 steps] $ sleep 6m
+            (exit status 0)
+            [380004ms-380004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS        RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running       0          6m20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Terminating   0          6m20s   10.244.1.2   kind-worker    <none>           <none>
+            web-7c64c74567-wb57n   1/1     Running       0          5s      10.244.2.3   kind-worker2   <none>           <none>
+            (exit status 0)
+            [380004ms-380004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS     ROLES           AGE     VERSION
+            kind-control-plane   Ready      control-plane   6m20s   v1.37.0
+            kind-worker          NotReady   <none>          6m20s   v1.37.0
+            kind-worker2         Ready      <none>          6m20s   v1.37.0
+            (exit status 0)
+            [380004ms-380004ms, 5 steps] $ kubectl describe node kind-worker
+            Name:               kind-worker
+            Roles:              <none>
+            Labels:             beta.kubernetes.io/arch=amd64
+                                beta.kubernetes.io/os=linux
+                                kubernetes.io/arch=amd64
+                                kubernetes.io/hostname=kind-worker
+                                kubernetes.io/os=linux
+            Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock
+                                node.alpha.kubernetes.io/ttl: 0
+                                volumes.kubernetes.io/controller-managed-attach-detach: true
+            CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+            Taints:             node.kubernetes.io/unreachable:NoExecute
+                                node.kubernetes.io/unreachable:NoSchedule
+            Unschedulable:      false
+            Lease:
+              HolderIdentity:  kind-worker
+              AcquireTime:     <unset>
+              RenewTime:       Thu, 01 Jan 2026 00:00:20 +0000
+            Conditions:
+              Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message
+              ----             ------    -----------------                 ------------------                ------              -------
+              MemoryPressure   Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              DiskPressure     Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              PIDPressure      Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              Ready            Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+            Addresses:
+              InternalIP:  172.18.0.3
+              Hostname:    kind-worker
+            Capacity:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            Allocatable:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            System Info:
+              Machine ID:                 
+              System UUID:                
+              Boot ID:                    
+              Kernel Version:             6.8.0-64-generic
+              OS Image:                   Debian GNU/Linux 12 (bookworm)
+              Operating System:           linux
+              Architecture:               amd64
+              Container Runtime Version:  containerd://2.1.3
+              Kubelet Version:            v1.37.0
+            PodCIDR:                      10.244.1.0/24
+            PodCIDRs:                     10.244.1.0/24
+            ProviderID:                   kind://docker/kind/kind-worker
+            Non-terminated Pods:          (1 in total)
+              Namespace                   Name                    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+              ---------                   ----                    ------------  ----------  ---------------  -------------  ---
+              default                     web-7c64c74567-pgw5x    0 (0%)        0 (0%)      0 (0%)           0 (0%)         6m20s
+            Allocated resources:
+              (Total limits may be over 100 percent, i.e., overcommitted.)
+              Resource           Requests  Limits
+              --------           --------  ------
+              cpu                0 (0%)    0 (0%)
+              memory             0 (0%)    0 (0%)
+              ephemeral-storage  0 (0%)    0 (0%)
+              hugepages-1Gi      0 (0%)    0 (0%)
+              hugepages-2Mi      0 (0%)    0 (0%)
+            Events:
+              Type    Reason        Age   From             Message
+              ----    ------        ----  ----             -------
+              Normal  NodeNotReady  5m5s  node-controller  Node kind-worker status is now: NodeNotReady
+            (exit status 0)
+            [380004ms-380004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [380004ms-410004ms, 34 steps] $ sleep 30s
+            (exit status 0)
+            [410004ms-410004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          6m50s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-wb57n   1/1     Running   0          35s     10.244.2.3   kind-worker2   <none>           <none>
+            (exit status 0)
+            [410004ms-410004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE     VERSION
+            kind-control-plane   Ready    control-plane   6m50s   v1.37.0
+            kind-worker          Ready    <none>          6m50s   v1.37.0
+            kind-worker2         Ready    <none>          6m50s   v1.37.0
+            (exit status 0)
+            [410004ms-410004ms, 0 steps] $ lab power-on kind-worker
+            kind-worker is already powered on
+            (exit status 0)
+            [settled at 445004ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          7m25s
+            web-7c64c74567-wb57n   1/1     Running   0          70s
+        "#]].assert_eq(&transcript_within(&script, 900_000));
+    }
+
+    /// A short power cycle, before any eviction: the Pod's sandbox is re-created (the
+    /// SandboxChanged event, a new IP), its container restarted once, its last state the
+    /// container lost with the machine (255, Unknown).
+    #[test]
+    fn a_power_cycled_node_recreates_its_pods_sandboxes() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nsleep 20s\nlab stop kubelet kind-worker\nlab power-on kind-worker\nsleep 20s\nkubectl get pods -o wide\nkubectl describe pod web-7c64c74567-pgw5x\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-40004ms, 0 steps] $ sleep 20s
+            (exit status 0)
+            [40004ms-40004ms, 0 steps] $ lab stop kubelet kind-worker
+            lab: kind-worker is powered off: its kubelet runs again when the machine boots (lab power-on kind-worker)
+            (exit status 1)
+            [40004ms-40004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [40004ms-60004ms, 35 steps] $ sleep 20s
+            (exit status 0)
+            [60004ms-60004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS      AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0             60s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   1 (40s ago)   60s   10.244.1.3   kind-worker    <none>           <none>
+            (exit status 0)
+            [60004ms-60004ms, 5 steps] $ kubectl describe pod web-7c64c74567-pgw5x
+            Name:             web-7c64c74567-pgw5x
+            Namespace:        default
+            Priority:         0
+            Service Account:  default
+            Node:             kind-worker/172.18.0.3
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:           app=web
+                              pod-template-hash=7c64c74567
+            Annotations:      <none>
+            Status:           Running
+            IP:               10.244.1.3
+            IPs:
+              IP:           10.244.1.3
+            Controlled By:  ReplicaSet/web-7c64c74567
+            Containers:
+              nginx:
+                Container ID:   containerd://0781577a0f53e5d6d909c315b21d8f6ce8e6022a79eb517b62db179ca8487c5a
+                Image:          nginx:1.29
+                Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                Port:           <none>
+                Host Port:      <none>
+                State:          Running
+                  Started:      Thu, 01 Jan 2026 00:00:40 +0000
+                Last State:     Terminated
+                  Reason:       Unknown
+                  Exit Code:    255
+                  Started:      Thu, 01 Jan 2026 00:00:02 +0000
+                  Finished:     Thu, 01 Jan 2026 00:00:20 +0000
+                Ready:          True
+                Restart Count:  1
+                Environment:    <none>
+                Mounts:
+                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-sk4nv (ro)
+            Conditions:
+              Type                        Status
+              PodReadyToStartContainers   True 
+              Initialized                 True 
+              Ready                       True 
+              ContainersReady             True 
+              PodScheduled                True 
+            Volumes:
+              kube-api-access-sk4nv:
+                Type:                    Projected (a volume that contains injected data from multiple sources)
+                TokenExpirationSeconds:  3607
+                ConfigMapName:           kube-root-ca.crt
+                Optional:                false
+                DownwardAPI:             true
+            QoS Class:                   BestEffort
+            Node-Selectors:              <none>
+            Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                         node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+            Events:
+              Type    Reason          Age   From               Message
+              ----    ------          ----  ----               -------
+              Normal  Scheduled       60s   default-scheduler  Successfully assigned default/web-7c64c74567-pgw5x to kind-worker
+              Normal  Pulling         60s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
+              Normal  Pulled          58s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+              Normal  Created         58s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started         58s   kubelet            spec.containers{nginx}: Container started
+              Normal  SandboxChanged  20s   kubelet            Pod sandbox changed, it will be killed and re-created.
+              Normal  Pulled          20s   kubelet            spec.containers{nginx}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              Normal  Created         20s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started         20s   kubelet            spec.containers{nginx}: Container started
+            (exit status 0)
+            [settled at 105004ms]
+            NAME                   READY   STATUS    RESTARTS      AGE
+            web-7c64c74567-9vtnp   1/1     Running   0             105s
+            web-7c64c74567-pgw5x   1/1     Running   1 (85s ago)   105s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// The control-plane node is not powered off; unknown nodes and missing names are refused.
+    #[test]
+    fn power_off_refuses_the_control_plane_and_unknown_nodes() {
+        expect![[r#"
+            [0ms-0ms, 0 steps] $ lab power-off kind-control-plane
+            lab: kind-control-plane runs the control plane (etcd, kube-apiserver, kube-controller-manager and kube-scheduler as static Pods): powering it off stops the whole cluster, and kubectl could reach nothing until it boots again; the lab does not model that. `lab stop kube-apiserver` or `lab stop etcd` shows what clients see while the control plane is away; `lab power-off` a worker node shows a machine lost
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-off kind-worker9
+            lab: no node named kind-worker9 in this cluster
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-on
+            usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE
+                   lab stop control-plane-component
+                   lab power-off|power-on NODE
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-on kind-worker2
+            kind-worker2 is already powered on
+            (exit status 0)
+            [settled at 60000ms]
+            No resources found in default namespace.
+        "#]].assert_eq(&transcript(
+            "lab power-off kind-control-plane\nlab power-off kind-worker9\nlab power-on\nlab power-on kind-worker2\n",
+        ));
     }
 
     /// The controller manager stopped: a deleted Pod of a Deployment is not replaced until
@@ -2890,6 +3178,11 @@ mod session_properties {
                 "lab start kube-scheduler",
                 "lab stop kubelet kind-worker",
                 "lab start kubelet kind-worker",
+                "lab power-off kind-worker",
+                "lab power-on kind-worker",
+                "lab power-off kind-worker2",
+                "lab power-on kind-worker2",
+                "lab power-off kind-control-plane",
                 "lab stop kube-apiserver",
                 "lab start kube-apiserver",
                 "lab stop etcd",
