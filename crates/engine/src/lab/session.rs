@@ -1368,7 +1368,7 @@ mod session_tests {
     #[test]
     fn a_powered_off_node_loses_its_pods_and_a_powered_on_one_finishes_their_deletion() {
         let script = format!(
-            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nlab power-off kind-worker\nsleep 6m\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\nsleep 30s\nkubectl get pods -o wide\nkubectl get nodes\nlab power-on kind-worker\n"
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nlab power-off kind-worker\nsleep 6m\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\nsleep 30s\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\n"
         );
         expect![[r#"
             [0ms-4ms, 16 steps] $ kubectl apply -f -
@@ -1491,6 +1491,84 @@ mod session_tests {
             kind-worker          Ready    <none>          6m50s   v1.37.0
             kind-worker2         Ready    <none>          6m50s   v1.37.0
             (exit status 0)
+            [410004ms-410004ms, 5 steps] $ kubectl describe node kind-worker
+            Name:               kind-worker
+            Roles:              <none>
+            Labels:             beta.kubernetes.io/arch=amd64
+                                beta.kubernetes.io/os=linux
+                                kubernetes.io/arch=amd64
+                                kubernetes.io/hostname=kind-worker
+                                kubernetes.io/os=linux
+            Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock
+                                node.alpha.kubernetes.io/ttl: 0
+                                volumes.kubernetes.io/controller-managed-attach-detach: true
+            CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+            Taints:             <none>
+            Unschedulable:      false
+            Lease:
+              HolderIdentity:  kind-worker
+              AcquireTime:     <unset>
+              RenewTime:       Thu, 01 Jan 2026 00:06:50 +0000
+            Conditions:
+              Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+              ----             ------  -----------------                 ------------------                ------                       -------
+              MemoryPressure   False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available
+              DiskPressure     False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure
+              PIDPressure      False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasSufficientPID      kubelet has sufficient PID available
+              Ready            True    Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletReady                 kubelet is posting ready status
+            Addresses:
+              InternalIP:  172.18.0.3
+              Hostname:    kind-worker
+            Capacity:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            Allocatable:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            System Info:
+              Machine ID:                 
+              System UUID:                
+              Boot ID:                    
+              Kernel Version:             6.8.0-64-generic
+              OS Image:                   Debian GNU/Linux 12 (bookworm)
+              Operating System:           linux
+              Architecture:               amd64
+              Container Runtime Version:  containerd://2.1.3
+              Kubelet Version:            v1.37.0
+            PodCIDR:                      10.244.1.0/24
+            PodCIDRs:                     10.244.1.0/24
+            ProviderID:                   kind://docker/kind/kind-worker
+            Non-terminated Pods:          (0 in total)
+              Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+              ---------                   ----    ------------  ----------  ---------------  -------------  ---
+            Allocated resources:
+              (Total limits may be over 100 percent, i.e., overcommitted.)
+              Resource           Requests  Limits
+              --------           --------  ------
+              cpu                0 (0%)    0 (0%)
+              memory             0 (0%)    0 (0%)
+              ephemeral-storage  0 (0%)    0 (0%)
+              hugepages-1Gi      0 (0%)    0 (0%)
+              hugepages-2Mi      0 (0%)    0 (0%)
+            Events:
+              Type    Reason                   Age    From             Message
+              ----    ------                   ----   ----             -------
+              Normal  NodeNotReady             5m35s  node-controller  Node kind-worker status is now: NodeNotReady
+              Normal  Starting                 30s    kubelet          Starting kubelet.
+              Normal  NodeAllocatableEnforced  30s    kubelet          Updated Node Allocatable limit across pods
+              Normal  NodeHasSufficientMemory  30s    kubelet          Node kind-worker status is now: NodeHasSufficientMemory
+              Normal  NodeHasNoDiskPressure    30s    kubelet          Node kind-worker status is now: NodeHasNoDiskPressure
+              Normal  NodeHasSufficientPID     30s    kubelet          Node kind-worker status is now: NodeHasSufficientPID
+              Normal  NodeReady                30s    kubelet          Node kind-worker status is now: NodeReady
+            (exit status 0)
             [410004ms-410004ms, 0 steps] $ lab power-on kind-worker
             kind-worker is already powered on
             (exit status 0)
@@ -1607,6 +1685,344 @@ mod session_tests {
             NAME                   READY   STATUS    RESTARTS      AGE
             web-7c64c74567-9vtnp   1/1     Running   0             105s
             web-7c64c74567-pgw5x   1/1     Running   1 (85s ago)   105s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// A power cycle of Pods bound to kind-worker: the init container runs again in the new
+    /// sandbox; a Pod with `restartPolicy: Never` gets no new sandbox and fails.
+    #[test]
+    fn a_power_cycle_reruns_init_containers_and_fails_pods_that_never_restart() {
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\nspec:\n  nodeName: kind-worker\n  initContainers:\n  - {name: setup, image: busybox:1.36, command: [sh, -c, \"echo ready\"]}\n  containers:\n  - {name: app, image: busybox:1.36, command: [sh, -c, \"sleep 3600\"]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: once\nspec:\n  nodeName: kind-worker\n  restartPolicy: Never\n  containers:\n  - {name: once, image: busybox:1.36, command: [sh, -c, \"sleep 3600\"]}\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{pods}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nsleep 10s\nlab power-on kind-worker\nsleep 1s\nkubectl get pods\nsleep 20s\nkubectl get pods -o wide\nkubectl get pod app -o yaml\nkubectl get pod once -o yaml\n"
+        );
+        expect![[r#"
+            [0ms-12ms, 52 steps] $ kubectl apply -f -
+            pod/app created
+            pod/once created
+            (exit status 0)
+            [12ms-20012ms, 50 steps] $ sleep 20s
+            (exit status 0)
+            [20012ms-20012ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            app    1/1     Running   0          20s   10.244.1.2   kind-worker   <none>           <none>
+            once   1/1     Running   0          20s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [20012ms-20012ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20012ms-30012ms, 0 steps] $ sleep 10s
+            (exit status 0)
+            [30012ms-30012ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [30012ms-31012ms, 30 steps] $ sleep 1s
+            (exit status 0)
+            [31012ms-31012ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS   AGE
+            app    0/1     Unknown   0          31s
+            once   0/1     Unknown   0          31s
+            (exit status 0)
+            [31012ms-51012ms, 7 steps] $ sleep 20s
+            (exit status 0)
+            [51012ms-51012ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS      AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            app    1/1     Running   1 (31s ago)   51s   10.244.1.4   kind-worker   <none>           <none>
+            once   0/1     Unknown   0             51s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [51012ms-51012ms, 5 steps] $ kubectl get pod app -o yaml
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"app","namespace":"default"},"spec":{"containers":[{"command":["sh","-c","sleep 3600"],"image":"busybox:1.36","name":"app"}],"initContainers":[{"command":["sh","-c","echo ready"],"image":"busybox:1.36","name":"setup"}],"nodeName":"kind-worker"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              name: app
+              namespace: default
+              resourceVersion: "197"
+              uid: c34d0bff-9015-4280-a099-ec6cd7363ca5
+            spec:
+              containers:
+              - command:
+                - sh
+                - -c
+                - sleep 3600
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: app
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              initContainers:
+              - command:
+                - sh
+                - -c
+                - echo ready
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: setup
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Always
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-t29pp
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:31Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:31Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:32Z"
+                observedGeneration: 1
+                status: "True"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:32Z"
+                observedGeneration: 1
+                status: "True"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://4f05f03735c3b951bc73014050141d0196bf5d405151ec53aa3de53fbde4ae5b
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState:
+                  terminated:
+                    containerID: containerd://e4d9303221373073e9a6100461edd57a4d4673ef77ba057421af8cfd4c4cbee5
+                    exitCode: 255
+                    finishedAt: "2026-01-01T00:00:20Z"
+                    reason: Unknown
+                    startedAt: "2026-01-01T00:00:01Z"
+                name: app
+                ready: true
+                restartCount: 1
+                started: true
+                state:
+                  running:
+                    startedAt: "2026-01-01T00:00:31Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              initContainerStatuses:
+              - containerID: containerd://bcf35b6db5f3ba40c7c9572ddea951a8635b0b7e74f0c83e18c80a5e762810c2
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState:
+                  terminated:
+                    containerID: containerd://d16aa4b296eb9d18ab27a171be5b133cdca0c749607e2c86b54b3c40881e2907
+                    exitCode: 0
+                    finishedAt: "2026-01-01T00:00:00Z"
+                    reason: Completed
+                    startedAt: "2026-01-01T00:00:00Z"
+                name: setup
+                ready: false
+                restartCount: 1
+                started: false
+                state:
+                  terminated:
+                    containerID: containerd://bcf35b6db5f3ba40c7c9572ddea951a8635b0b7e74f0c83e18c80a5e762810c2
+                    exitCode: 0
+                    finishedAt: "2026-01-01T00:00:30Z"
+                    reason: Completed
+                    startedAt: "2026-01-01T00:00:30Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              observedGeneration: 1
+              phase: Running
+              podIP: 10.244.1.4
+              podIPs:
+              - ip: 10.244.1.4
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+            [51012ms-51012ms, 5 steps] $ kubectl get pod once -o yaml
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"once","namespace":"default"},"spec":{"containers":[{"command":["sh","-c","sleep 3600"],"image":"busybox:1.36","name":"once"}],"nodeName":"kind-worker","restartPolicy":"Never"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              name: once
+              namespace: default
+              resourceVersion: "189"
+              uid: 7476cf8a-4baa-4dc0-87b3-41d690d7a28a
+            spec:
+              containers:
+              - command:
+                - sh
+                - -c
+                - sleep 3600
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: once
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-sk4nv
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Never
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-sk4nv
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                observedGeneration: 1
+                status: "False"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                message: "containers with unready status: [once]"
+                observedGeneration: 1
+                reason: ContainersNotReady
+                status: "False"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                message: "containers with unready status: [once]"
+                observedGeneration: 1
+                reason: ContainersNotReady
+                status: "False"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://f55540b2bff06252e02852925a4dc85286c5d1b05ce2ce141180b23a1075b77f
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState: {}
+                name: once
+                ready: false
+                restartCount: 0
+                started: false
+                state:
+                  terminated:
+                    containerID: containerd://f55540b2bff06252e02852925a4dc85286c5d1b05ce2ce141180b23a1075b77f
+                    exitCode: 255
+                    finishedAt: "2026-01-01T00:00:20Z"
+                    reason: Unknown
+                    startedAt: "2026-01-01T00:00:01Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-sk4nv
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              observedGeneration: 1
+              phase: Failed
+              podIP: 10.244.1.3
+              podIPs:
+              - ip: 10.244.1.3
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+            [settled at 95004ms]
+            NAME   READY   STATUS    RESTARTS      AGE
+            app    1/1     Running   1 (75s ago)   95s
+            once   0/1     Unknown   0             95s
         "#]].assert_eq(&transcript(&script));
     }
 
