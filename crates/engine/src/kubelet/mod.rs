@@ -26,7 +26,8 @@
 //! plugin; `cni::ipam`, host-local), `images` (image manager, `ImagePullBackOff`),
 //! `containers` (start, kill, exit, `CrashLoopBackOff`), `probes` (prober), `status` (status
 //! manager), `termination` (`SyncTerminatingPod`), `eviction` (eviction manager),
-//! `node_status` and `lease` (heartbeats); `runtime` is containerd and the behaviour model.
+//! `node_status` and `lease` (heartbeats), `power` (the machine lost and booted again);
+//! `runtime` is containerd and the behaviour model.
 //! This file keeps the actor, the pod worker and its dispatch.
 
 pub mod admission;

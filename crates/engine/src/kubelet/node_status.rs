@@ -37,7 +37,13 @@ fn stamp_heartbeat(node: &mut Node, now_ms: u64) {
 /// `ReadyCondition` in `pkg/kubelet/nodestatus/setters.go`): type, status, reason, message,
 /// and the event recorded when the status changes.
 const HEALTHY: [(&str, &str, &str, &str, &str); 4] = [
-    ("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available", "NodeHasSufficientMemory"),
+    (
+        "MemoryPressure",
+        "False",
+        "KubeletHasSufficientMemory",
+        "kubelet has sufficient memory available",
+        "NodeHasSufficientMemory",
+    ),
     ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure", "NodeHasNoDiskPressure"),
     ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available", "NodeHasSufficientPID"),
     ("Ready", "True", "KubeletReady", "kubelet is posting ready status", "NodeReady"),
