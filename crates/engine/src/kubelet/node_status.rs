@@ -59,6 +59,22 @@ impl Kubelet {
     pub(super) fn boot(&mut self, core: &mut World) {
         self.node_event(core, "Normal", "Starting", "Starting kubelet.".into());
         self.node_event(core, "Normal", "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods".into());
+        self.post_conditions(core, "starts and posts its node status");
+    }
+
+    /// Whether a condition the kubelet sets is stored as Unknown (the node-lifecycle
+    /// controller's doing while the kubelet was away, or while its first post after a start
+    /// was refused).
+    fn conditions_unknown(&self, core: &World) -> bool {
+        self.node_ref(core)
+            .and_then(|n| n.status.as_ref())
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.status == "Unknown" && HEALTHY.iter().any(|h| h.0 == c.type_)))
+    }
+
+    /// Posts the node's conditions as the kubelet sees them: each one whose status changes
+    /// gets a new lastTransitionTime and the event `Node <node> status is now: <reason>`.
+    fn post_conditions(&mut self, core: &mut World, what: &str) {
         let Some(node) = self.node_obj(core) else { return };
         let mut node = std::sync::Arc::unwrap_or_clone(node);
         let stamp = apiserver::timestamp(core.now);
@@ -89,12 +105,8 @@ impl Kubelet {
             let text = format!("Node {} status is now: {event}", self.node);
             self.node_event(core, "Normal", event, text);
         }
-        let summary = if changed.is_empty() {
-            format!("kubelet on {} starts and posts its node status", self.node)
-        } else {
-            format!("kubelet on {} starts and posts its node status: Ready=True", self.node)
-        };
-        self.write_node_status(core, node, summary);
+        let ready = if changed.contains(&"NodeReady") { ": Ready=True" } else { "" };
+        self.write_node_status(core, node, format!("kubelet on {} {what}{ready}", self.node));
     }
 
     /// The kubelet's two heartbeats, every 10 s: it renews its Lease `kube-node-lease/<node>`
@@ -106,6 +118,12 @@ impl Kubelet {
     /// refused one is.
     pub(super) fn heartbeat(&mut self, core: &mut World) {
         quietly(core, |core| self.renew_lease(core));
+        if self.conditions_unknown(core) {
+            // The status sync (every nodeStatusUpdateFrequency) finds the stored conditions
+            // differ from its own and posts them.
+            self.post_conditions(core, "posts its node status");
+            return;
+        }
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
                 let mut node = std::sync::Arc::unwrap_or_clone(node);

@@ -2026,6 +2026,103 @@ mod session_tests {
         "#]].assert_eq(&transcript(&script));
     }
 
+    /// A kubelet stopped past the grace period: the node goes NotReady while its Pod runs on;
+    /// started again, the kubelet posts its node status and the node is Ready.
+    #[test]
+    fn a_started_kubelet_posts_its_node_status_again() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab stop kubelet kind-worker\nsleep 70s\nkubectl get nodes\nlab start kubelet kind-worker\nsleep 10s\nkubectl get nodes\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 1 steps] $ lab stop kubelet kind-worker
+            kubelet/kind-worker stopped: it loses its work queues and sees no watch event until it starts again (as `systemctl stop kubelet` on kind-worker does)
+            (exit status 0)
+            [20004ms-90004ms, 20 steps] $ sleep 70s
+            (exit status 0)
+            [90004ms-90004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS     ROLES           AGE   VERSION
+            kind-control-plane   Ready      control-plane   90s   v1.37.0
+            kind-worker          NotReady   <none>          90s   v1.37.0
+            kind-worker2         Ready      <none>          90s   v1.37.0
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab start kubelet kind-worker
+            kubelet/kind-worker started: it lists every object again and reconciles what changed while it was down (as `systemctl start kubelet` on kind-worker does)
+            (exit status 0)
+            [90004ms-100004ms, 30 steps] $ sleep 10s
+            (exit status 0)
+            [100004ms-100004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE    VERSION
+            kind-control-plane   Ready    control-plane   100s   v1.37.0
+            kind-worker          Ready    <none>          100s   v1.37.0
+            kind-worker2         Ready    <none>          100s   v1.37.0
+            (exit status 0)
+            [100004ms-100004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE    IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          100s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          100s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [settled at 300000ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          5m
+            web-7c64c74567-pgw5x   1/1     Running   0          5m
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// Powered on while the API server is down: the kubelet restarts its Pods' containers
+    /// without the API server, its first node status is refused, and the next status sync
+    /// after the API server is back posts Ready.
+    #[test]
+    fn a_node_powered_on_during_an_api_outage_reports_ready_once_it_is_back() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab power-off kind-worker\nsleep 70s\nlab stop kube-apiserver\nlab power-on kind-worker\nsleep 10s\nlab start kube-apiserver\nsleep 15s\nkubectl get nodes\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-90004ms, 20 steps] $ sleep 70s
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab stop kube-apiserver
+            kube-apiserver stopped: every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/kube-apiserver.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does); kube-apiserver is down, so the kubelet runs its Pods from what it last knew and its writes are refused until it is back
+            (exit status 0)
+            [90004ms-100004ms, 51 steps] $ sleep 10s
+            (exit status 0)
+            [100004ms-100004ms, 17 steps] $ lab start kube-apiserver
+            kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [100004ms-115004ms, 30 steps] $ sleep 15s
+            (exit status 0)
+            [115004ms-115004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE    VERSION
+            kind-control-plane   Ready    control-plane   115s   v1.37.0
+            kind-worker          Ready    <none>          115s   v1.37.0
+            kind-worker2         Ready    <none>          115s   v1.37.0
+            (exit status 0)
+            [115004ms-115004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS      AGE    IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0             115s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   1 (95s ago)   115s   10.244.1.3   kind-worker    <none>           <none>
+            (exit status 0)
+            [settled at 300000ms]
+            NAME                   READY   STATUS    RESTARTS        AGE
+            web-7c64c74567-9vtnp   1/1     Running   0               5m
+            web-7c64c74567-pgw5x   1/1     Running   1 (4m40s ago)   5m
+        "#]].assert_eq(&transcript(&script));
+    }
+
     /// The control-plane node is not powered off; unknown nodes and missing names are refused.
     #[test]
     fn power_off_refuses_the_control_plane_and_unknown_nodes() {

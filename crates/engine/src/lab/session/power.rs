@@ -60,10 +60,15 @@ impl Session {
         if !self.powered_off(node) {
             return Output { stdout: format!("{node} is already powered on\n"), ..Output::default() };
         }
-        let text = format!(
+        let mut text = format!(
             "{node} powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the {} taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start {node}` does)",
             crate::controllers::nodelifecycle::TAINT_UNREACHABLE
         );
+        if self.api_down() {
+            text.push_str(
+                "; kube-apiserver is down, so the kubelet runs its Pods from what it last knew and its writes are refused until it is back",
+            );
+        }
         self.lab_note(&text, false);
         self.stopped.remove(&marker);
         self.stopped.remove(&kubelet);
