@@ -1,5 +1,5 @@
 //! The session's terminal, under the editor: the learner types kubectl commands (and `sleep`,
-//! `lab stop|start`) against the cluster the manifest's apply left, one after another on one
+//! `lab stop|start`, `lab power-off|power-on`) against the cluster the manifest's apply left, one after another on one
 //! clock. Each command's steps join the timeline as a group of their own; the transcript
 //! shows what each command printed, and a click on a command shows its first step.
 //!
