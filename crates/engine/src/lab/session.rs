@@ -2123,6 +2123,56 @@ mod session_tests {
         "#]].assert_eq(&transcript(&script));
     }
 
+    /// Probes start over with the restarted container: not ready until its readiness probe
+    /// passes again after its initial delay; the liveness probe finds it alive.
+    #[test]
+    fn a_power_cycled_pods_probes_start_over() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: kind-worker\n  containers:\n  - name: nginx\n    image: nginx:1.29\n    ports:\n    - containerPort: 80\n    readinessProbe:\n      httpGet: {path: /, port: 80}\n      initialDelaySeconds: 5\n      periodSeconds: 5\n    livenessProbe:\n      httpGet: {path: /, port: 80}\n      periodSeconds: 5\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{pod}EOF\nsleep 20s\nkubectl get pods\nlab power-off kind-worker\nsleep 5s\nlab power-on kind-worker\nsleep 3s\nkubectl get pods\nsleep 10s\nkubectl get pods\nsleep 60s\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 23 steps] $ kubectl apply -f -
+            pod/web created
+            (exit status 0)
+            [4ms-20004ms, 27 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          20s
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-25004ms, 0 steps] $ sleep 5s
+            (exit status 0)
+            [25004ms-25004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [25004ms-28004ms, 23 steps] $ sleep 3s
+            (exit status 0)
+            [28004ms-28004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS     AGE
+            web    0/1     Running   1 (8s ago)   28s
+            (exit status 0)
+            [28004ms-38004ms, 3 steps] $ sleep 10s
+            (exit status 0)
+            [38004ms-38004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS      AGE
+            web    1/1     Running   1 (18s ago)   38s
+            (exit status 0)
+            [38004ms-98004ms, 0 steps] $ sleep 60s
+            (exit status 0)
+            [98004ms-98004ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS      AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            web    1/1     Running   1 (78s ago)   98s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [settled at 98004ms]
+            NAME   READY   STATUS    RESTARTS      AGE
+            web    1/1     Running   1 (78s ago)   98s
+        "#]].assert_eq(&transcript(&script));
+    }
+
     /// The control-plane node is not powered off; unknown nodes and missing names are refused.
     #[test]
     fn power_off_refuses_the_control_plane_and_unknown_nodes() {
