@@ -1,7 +1,8 @@
 //! The session's terminal, under the editor: the learner types kubectl commands (and `sleep`,
-//! `lab stop|start`) against the cluster the manifest's apply left, one after another on one
-//! clock. Each command's steps join the timeline as a group of their own; the transcript
-//! shows what each command printed, and a click on a command shows its first step.
+//! `lab stop|start`, `lab power-off|power-on`) against the cluster the manifest's apply left,
+//! one after another on one clock. Each command's steps join the timeline as a group of their
+//! own; the transcript shows what each command printed, and a click on a command shows its
+//! first step.
 //!
 //! Keys: Enter runs the line, ↑/↓ walk the session's commands, Tab completes the word (the
 //! verb, the resource type, the names of the objects in the cluster), Ctrl-L clears the

@@ -26,7 +26,8 @@
 //! plugin; `cni::ipam`, host-local), `images` (image manager, `ImagePullBackOff`),
 //! `containers` (start, kill, exit, `CrashLoopBackOff`), `probes` (prober), `status` (status
 //! manager), `termination` (`SyncTerminatingPod`), `eviction` (eviction manager),
-//! `node_status` and `lease` (heartbeats); `runtime` is containerd and the behaviour model.
+//! `node_status` and `lease` (heartbeats), `power` (the machine lost and booted again);
+//! `runtime` is containerd and the behaviour model.
 //! This file keeps the actor, the pod worker and its dispatch.
 
 pub mod admission;
@@ -39,6 +40,7 @@ pub mod eviction;
 pub mod images;
 pub mod lease;
 pub mod node_status;
+pub mod power;
 pub mod probes;
 pub mod qos;
 pub mod runtime;
@@ -250,7 +252,7 @@ impl PodWorker {
     fn pod_ip(&self) -> Option<u32> {
         match &self.sandbox {
             Sandbox::Ready { ip, .. } => Some(*ip),
-            Sandbox::Stopped { ip } => *ip,
+            Sandbox::Stopped { ip } | Sandbox::Lost { ip, .. } => *ip,
             _ => None,
         }
     }
@@ -379,9 +381,11 @@ impl Kubelet {
     }
 
     /// Starts the kubelet again after it was stopped (a live session's `lab start kubelet
-    /// NODE`): it lists the pods bound to its node again and its heartbeat resumes at once
-    /// (the timers it had queued were lost while it was down); fault timers are not re-armed.
+    /// NODE`): it records its start and posts its node status (`node_status::boot`), lists
+    /// the pods bound to its node again and its heartbeat resumes at once (the timers it had
+    /// queued were lost while it was down); fault timers are not re-armed.
     pub fn restart(&mut self, core: &mut World) {
+        core.after(0, Task::new(self.target(), "boot"));
         core.after(0, Task::new(self.target(), "start"));
         core.after(0, Task::periodic(self.target(), "heartbeat"));
     }
@@ -826,6 +830,7 @@ impl Actor<World> for Kubelet {
                 self.on_probe(core, key, name, kind, instance, task);
             }
             ["evict"] => self.eviction(core),
+            ["boot"] => self.boot(core),
             ["heartbeat"] => {
                 self.heartbeat(core);
                 core.after(NODE_LEASE_RENEW_INTERVAL_MS, Task::periodic(self.target(), "heartbeat"));

@@ -32,7 +32,83 @@ fn stamp_heartbeat(node: &mut Node, now_ms: u64) {
     }
 }
 
+/// The conditions the kubelet sets, in the order its status setters run
+/// (`MemoryPressureCondition`, `DiskPressureCondition`, `PIDPressureCondition`,
+/// `ReadyCondition` in `pkg/kubelet/nodestatus/setters.go`): type, status, reason, message,
+/// and the event recorded when the status changes.
+const HEALTHY: [(&str, &str, &str, &str, &str); 4] = [
+    (
+        "MemoryPressure",
+        "False",
+        "KubeletHasSufficientMemory",
+        "kubelet has sufficient memory available",
+        "NodeHasSufficientMemory",
+    ),
+    ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure", "NodeHasNoDiskPressure"),
+    ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available", "NodeHasSufficientPID"),
+    ("Ready", "True", "KubeletReady", "kubelet is posting ready status", "NodeReady"),
+];
+
 impl Kubelet {
+    /// The kubelet process starts (after `lab start kubelet` or a boot): it records
+    /// `Starting` ("Starting kubelet.") and `NodeAllocatableEnforced`, then posts its node
+    /// status at once: each condition the node-lifecycle controller set to Unknown while it
+    /// was away gets the kubelet's own value again (a new lastTransitionTime, and the event
+    /// `Node <node> status is now: <reason>` the setters record on a change), so the node is
+    /// Ready again and the controller lifts its `unreachable` taints.
+    pub(super) fn boot(&mut self, core: &mut World) {
+        self.node_event(core, "Normal", "Starting", "Starting kubelet.".into());
+        self.node_event(core, "Normal", "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods".into());
+        self.post_conditions(core, "starts and posts its node status");
+    }
+
+    /// Whether a condition the kubelet sets is stored as Unknown (the node-lifecycle
+    /// controller's doing while the kubelet was away, or while its first post after a start
+    /// was refused).
+    fn conditions_unknown(&self, core: &World) -> bool {
+        self.node_ref(core)
+            .and_then(|n| n.status.as_ref())
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.status == "Unknown" && HEALTHY.iter().any(|h| h.0 == c.type_)))
+    }
+
+    /// Posts the node's conditions as the kubelet sees them: each one whose status changes
+    /// gets a new lastTransitionTime and the event `Node <node> status is now: <reason>`.
+    fn post_conditions(&mut self, core: &mut World, what: &str) {
+        let Some(node) = self.node_obj(core) else { return };
+        let mut node = std::sync::Arc::unwrap_or_clone(node);
+        let stamp = apiserver::timestamp(core.now);
+        let mut changed = Vec::new();
+        let conds = node.status.get_or_insert_with(Default::default).conditions.get_or_insert_with(Vec::new);
+        for (type_, status, reason, message, event) in HEALTHY {
+            let (status, reason, message, event) = if type_ == "DiskPressure" && self.disk_pressure_reported {
+                ("True", "KubeletHasDiskPressure", "kubelet has disk pressure", "NodeHasDiskPressure")
+            } else {
+                (status, reason, message, event)
+            };
+            let c = match conds.iter_mut().position(|c| c.type_ == type_) {
+                Some(i) => &mut conds[i],
+                None => {
+                    conds.push(k8s_openapi::api::core::v1::NodeCondition { type_: type_.into(), ..Default::default() });
+                    conds.last_mut().expect("just pushed")
+                }
+            };
+            if c.status != status {
+                c.status = status.into();
+                c.last_transition_time = Some(stamp.clone());
+                changed.push(event);
+            }
+            c.reason = Some(reason.into());
+            c.message = Some(message.into());
+        }
+        for event in &changed {
+            let text = format!("Node {} status is now: {event}", self.node);
+            self.node_event(core, "Normal", event, text);
+        }
+        let ready = if changed.contains(&"NodeReady") { ": Ready=True" } else { "" };
+        self.write_node_status(core, node, format!("kubelet on {} {what}{ready}", self.node));
+    }
+
     /// The kubelet's two heartbeats, every 10 s: it renews its Lease `kube-node-lease/<node>`
     /// (creating it first if it is missing, owned by the Node), and it posts its node status
     /// when `nodeStatusReportFrequency` (5 min) has passed since the last post (changes are
@@ -42,6 +118,12 @@ impl Kubelet {
     /// refused one is.
     pub(super) fn heartbeat(&mut self, core: &mut World) {
         quietly(core, |core| self.renew_lease(core));
+        if self.conditions_unknown(core) {
+            // The status sync (every nodeStatusUpdateFrequency) finds the stored conditions
+            // differ from its own and posts them.
+            self.post_conditions(core, "posts its node status");
+            return;
+        }
         if core.now >= self.last_status_report_ms + NODE_STATUS_REPORT_FREQUENCY_MS {
             if let Some(node) = self.node_obj(core) {
                 let mut node = std::sync::Arc::unwrap_or_clone(node);

@@ -38,6 +38,14 @@ pub(super) enum Sandbox {
     Stopped {
         ip: Option<u32>,
     },
+    /// The machine lost power while the sandbox existed: the pause process and the network
+    /// namespace are gone, but containerd's record of the sandbox (NOTREADY) survives on disk,
+    /// and so does host-local's reservation of its address (released by the CNI DEL of the
+    /// StopPodSandbox the kubelet sends after the reboot).
+    Lost {
+        id: String,
+        ip: Option<u32>,
+    },
 }
 
 impl Kubelet {
@@ -48,6 +56,11 @@ impl Kubelet {
             match w.sandbox.clone() {
                 Sandbox::Ready { .. } => return true,
                 Sandbox::Stopped { .. } => return false,
+                Sandbox::Lost { .. } => {
+                    if !self.sandbox_changed(core, w) {
+                        return false;
+                    }
+                }
                 Sandbox::Failed { retry_at } if core.now < retry_at => {
                     self.wake(core, w, retry_at, true);
                     return false;
@@ -185,6 +198,10 @@ impl Kubelet {
     }
 
     pub(super) fn stop_sandbox(&mut self, core: &mut World, w: &mut PodWorker) {
+        if let Sandbox::Lost { id, ip } = w.sandbox.clone() {
+            self.stop_lost_sandbox(core, w, &id, ip);
+            return;
+        }
         let Sandbox::Ready { id, netns, ip, veth } = w.sandbox.clone() else {
             if !matches!(w.sandbox, Sandbox::Stopped { .. }) {
                 w.sandbox = Sandbox::Stopped { ip: None };

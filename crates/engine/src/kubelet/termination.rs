@@ -146,7 +146,7 @@ impl Kubelet {
     /// and remove the sandbox.
     pub(super) fn forget(&mut self, core: &mut World, w: &mut PodWorker) {
         if w.deleted || w.admitted != Some(true) {
-            if let Sandbox::Ready { id, .. } = &w.sandbox {
+            if let Sandbox::Ready { id, .. } | Sandbox::Lost { id, .. } = &w.sandbox {
                 if let Some(ipam) = self.ipam.as_mut() {
                     ipam.release(id);
                 }

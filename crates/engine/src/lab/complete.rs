@@ -32,7 +32,7 @@ const VERBS: &[&str] = &[
     "uncordon",
 ];
 /// `lab`'s actions and components.
-const LAB_ACTIONS: &[&str] = &["start", "stop"];
+const LAB_ACTIONS: &[&str] = &["power-off", "power-on", "start", "stop"];
 const LAB_COMPONENTS: &[&str] =
     &["control-plane-component", "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet"];
 
@@ -91,6 +91,7 @@ pub fn complete(store: &Store<Object>, namespace: &str, line: &str) -> Vec<Strin
             kind_of(type_).map(|k| names(store, k, &namespace)).unwrap_or_default()
         }
         ["lab"] => LAB_ACTIONS.iter().map(|s| s.to_string()).collect(),
+        ["lab", "power-off" | "power-on"] => names(store, "Node", &namespace),
         ["lab", _] => LAB_COMPONENTS.iter().map(|s| s.to_string()).collect(),
         ["lab", _, "kubelet"] => names(store, "Node", &namespace),
         _ => Vec::new(),
@@ -150,6 +151,9 @@ mod tests {
             ["kind-control-plane", "kind-worker", "kind-worker2"]
         );
         assert_eq!(complete(store, "default", "lab stop kubelet kind-w"), ["kind-worker", "kind-worker2"]);
+        assert_eq!(complete(store, "default", "lab pow"), ["power-off", "power-on"]);
+        assert_eq!(complete(store, "default", "lab power-off kind-w"), ["kind-worker", "kind-worker2"]);
+        assert_eq!(complete(store, "default", "lab power-on kind-worker "), Vec::<String>::new());
         assert_eq!(complete(store, "default", "kubectl get pods --all"), Vec::<String>::new());
         assert_eq!(common_prefix(&["kind-worker".into(), "kind-worker2".into()]), "kind-worker");
         assert_eq!(common_prefix(&["delete".into(), "describe".into()]), "de");

@@ -58,6 +58,7 @@ mod drain;
 mod inspect;
 mod outage;
 mod patch;
+mod power;
 mod verbs;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
@@ -379,7 +380,8 @@ impl Session {
     }
 
     /// The components stopped with `lab stop` (`kube-scheduler`, `kubelet/kind-worker`), in
-    /// name order.
+    /// name order; a node powered off with `lab power-off` is listed as `node/<node>`, and
+    /// its kubelet as `kubelet/<node>` beside it.
     pub fn stopped(&self) -> Vec<String> {
         self.stopped.iter().cloned().collect()
     }
@@ -516,7 +518,10 @@ impl Session {
     /// node (move a static Pod's manifest out of `/etc/kubernetes/manifests` and back, or
     /// `systemctl stop kubelet`).
     fn lab(&mut self, args: &[String]) -> Output {
-        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE\n       lab stop control-plane-component";
+        let usage = "usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE\n       lab stop control-plane-component\n       lab power-off|power-on NODE";
+        if let Some(action @ ("power-off" | "power-on")) = args.first().map(String::as_str) {
+            return self.power(action, args.get(1), usage);
+        }
         let (Some(action), Some(what)) = (args.first(), args.get(1)) else { return Output::error(usage) };
         if action != "stop" && action != "start" {
             return Output::error(usage);
@@ -530,6 +535,11 @@ impl Session {
                 let Some(node) = args.get(2) else { return Output::error(usage) };
                 if !self.kubelets.iter().any(|k| k.node_name() == node) {
                     return Output::error(format!("lab: no node named {node} in this cluster"));
+                }
+                if self.powered_off(node) {
+                    return Output::error(format!(
+                        "lab: {node} is powered off: its kubelet runs again when the machine boots (lab power-on {node})"
+                    ));
                 }
                 format!("kubelet/{node}")
             }
@@ -1228,8 +1238,13 @@ mod session_tests {
 
     /// Every command's line, time, output and exit status, then the pods at the end.
     fn transcript(script: &str) -> String {
+        transcript_within(script, crate::lab::DEFAULT_LIMIT_MS)
+    }
+
+    /// [`transcript`] with a time limit of `limit_ms`.
+    fn transcript_within(script: &str, limit_ms: u64) -> String {
         let loaded = Loaded::load(None).unwrap();
-        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, limit_ms).unwrap();
         let read = |_: &str| None;
         let mut out = String::new();
         for c in parse_script(script, &read).unwrap() {
@@ -1345,6 +1360,842 @@ mod session_tests {
             NAME   READY   STATUS    RESTARTS   AGE
             web    1/1     Running   0          95s
         "#]].assert_eq(&transcript(script));
+    }
+
+    /// A worker loses power: after the grace period its node is Unknown and tainted, after the
+    /// toleration its Pod is deleted and replaced on the other worker, the deleted one stays
+    /// Terminating; powered on, the kubelet completes that deletion and the node is Ready.
+    #[test]
+    fn a_powered_off_node_loses_its_pods_and_a_powered_on_one_finishes_their_deletion() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nlab power-off kind-worker\nsleep 6m\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\nsleep 30s\nkubectl get pods -o wide\nkubectl get nodes\nkubectl describe node kind-worker\nlab power-on kind-worker\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-20004ms, 0 steps] $ lab power-off kind-worker
+            kind-worker is already powered off
+            (exit status 0)
+            [20004ms-380004ms, 70 steps] $ sleep 6m
+            (exit status 0)
+            [380004ms-380004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS        RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running       0          6m20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Terminating   0          6m20s   10.244.1.2   kind-worker    <none>           <none>
+            web-7c64c74567-wb57n   1/1     Running       0          5s      10.244.2.3   kind-worker2   <none>           <none>
+            (exit status 0)
+            [380004ms-380004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS     ROLES           AGE     VERSION
+            kind-control-plane   Ready      control-plane   6m20s   v1.37.0
+            kind-worker          NotReady   <none>          6m20s   v1.37.0
+            kind-worker2         Ready      <none>          6m20s   v1.37.0
+            (exit status 0)
+            [380004ms-380004ms, 5 steps] $ kubectl describe node kind-worker
+            Name:               kind-worker
+            Roles:              <none>
+            Labels:             beta.kubernetes.io/arch=amd64
+                                beta.kubernetes.io/os=linux
+                                kubernetes.io/arch=amd64
+                                kubernetes.io/hostname=kind-worker
+                                kubernetes.io/os=linux
+            Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock
+                                node.alpha.kubernetes.io/ttl: 0
+                                volumes.kubernetes.io/controller-managed-attach-detach: true
+            CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+            Taints:             node.kubernetes.io/unreachable:NoExecute
+                                node.kubernetes.io/unreachable:NoSchedule
+            Unschedulable:      false
+            Lease:
+              HolderIdentity:  kind-worker
+              AcquireTime:     <unset>
+              RenewTime:       Thu, 01 Jan 2026 00:00:20 +0000
+            Conditions:
+              Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message
+              ----             ------    -----------------                 ------------------                ------              -------
+              MemoryPressure   Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              DiskPressure     Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              PIDPressure      Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+              Ready            Unknown   Thu, 01 Jan 2026 00:00:02 +0000   Thu, 01 Jan 2026 00:01:15 +0000   NodeStatusUnknown   Kubelet stopped posting node status.
+            Addresses:
+              InternalIP:  172.18.0.3
+              Hostname:    kind-worker
+            Capacity:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            Allocatable:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            System Info:
+              Machine ID:                 
+              System UUID:                
+              Boot ID:                    
+              Kernel Version:             6.8.0-64-generic
+              OS Image:                   Debian GNU/Linux 12 (bookworm)
+              Operating System:           linux
+              Architecture:               amd64
+              Container Runtime Version:  containerd://2.1.3
+              Kubelet Version:            v1.37.0
+            PodCIDR:                      10.244.1.0/24
+            PodCIDRs:                     10.244.1.0/24
+            ProviderID:                   kind://docker/kind/kind-worker
+            Non-terminated Pods:          (1 in total)
+              Namespace                   Name                    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+              ---------                   ----                    ------------  ----------  ---------------  -------------  ---
+              default                     web-7c64c74567-pgw5x    0 (0%)        0 (0%)      0 (0%)           0 (0%)         6m20s
+            Allocated resources:
+              (Total limits may be over 100 percent, i.e., overcommitted.)
+              Resource           Requests  Limits
+              --------           --------  ------
+              cpu                0 (0%)    0 (0%)
+              memory             0 (0%)    0 (0%)
+              ephemeral-storage  0 (0%)    0 (0%)
+              hugepages-1Gi      0 (0%)    0 (0%)
+              hugepages-2Mi      0 (0%)    0 (0%)
+            Events:
+              Type    Reason        Age   From             Message
+              ----    ------        ----  ----             -------
+              Normal  NodeNotReady  5m5s  node-controller  Node kind-worker status is now: NodeNotReady
+            (exit status 0)
+            [380004ms-380004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [380004ms-410004ms, 34 steps] $ sleep 30s
+            (exit status 0)
+            [410004ms-410004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE     IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          6m50s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-wb57n   1/1     Running   0          35s     10.244.2.3   kind-worker2   <none>           <none>
+            (exit status 0)
+            [410004ms-410004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE     VERSION
+            kind-control-plane   Ready    control-plane   6m50s   v1.37.0
+            kind-worker          Ready    <none>          6m50s   v1.37.0
+            kind-worker2         Ready    <none>          6m50s   v1.37.0
+            (exit status 0)
+            [410004ms-410004ms, 5 steps] $ kubectl describe node kind-worker
+            Name:               kind-worker
+            Roles:              <none>
+            Labels:             beta.kubernetes.io/arch=amd64
+                                beta.kubernetes.io/os=linux
+                                kubernetes.io/arch=amd64
+                                kubernetes.io/hostname=kind-worker
+                                kubernetes.io/os=linux
+            Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: unix:///run/containerd/containerd.sock
+                                node.alpha.kubernetes.io/ttl: 0
+                                volumes.kubernetes.io/controller-managed-attach-detach: true
+            CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000
+            Taints:             <none>
+            Unschedulable:      false
+            Lease:
+              HolderIdentity:  kind-worker
+              AcquireTime:     <unset>
+              RenewTime:       Thu, 01 Jan 2026 00:06:50 +0000
+            Conditions:
+              Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+              ----             ------  -----------------                 ------------------                ------                       -------
+              MemoryPressure   False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available
+              DiskPressure     False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure
+              PIDPressure      False   Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletHasSufficientPID      kubelet has sufficient PID available
+              Ready            True    Thu, 01 Jan 2026 00:06:20 +0000   Thu, 01 Jan 2026 00:06:20 +0000   KubeletReady                 kubelet is posting ready status
+            Addresses:
+              InternalIP:  172.18.0.3
+              Hostname:    kind-worker
+            Capacity:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            Allocatable:
+              cpu:                4
+              ephemeral-storage:  102626232Ki
+              hugepages-1Gi:      0
+              hugepages-2Mi:      0
+              memory:             8131440Ki
+              pods:               110
+            System Info:
+              Machine ID:                 
+              System UUID:                
+              Boot ID:                    
+              Kernel Version:             6.8.0-64-generic
+              OS Image:                   Debian GNU/Linux 12 (bookworm)
+              Operating System:           linux
+              Architecture:               amd64
+              Container Runtime Version:  containerd://2.1.3
+              Kubelet Version:            v1.37.0
+            PodCIDR:                      10.244.1.0/24
+            PodCIDRs:                     10.244.1.0/24
+            ProviderID:                   kind://docker/kind/kind-worker
+            Non-terminated Pods:          (0 in total)
+              Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+              ---------                   ----    ------------  ----------  ---------------  -------------  ---
+            Allocated resources:
+              (Total limits may be over 100 percent, i.e., overcommitted.)
+              Resource           Requests  Limits
+              --------           --------  ------
+              cpu                0 (0%)    0 (0%)
+              memory             0 (0%)    0 (0%)
+              ephemeral-storage  0 (0%)    0 (0%)
+              hugepages-1Gi      0 (0%)    0 (0%)
+              hugepages-2Mi      0 (0%)    0 (0%)
+            Events:
+              Type    Reason                   Age    From             Message
+              ----    ------                   ----   ----             -------
+              Normal  NodeNotReady             5m35s  node-controller  Node kind-worker status is now: NodeNotReady
+              Normal  Starting                 30s    kubelet          Starting kubelet.
+              Normal  NodeAllocatableEnforced  30s    kubelet          Updated Node Allocatable limit across pods
+              Normal  NodeHasSufficientMemory  30s    kubelet          Node kind-worker status is now: NodeHasSufficientMemory
+              Normal  NodeHasNoDiskPressure    30s    kubelet          Node kind-worker status is now: NodeHasNoDiskPressure
+              Normal  NodeHasSufficientPID     30s    kubelet          Node kind-worker status is now: NodeHasSufficientPID
+              Normal  NodeReady                30s    kubelet          Node kind-worker status is now: NodeReady
+            (exit status 0)
+            [410004ms-410004ms, 0 steps] $ lab power-on kind-worker
+            kind-worker is already powered on
+            (exit status 0)
+            [settled at 445004ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          7m25s
+            web-7c64c74567-wb57n   1/1     Running   0          70s
+        "#]].assert_eq(&transcript_within(&script, 900_000));
+    }
+
+    /// A short power cycle, before any eviction: the Pod's sandbox is re-created (the
+    /// SandboxChanged event, a new IP), its container restarted once, its last state the
+    /// container lost with the machine (255, Unknown).
+    #[test]
+    fn a_power_cycled_node_recreates_its_pods_sandboxes() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nsleep 20s\nlab stop kubelet kind-worker\nlab power-on kind-worker\nsleep 20s\nkubectl get pods -o wide\nkubectl describe pod web-7c64c74567-pgw5x\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-40004ms, 0 steps] $ sleep 20s
+            (exit status 0)
+            [40004ms-40004ms, 0 steps] $ lab stop kubelet kind-worker
+            lab: kind-worker is powered off: its kubelet runs again when the machine boots (lab power-on kind-worker)
+            (exit status 1)
+            [40004ms-40004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [40004ms-60004ms, 35 steps] $ sleep 20s
+            (exit status 0)
+            [60004ms-60004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS      AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0             60s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   1 (40s ago)   60s   10.244.1.3   kind-worker    <none>           <none>
+            (exit status 0)
+            [60004ms-60004ms, 5 steps] $ kubectl describe pod web-7c64c74567-pgw5x
+            Name:             web-7c64c74567-pgw5x
+            Namespace:        default
+            Priority:         0
+            Service Account:  default
+            Node:             kind-worker/172.18.0.3
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:           app=web
+                              pod-template-hash=7c64c74567
+            Annotations:      <none>
+            Status:           Running
+            IP:               10.244.1.3
+            IPs:
+              IP:           10.244.1.3
+            Controlled By:  ReplicaSet/web-7c64c74567
+            Containers:
+              nginx:
+                Container ID:   containerd://0781577a0f53e5d6d909c315b21d8f6ce8e6022a79eb517b62db179ca8487c5a
+                Image:          nginx:1.29
+                Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                Port:           <none>
+                Host Port:      <none>
+                State:          Running
+                  Started:      Thu, 01 Jan 2026 00:00:40 +0000
+                Last State:     Terminated
+                  Reason:       Unknown
+                  Exit Code:    255
+                  Started:      Thu, 01 Jan 2026 00:00:02 +0000
+                  Finished:     Thu, 01 Jan 2026 00:00:20 +0000
+                Ready:          True
+                Restart Count:  1
+                Environment:    <none>
+                Mounts:
+                  /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-sk4nv (ro)
+            Conditions:
+              Type                        Status
+              PodReadyToStartContainers   True 
+              Initialized                 True 
+              Ready                       True 
+              ContainersReady             True 
+              PodScheduled                True 
+            Volumes:
+              kube-api-access-sk4nv:
+                Type:                    Projected (a volume that contains injected data from multiple sources)
+                TokenExpirationSeconds:  3607
+                ConfigMapName:           kube-root-ca.crt
+                Optional:                false
+                DownwardAPI:             true
+            QoS Class:                   BestEffort
+            Node-Selectors:              <none>
+            Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                                         node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+            Events:
+              Type    Reason          Age   From               Message
+              ----    ------          ----  ----               -------
+              Normal  Scheduled       60s   default-scheduler  Successfully assigned default/web-7c64c74567-pgw5x to kind-worker
+              Normal  Pulling         60s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
+              Normal  Pulled          58s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+              Normal  Created         58s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started         58s   kubelet            spec.containers{nginx}: Container started
+              Normal  SandboxChanged  20s   kubelet            Pod sandbox changed, it will be killed and re-created.
+              Normal  Pulled          20s   kubelet            spec.containers{nginx}: Container image "nginx:1.29" already present on machine and can be accessed by the pod
+              Normal  Created         20s   kubelet            spec.containers{nginx}: Container created
+              Normal  Started         20s   kubelet            spec.containers{nginx}: Container started
+            (exit status 0)
+            [settled at 105004ms]
+            NAME                   READY   STATUS    RESTARTS      AGE
+            web-7c64c74567-9vtnp   1/1     Running   0             105s
+            web-7c64c74567-pgw5x   1/1     Running   1 (85s ago)   105s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// A power cycle of Pods bound to kind-worker: the init container runs again in the new
+    /// sandbox; a Pod with `restartPolicy: Never` gets no new sandbox and fails.
+    #[test]
+    fn a_power_cycle_reruns_init_containers_and_fails_pods_that_never_restart() {
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\nspec:\n  nodeName: kind-worker\n  initContainers:\n  - {name: setup, image: busybox:1.36, command: [sh, -c, \"echo ready\"]}\n  containers:\n  - {name: app, image: busybox:1.36, command: [sh, -c, \"sleep 3600\"]}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: once\nspec:\n  nodeName: kind-worker\n  restartPolicy: Never\n  containers:\n  - {name: once, image: busybox:1.36, command: [sh, -c, \"sleep 3600\"]}\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{pods}EOF\nsleep 20s\nkubectl get pods -o wide\nlab power-off kind-worker\nsleep 10s\nlab power-on kind-worker\nsleep 1s\nkubectl get pods\nsleep 20s\nkubectl get pods -o wide\nkubectl get pod app -o yaml\nkubectl get pod once -o yaml\n"
+        );
+        expect![[r#"
+            [0ms-12ms, 52 steps] $ kubectl apply -f -
+            pod/app created
+            pod/once created
+            (exit status 0)
+            [12ms-20012ms, 50 steps] $ sleep 20s
+            (exit status 0)
+            [20012ms-20012ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            app    1/1     Running   0          20s   10.244.1.2   kind-worker   <none>           <none>
+            once   1/1     Running   0          20s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [20012ms-20012ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20012ms-30012ms, 0 steps] $ sleep 10s
+            (exit status 0)
+            [30012ms-30012ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [30012ms-31012ms, 30 steps] $ sleep 1s
+            (exit status 0)
+            [31012ms-31012ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS   AGE
+            app    0/1     Unknown   0          31s
+            once   0/1     Unknown   0          31s
+            (exit status 0)
+            [31012ms-51012ms, 7 steps] $ sleep 20s
+            (exit status 0)
+            [51012ms-51012ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS      AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            app    1/1     Running   1 (31s ago)   51s   10.244.1.4   kind-worker   <none>           <none>
+            once   0/1     Unknown   0             51s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [51012ms-51012ms, 5 steps] $ kubectl get pod app -o yaml
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"app","namespace":"default"},"spec":{"containers":[{"command":["sh","-c","sleep 3600"],"image":"busybox:1.36","name":"app"}],"initContainers":[{"command":["sh","-c","echo ready"],"image":"busybox:1.36","name":"setup"}],"nodeName":"kind-worker"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              name: app
+              namespace: default
+              resourceVersion: "197"
+              uid: c34d0bff-9015-4280-a099-ec6cd7363ca5
+            spec:
+              containers:
+              - command:
+                - sh
+                - -c
+                - sleep 3600
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: app
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              initContainers:
+              - command:
+                - sh
+                - -c
+                - echo ready
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: setup
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Always
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-t29pp
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:31Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:31Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:32Z"
+                observedGeneration: 1
+                status: "True"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:32Z"
+                observedGeneration: 1
+                status: "True"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://4f05f03735c3b951bc73014050141d0196bf5d405151ec53aa3de53fbde4ae5b
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState:
+                  terminated:
+                    containerID: containerd://e4d9303221373073e9a6100461edd57a4d4673ef77ba057421af8cfd4c4cbee5
+                    exitCode: 255
+                    finishedAt: "2026-01-01T00:00:20Z"
+                    reason: Unknown
+                    startedAt: "2026-01-01T00:00:01Z"
+                name: app
+                ready: true
+                restartCount: 1
+                started: true
+                state:
+                  running:
+                    startedAt: "2026-01-01T00:00:31Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              initContainerStatuses:
+              - containerID: containerd://bcf35b6db5f3ba40c7c9572ddea951a8635b0b7e74f0c83e18c80a5e762810c2
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState:
+                  terminated:
+                    containerID: containerd://d16aa4b296eb9d18ab27a171be5b133cdca0c749607e2c86b54b3c40881e2907
+                    exitCode: 0
+                    finishedAt: "2026-01-01T00:00:00Z"
+                    reason: Completed
+                    startedAt: "2026-01-01T00:00:00Z"
+                name: setup
+                ready: false
+                restartCount: 1
+                started: false
+                state:
+                  terminated:
+                    containerID: containerd://bcf35b6db5f3ba40c7c9572ddea951a8635b0b7e74f0c83e18c80a5e762810c2
+                    exitCode: 0
+                    finishedAt: "2026-01-01T00:00:30Z"
+                    reason: Completed
+                    startedAt: "2026-01-01T00:00:30Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-t29pp
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              observedGeneration: 1
+              phase: Running
+              podIP: 10.244.1.4
+              podIPs:
+              - ip: 10.244.1.4
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+            [51012ms-51012ms, 5 steps] $ kubectl get pod once -o yaml
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"once","namespace":"default"},"spec":{"containers":[{"command":["sh","-c","sleep 3600"],"image":"busybox:1.36","name":"once"}],"nodeName":"kind-worker","restartPolicy":"Never"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              generation: 1
+              name: once
+              namespace: default
+              resourceVersion: "189"
+              uid: 7476cf8a-4baa-4dc0-87b3-41d690d7a28a
+            spec:
+              containers:
+              - command:
+                - sh
+                - -c
+                - sleep 3600
+                image: busybox:1.36
+                imagePullPolicy: IfNotPresent
+                name: once
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-sk4nv
+                  readOnly: true
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              nodeName: kind-worker
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Never
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+              volumes:
+              - name: kube-api-access-sk4nv
+                projected:
+                  defaultMode: 420
+                  sources:
+                  - serviceAccountToken:
+                      expirationSeconds: 3607
+                      path: token
+                  - configMap:
+                      items:
+                      - key: ca.crt
+                        path: ca.crt
+                      name: kube-root-ca.crt
+                  - downwardAPI:
+                      items:
+                      - fieldRef:
+                          apiVersion: v1
+                          fieldPath: metadata.namespace
+                        path: namespace
+            status:
+              conditions:
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                observedGeneration: 1
+                status: "False"
+                type: PodReadyToStartContainers
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: Initialized
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                message: "containers with unready status: [once]"
+                observedGeneration: 1
+                reason: ContainersNotReady
+                status: "False"
+                type: Ready
+              - lastTransitionTime: "2026-01-01T00:00:30Z"
+                message: "containers with unready status: [once]"
+                observedGeneration: 1
+                reason: ContainersNotReady
+                status: "False"
+                type: ContainersReady
+              - lastTransitionTime: "2026-01-01T00:00:00Z"
+                observedGeneration: 1
+                status: "True"
+                type: PodScheduled
+              containerStatuses:
+              - containerID: containerd://f55540b2bff06252e02852925a4dc85286c5d1b05ce2ce141180b23a1075b77f
+                image: docker.io/library/busybox:1.36
+                imageID: docker.io/library/busybox@sha256:f9e1702a986c880b43a898f22c2463373f2c269b344f12f84e55412187e5ca16
+                lastState: {}
+                name: once
+                ready: false
+                restartCount: 0
+                started: false
+                state:
+                  terminated:
+                    containerID: containerd://f55540b2bff06252e02852925a4dc85286c5d1b05ce2ce141180b23a1075b77f
+                    exitCode: 255
+                    finishedAt: "2026-01-01T00:00:20Z"
+                    reason: Unknown
+                    startedAt: "2026-01-01T00:00:01Z"
+                volumeMounts:
+                - mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+                  name: kube-api-access-sk4nv
+                  readOnly: true
+                  recursiveReadOnly: Disabled
+              hostIP: 172.18.0.3
+              hostIPs:
+              - ip: 172.18.0.3
+              observedGeneration: 1
+              phase: Failed
+              podIP: 10.244.1.3
+              podIPs:
+              - ip: 10.244.1.3
+              qosClass: BestEffort
+              startTime: "2026-01-01T00:00:00Z"
+            (exit status 0)
+            [settled at 95004ms]
+            NAME   READY   STATUS    RESTARTS      AGE
+            app    1/1     Running   1 (75s ago)   95s
+            once   0/1     Unknown   0             95s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// A kubelet stopped past the grace period: the node goes NotReady while its Pod runs on;
+    /// started again, the kubelet posts its node status and the node is Ready.
+    #[test]
+    fn a_started_kubelet_posts_its_node_status_again() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab stop kubelet kind-worker\nsleep 70s\nkubectl get nodes\nlab start kubelet kind-worker\nsleep 10s\nkubectl get nodes\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 1 steps] $ lab stop kubelet kind-worker
+            kubelet/kind-worker stopped: it loses its work queues and sees no watch event until it starts again (as `systemctl stop kubelet` on kind-worker does)
+            (exit status 0)
+            [20004ms-90004ms, 20 steps] $ sleep 70s
+            (exit status 0)
+            [90004ms-90004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS     ROLES           AGE   VERSION
+            kind-control-plane   Ready      control-plane   90s   v1.37.0
+            kind-worker          NotReady   <none>          90s   v1.37.0
+            kind-worker2         Ready      <none>          90s   v1.37.0
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab start kubelet kind-worker
+            kubelet/kind-worker started: it lists every object again and reconciles what changed while it was down (as `systemctl start kubelet` on kind-worker does)
+            (exit status 0)
+            [90004ms-100004ms, 30 steps] $ sleep 10s
+            (exit status 0)
+            [100004ms-100004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE    VERSION
+            kind-control-plane   Ready    control-plane   100s   v1.37.0
+            kind-worker          Ready    <none>          100s   v1.37.0
+            kind-worker2         Ready    <none>          100s   v1.37.0
+            (exit status 0)
+            [100004ms-100004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE    IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0          100s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          100s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+            [settled at 300000ms]
+            NAME                   READY   STATUS    RESTARTS   AGE
+            web-7c64c74567-9vtnp   1/1     Running   0          5m
+            web-7c64c74567-pgw5x   1/1     Running   0          5m
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// Powered on while the API server is down: the kubelet restarts its Pods' containers
+    /// without the API server, its first node status is refused, and the next status sync
+    /// after the API server is back posts Ready.
+    #[test]
+    fn a_node_powered_on_during_an_api_outage_reports_ready_once_it_is_back() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DEPLOYMENT}EOF\nsleep 20s\nlab power-off kind-worker\nsleep 70s\nlab stop kube-apiserver\nlab power-on kind-worker\nsleep 10s\nlab start kube-apiserver\nsleep 15s\nkubectl get nodes\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 16 steps] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms, 91 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-90004ms, 20 steps] $ sleep 70s
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab stop kube-apiserver
+            kube-apiserver stopped: every client's connection is refused: kubectl's, the controllers' and the scheduler's (they see no watch event and can write nothing), the kubelets' (they keep running their Pods' containers and retry their status writes) (as when /etc/kubernetes/manifests/kube-apiserver.yaml is moved away on kind-control-plane and the kubelet stops the static Pod)
+            (exit status 0)
+            [90004ms-90004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does); kube-apiserver is down, so the kubelet runs its Pods from what it last knew and its writes are refused until it is back
+            (exit status 0)
+            [90004ms-100004ms, 51 steps] $ sleep 10s
+            (exit status 0)
+            [100004ms-100004ms, 17 steps] $ lab start kube-apiserver
+            kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
+            (exit status 0)
+            [100004ms-115004ms, 30 steps] $ sleep 15s
+            (exit status 0)
+            [115004ms-115004ms, 4 steps] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE    VERSION
+            kind-control-plane   Ready    control-plane   115s   v1.37.0
+            kind-worker          Ready    <none>          115s   v1.37.0
+            kind-worker2         Ready    <none>          115s   v1.37.0
+            (exit status 0)
+            [115004ms-115004ms, 4 steps] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS      AGE    IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-9vtnp   1/1     Running   0             115s   10.244.2.2   kind-worker2   <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   1 (95s ago)   115s   10.244.1.3   kind-worker    <none>           <none>
+            (exit status 0)
+            [settled at 300000ms]
+            NAME                   READY   STATUS    RESTARTS        AGE
+            web-7c64c74567-9vtnp   1/1     Running   0               5m
+            web-7c64c74567-pgw5x   1/1     Running   1 (4m40s ago)   5m
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// Probes start over with the restarted container: not ready until its readiness probe
+    /// passes again after its initial delay; the liveness probe finds it alive.
+    #[test]
+    fn a_power_cycled_pods_probes_start_over() {
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: kind-worker\n  containers:\n  - name: nginx\n    image: nginx:1.29\n    ports:\n    - containerPort: 80\n    readinessProbe:\n      httpGet: {path: /, port: 80}\n      initialDelaySeconds: 5\n      periodSeconds: 5\n    livenessProbe:\n      httpGet: {path: /, port: 80}\n      periodSeconds: 5\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{pod}EOF\nsleep 20s\nkubectl get pods\nlab power-off kind-worker\nsleep 5s\nlab power-on kind-worker\nsleep 3s\nkubectl get pods\nsleep 10s\nkubectl get pods\nsleep 60s\nkubectl get pods -o wide\n"
+        );
+        expect![[r#"
+            [0ms-4ms, 23 steps] $ kubectl apply -f -
+            pod/web created
+            (exit status 0)
+            [4ms-20004ms, 27 steps] $ sleep 20s
+            (exit status 0)
+            [20004ms-20004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS   AGE
+            web    1/1     Running   0          20s
+            (exit status 0)
+            [20004ms-20004ms, 2 steps] $ lab power-off kind-worker
+            kind-worker powered off: every container and pod sandbox on it died with the machine, and its kubelet stopped posting node status and renewing its Lease. Nobody tells the API server: after the node monitor grace period (50s) the node-lifecycle controller sets the node's conditions to Unknown and taints it node.kubernetes.io/unreachable, and the taint eviction controller deletes its Pods once their toleration runs out (300s by default); they stay Terminating, since no kubelet confirms the kill (as `docker stop kind-worker` does to kind's node container)
+            (exit status 0)
+            [20004ms-25004ms, 0 steps] $ sleep 5s
+            (exit status 0)
+            [25004ms-25004ms, 1 steps] $ lab power-on kind-worker
+            kind-worker powered on: containerd finds its old sandboxes not ready and its containers exited (255, Unknown); the kubelet starts with an empty memory, posts its node status (Ready again, so the node-lifecycle controller lifts the node.kubernetes.io/unreachable taints), lists its Pods from the API server, re-creates the sandbox of each Pod still bound to it (SandboxChanged, a new IP, each container's restart count one higher) and completes the deletion of those deleted while it was off (as `docker start kind-worker` does)
+            (exit status 0)
+            [25004ms-28004ms, 23 steps] $ sleep 3s
+            (exit status 0)
+            [28004ms-28004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS     AGE
+            web    0/1     Running   1 (8s ago)   28s
+            (exit status 0)
+            [28004ms-38004ms, 3 steps] $ sleep 10s
+            (exit status 0)
+            [38004ms-38004ms, 4 steps] $ kubectl get pods
+            NAME   READY   STATUS    RESTARTS      AGE
+            web    1/1     Running   1 (18s ago)   38s
+            (exit status 0)
+            [38004ms-98004ms, 0 steps] $ sleep 60s
+            (exit status 0)
+            [98004ms-98004ms, 4 steps] $ kubectl get pods -o wide
+            NAME   READY   STATUS    RESTARTS      AGE   IP           NODE          NOMINATED NODE   READINESS GATES
+            web    1/1     Running   1 (78s ago)   98s   10.244.1.3   kind-worker   <none>           <none>
+            (exit status 0)
+            [settled at 98004ms]
+            NAME   READY   STATUS    RESTARTS      AGE
+            web    1/1     Running   1 (78s ago)   98s
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// The control-plane node is not powered off; unknown nodes and missing names are refused.
+    #[test]
+    fn power_off_refuses_the_control_plane_and_unknown_nodes() {
+        expect![[r#"
+            [0ms-0ms, 0 steps] $ lab power-off kind-control-plane
+            lab: kind-control-plane runs the control plane (etcd, kube-apiserver, kube-controller-manager and kube-scheduler as static Pods): powering it off stops the whole cluster, and kubectl could reach nothing until it boots again; the lab does not model that. `lab stop kube-apiserver` or `lab stop etcd` shows what clients see while the control plane is away; `lab power-off` a worker node shows a machine lost
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-off kind-worker9
+            lab: no node named kind-worker9 in this cluster
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-on
+            usage: lab stop|start kube-apiserver|etcd|kube-scheduler|kube-controller-manager|kubelet NODE
+                   lab stop control-plane-component
+                   lab power-off|power-on NODE
+            (exit status 1)
+            [0ms-0ms, 0 steps] $ lab power-on kind-worker2
+            kind-worker2 is already powered on
+            (exit status 0)
+            [settled at 60000ms]
+            No resources found in default namespace.
+        "#]].assert_eq(&transcript(
+            "lab power-off kind-control-plane\nlab power-off kind-worker9\nlab power-on\nlab power-on kind-worker2\n",
+        ));
     }
 
     /// The controller manager stopped: a deleted Pod of a Deployment is not replaced until
@@ -2890,6 +3741,11 @@ mod session_properties {
                 "lab start kube-scheduler",
                 "lab stop kubelet kind-worker",
                 "lab start kubelet kind-worker",
+                "lab power-off kind-worker",
+                "lab power-on kind-worker",
+                "lab power-off kind-worker2",
+                "lab power-on kind-worker2",
+                "lab power-off kind-control-plane",
                 "lab stop kube-apiserver",
                 "lab start kube-apiserver",
                 "lab stop etcd",
