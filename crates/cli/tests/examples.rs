@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 21] = [
+const EXAMPLES: [&str; 22] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -31,6 +31,7 @@ const EXAMPLES: [&str; 21] = [
     "session-apiserver-outage",
     "session-drain",
     "session-debugging",
+    "session-watch",
 ];
 
 fn root() -> PathBuf {

@@ -657,8 +657,13 @@ impl Session {
             return out;
         }
         let sub = flags.args.first().map(String::as_str).unwrap_or("");
-        let declared =
-            |name, field_manager, strict, merge_patch| KubectlCommand { name, field_manager, strict, merge_patch, dry_run: false };
+        let declared = |name, field_manager, strict, merge_patch| KubectlCommand {
+            name,
+            field_manager,
+            strict,
+            merge_patch,
+            dry_run: false,
+        };
         self.command = match verb.as_str() {
             "label" => Some(declared("kubectl label", "kubectl-label", false, true)),
             "annotate" => Some(declared("kubectl annotate", "kubectl-annotate", false, true)),
@@ -858,8 +863,7 @@ impl Session {
     }
 
     fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) =
-            flags.unknown(&[
+        if let Some(f) = flags.unknown(&[
             "-n",
             "--namespace",
             "-o",
@@ -970,10 +974,15 @@ impl Session {
                     Some(status) => errors.push(CommandError::Server(status)),
                     None => objects.extend(resp.into_object()),
                 }
+                if watch.watching() && !errors.is_empty() {
+                    break;
+                }
             }
         }
         if watch.watching() {
+            // kubectl's watch builder does not continue on errors: the first one ends it.
             if !errors.is_empty() {
+                errors.truncate(1);
                 return Output::error(kubectl_stderr(&errors));
             }
             if names.len() > 1 {
@@ -2927,6 +2936,19 @@ mod session_properties {
                 "kubectl scale statefulset db --replicas=3",
                 "kubectl get pods -o wide",
                 "kubectl get deployments -A",
+                "kubectl get pods -w",
+                "kubectl get pods -l app=shop -w --output-watch-events",
+                "kubectl get deployments -A --watch-only -o name",
+                "kubectl get deployment shop -w -o yaml",
+                "kubectl get statefulsets -w -o json --output-watch-events",
+                "kubectl rollout status statefulset/db --timeout=20s",
+                "kubectl rollout history statefulset/db",
+                "kubectl rollout undo statefulset/db",
+                "kubectl rollout restart statefulset/db",
+                "kubectl set image statefulset/db *=redis:8.2",
+                "kubectl describe jobs",
+                "kubectl drain -l kubernetes.io/hostname=kind-worker --ignore-daemonsets --force --dry-run=server",
+                "kubectl drain -l kubernetes.io/hostname=kind-worker2 --ignore-daemonsets --force --timeout=30s",
                 "lab stop kube-controller-manager",
                 "lab start kube-controller-manager",
                 "lab stop kube-scheduler",

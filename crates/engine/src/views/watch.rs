@@ -133,7 +133,9 @@ pub fn table_row(obj: &Object, clock: Clock, wide: bool) -> Option<(&'static [su
         Object::EndpointSlice(o) => (p::ENDPOINT_SLICE_COLUMNS, p::endpoint_slice_row(o, clock)),
         Object::Node(o) => (p::NODE_COLUMNS, p::node_row(o, clock)),
         Object::Event(o) => (p::EVENT_COLUMNS, p::event_row(o, clock)),
-        Object::PersistentVolumeClaim(o) => (p::PERSISTENT_VOLUME_CLAIM_COLUMNS, p::persistent_volume_claim_row(o, clock)),
+        Object::PersistentVolumeClaim(o) => {
+            (p::PERSISTENT_VOLUME_CLAIM_COLUMNS, p::persistent_volume_claim_row(o, clock))
+        }
         Object::PersistentVolume(o) => (p::PERSISTENT_VOLUME_COLUMNS, p::persistent_volume_row(o, clock)),
         Object::Other(u) if u.kind == "HorizontalPodAutoscaler" => (p::HPA_COLUMNS, p::hpa_row(u, clock)),
         Object::Other(u) if u.kind == "PodDisruptionBudget" => (p::PDB_COLUMNS, p::pdb_row(u, clock)),

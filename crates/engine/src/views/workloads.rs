@@ -427,7 +427,10 @@ pub fn describe_job(job: &Job, events: &[&Event], clock: Clock) -> String {
         ),
     }
     if spec.completion_mode.as_deref() == Some("Indexed") {
-        w.write(0, &format!("Completed Indexes:\t{}\n", cap_indexes(status.completed_indexes.as_deref().unwrap_or(""), 50)));
+        w.write(
+            0,
+            &format!("Completed Indexes:\t{}\n", cap_indexes(status.completed_indexes.as_deref().unwrap_or(""), 50)),
+        );
     }
     describe_pod_template(&mut w, Some(&spec.template));
     describe_events(&mut w, events, clock);

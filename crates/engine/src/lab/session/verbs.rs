@@ -173,7 +173,10 @@ fn statefulset_rollout_status(set: &Value) -> Result<(String, bool), String> {
                 ));
             }
         }
-        return Ok((format!("partitioned roll out complete: {} new pods have been updated...\n", num("updatedReplicas")), true));
+        return Ok((
+            format!("partitioned roll out complete: {} new pods have been updated...\n", num("updatedReplicas")),
+            true,
+        ));
     }
     if text("updateRevision") != text("currentRevision") {
         return Ok((
@@ -333,7 +336,8 @@ impl Session {
         if to == 0 && history.len() <= 1 {
             return Output::error("error: no last revision to roll back to");
         }
-        let target = if to == 0 { history.get(history.len() - 2) } else { history.iter().find(|r| revision_of(r) == to) };
+        let target =
+            if to == 0 { history.get(history.len() - 2) } else { history.iter().find(|r| revision_of(r) == to) };
         let Some(target) = target else { return not_found() };
         let current = live.to_json().pointer("/spec/template").cloned().unwrap_or(json!({}));
         if revision_template(target) == current {
@@ -1180,7 +1184,10 @@ mod tests {
         let mut out = String::new();
         for c in parse_script(script, &|_| None).unwrap() {
             let r = session.run(&c).clone();
-            out += &format!("[{}ms-{}ms] $ {}\n{}{}(exit status {})\n", r.start_ms, r.end_ms, r.line, r.stdout, r.stderr, r.exit_code);
+            out += &format!(
+                "[{}ms-{}ms] $ {}\n{}{}(exit status {})\n",
+                r.start_ms, r.end_ms, r.line, r.stdout, r.stderr, r.exit_code
+            );
         }
         out
     }
@@ -1291,7 +1298,8 @@ mod tests {
             [14002ms-14002ms] $ kubectl rollout status pod/db-0
             error: no status viewer has been implemented for Pod
             (exit status 1)
-        "#]].assert_eq(&transcript(&script));
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 
     #[test]
@@ -1355,7 +1363,8 @@ mod tests {
             [125002ms-125002ms] $ kubectl rollout restart daemonset/agent
             daemonset.apps/agent restarted
             (exit status 0)
-        "#]].assert_eq(&transcript(&script));
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 
     #[test]
@@ -1452,6 +1461,7 @@ mod tests {
             [30004ms-30004ms] $ kubectl describe job nope
             Error from server (NotFound): jobs.batch "nope" not found
             (exit status 1)
-        "#]].assert_eq(&transcript(&script));
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 }

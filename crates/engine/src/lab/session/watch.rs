@@ -21,7 +21,7 @@
 
 use super::{go_json_indent, go_yaml, kind_string, selector_matches, Flags, Output, SelectorOp, Session};
 use crate::object::{Object, ResourceInfo};
-use crate::sim::{run_loop_from, Actor, Task, Target};
+use crate::sim::{run_loop_from, Actor, Target, Task};
 use crate::store::{EventType, WatchEvent};
 use crate::views::{Clock, GetOptions, WatchTable};
 use crate::world::World;
@@ -44,7 +44,11 @@ impl WatchFlags {
                 .find(|(n, _)| names.contains(&n.as_str()))
                 .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| v != "false"))
         };
-        WatchFlags { watch: on(&["-w", "--watch"]), only: on(&["--watch-only"]), events: on(&["--output-watch-events"]) }
+        WatchFlags {
+            watch: on(&["-w", "--watch"]),
+            only: on(&["--watch-only"]),
+            events: on(&["--output-watch-events"]),
+        }
     }
 
     pub(super) fn watching(&self) -> bool {
@@ -256,7 +260,10 @@ mod tests {
         let mut out = String::new();
         for c in parse_script(script, &|_| None).unwrap() {
             let r = session.run(&c).clone();
-            out += &format!("[{}ms-{}ms] $ {}\n{}{}(exit status {})\n", r.start_ms, r.end_ms, r.line, r.stdout, r.stderr, r.exit_code);
+            out += &format!(
+                "[{}ms-{}ms] $ {}\n{}{}(exit status {})\n",
+                r.start_ms, r.end_ms, r.line, r.stdout, r.stderr, r.exit_code
+            );
         }
         out
     }
@@ -373,7 +380,10 @@ mod tests {
         let events: Vec<&str> = out.lines().filter(|l| l.starts_with("{\"type\":")).collect();
         assert!(events.len() > 2, "{out}");
         assert!(events[0].starts_with("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\""), "{out}");
-        assert!(events[1..].iter().all(|l| l.starts_with("{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\"")), "{out}");
+        assert!(
+            events[1..].iter().all(|l| l.starts_with("{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\"")),
+            "{out}"
+        );
         // The YAML documents separated by `---`, the last one the Pod as it was deleted.
         let yaml = out.split("$ kubectl get pods -w -o yaml\n").nth(1).unwrap();
         assert!(yaml.starts_with("apiVersion: v1\nkind: Pod\n"), "{yaml}");
@@ -395,7 +405,6 @@ mod tests {
             (exit status 1)
             [4ms-4ms] $ kubectl get pods a b -w
             Error from server (NotFound): pods "a" not found
-            Error from server (NotFound): pods "b" not found
             (exit status 1)
             [4ms-4ms] $ kubectl get deploy web web -w
             error: watch is only supported on individual resources and resource collections - 2 resources were found
