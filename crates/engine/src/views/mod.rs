@@ -8,7 +8,8 @@
 //!   `get persistentvolumeclaims`, `describe persistentvolumeclaim`, `get persistentvolumes`,
 //!   `describe persistentvolume`, `get services`, `get endpointslices`, `get endpoints`,
 //!   `get nodes` (`-o wide`) and `describe node`.
-//! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
+//! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log; [`table_row`]
+//!   and [`WatchTable`] print the rows of a session's `kubectl get -w` for any kind.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
 //! * The web lab's other panels, as plain data: the cluster panel's node and policy
 //!   summaries at a revision ([`nodes_at`], [`policy_at`]) and the editor's [`markers`].
