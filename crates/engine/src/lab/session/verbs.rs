@@ -635,23 +635,27 @@ impl Session {
             Ok(t) => t,
             Err(o) => return o,
         };
-        if !["Deployment", "StatefulSet", "DaemonSet"].contains(&res.kind) {
-            // kubectl's polymorphic helpers know these three kinds only.
-            let what = match sub {
-                "status" => "no status viewer has been implemented for",
-                "history" => "no history viewer has been implemented for",
-                "undo" => "no rollbacker has been implemented for",
-                _ => "",
-            };
-            if !what.is_empty() {
-                return Output::error(format!("error: {what} {}", res.kind));
-            }
-        }
         let ns = self.namespace_of(flags);
         let live = match self.get_live(res, &ns, &name) {
             Ok(o) => o,
             Err(o) => return o,
         };
+        if !["Deployment", "StatefulSet", "DaemonSet"].contains(&res.kind) {
+            // kubectl's polymorphic helpers know these three kinds only (`GroupKind.String()`:
+            // `Pod`, `ReplicaSet.apps`).
+            let group_kind =
+                if res.group.is_empty() { res.kind.to_string() } else { format!("{}.{}", res.kind, res.group) };
+            let resource_string =
+                if res.group.is_empty() { res.plural.to_string() } else { format!("{}.{}", res.plural, res.group) };
+            return Output::error(match sub {
+                "status" => format!("error: no status viewer has been implemented for {group_kind}"),
+                "history" => format!("error: no history viewer has been implemented for \"{group_kind}\""),
+                "undo" => format!("error: no rollbacker has been implemented for \"{group_kind}\""),
+                "restart" => format!("error: {resource_string} \"{name}\" restarting is not supported"),
+                "pause" => format!("error: {resource_string} \"{name}\" pausing is not supported"),
+                _ => format!("error: {resource_string} \"{name}\" resuming is not supported"),
+            });
+        }
         if res.kind != "Deployment" {
             return self.rollout_revisions(sub, res, &ns, &name, &live, flags);
         }
@@ -1197,7 +1201,7 @@ mod tests {
     #[test]
     fn statefulset_rollouts() {
         let script = format!(
-            "kubectl apply -f - <<EOF\n{DB}EOF\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db\nkubectl set image statefulset/db redis=redis:8.2\nkubectl rollout status sts/db --timeout=5m\nkubectl rollout history statefulset/db\nkubectl rollout history statefulset/db --revision=1\nkubectl rollout undo statefulset/db --to-revision=7\nkubectl rollout undo statefulset/db\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db --to-revision=3\nkubectl rollout pause statefulset/db\nkubectl rollout resume statefulset/db\nkubectl rollout restart statefulset/db\nkubectl rollout status pod/db-0\n"
+            "kubectl apply -f - <<EOF\n{DB}EOF\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db\nkubectl set image statefulset/db redis=redis:8.2\nkubectl rollout status sts/db --timeout=5m\nkubectl rollout history statefulset/db\nkubectl rollout history statefulset/db --revision=1\nkubectl rollout undo statefulset/db --to-revision=7\nkubectl rollout undo statefulset/db\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db --to-revision=3\nkubectl rollout pause statefulset/db\nkubectl rollout resume statefulset/db\nkubectl rollout restart statefulset/db\nkubectl rollout status pod/db-0\nkubectl rollout undo pod/db-0\nkubectl rollout restart pod/db-0\nkubectl rollout history replicaset/nope\n"
         );
         expect![[r#"
             [0ms-4ms] $ kubectl apply -f -
@@ -1297,6 +1301,15 @@ mod tests {
             (exit status 0)
             [14002ms-14002ms] $ kubectl rollout status pod/db-0
             error: no status viewer has been implemented for Pod
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout undo pod/db-0
+            error: no rollbacker has been implemented for "Pod"
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout restart pod/db-0
+            error: pods "db-0" restarting is not supported
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout history replicaset/nope
+            Error from server (NotFound): replicasets.apps "nope" not found
             (exit status 1)
         "#]]
         .assert_eq(&transcript(&script));
