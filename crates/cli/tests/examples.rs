@@ -32,6 +32,7 @@ const EXAMPLES: [&str; 22] = [
     "session-drain",
     "session-debugging",
     "session-power-off",
+    "session-watch",
 ];
 
 fn root() -> PathBuf {

@@ -222,6 +222,12 @@ impl Core {
     fn only_periodic_left(&self) -> bool {
         self.queue.iter().all(|Reverse((_, _, t))| t.periodic)
     }
+
+    /// Whether the cluster has settled as [`run_loop_from`] decides it: nothing but periodic
+    /// work queued, and no write for [`SETTLE_MS`] (or nothing queued at all).
+    pub fn is_settled(&self) -> bool {
+        self.only_periodic_left() && (self.queue.is_empty() || self.now >= self.last_write_ms + SETTLE_MS)
+    }
 }
 
 impl AsMut<Core> for Core {

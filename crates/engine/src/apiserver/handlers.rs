@@ -650,6 +650,10 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         // Nothing changed: etcd is not written, the stored object is returned as is.
         return ApiResponse::stored(200, old, rev);
     }
+    if req.caller.command.as_ref().is_some_and(|c| c.dry_run) {
+        dry_run_note(core, r, &key);
+        return ApiResponse::stored(200, new, rev);
+    }
     if should_delete_during_update(&old, &new) {
         return delete_now(core, r, &key, &name);
     }
@@ -730,6 +734,10 @@ pub(super) fn delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
     let mut obj = old.clone();
     if let Err(s) = admission(core, r, false, Operation::Delete, user, &mut obj, Some(&old)) {
         return ApiResponse::failure(s);
+    }
+    if dry_run_options(&opts) {
+        dry_run_note(core, r, &format!("the deletion of {key}"));
+        return ApiResponse::stored(200, old, rev);
     }
     let requested_grace = opts.get("gracePeriodSeconds").and_then(Value::as_i64);
     let mut v = old.to_json();
@@ -821,6 +829,26 @@ pub(super) fn delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
 /// The most entries `status.disruptedPods` may hold before evictions are refused
 /// (`MaxDisruptedPodSize`).
 const MAX_DISRUPTED_PODS: usize = 2000;
+
+/// Whether DeleteOptions (or an Eviction's `deleteOptions`) ask for a dry run
+/// (`dryRun: ["All"]`, the only value the API server accepts).
+fn dry_run_options(opts: &Value) -> bool {
+    opts.get("dryRun").and_then(Value::as_array).is_some_and(|d| d.iter().any(|v| v == "All"))
+}
+
+/// A dry-run request (`?dryRun=All`, kubectl's `--dry-run=server`): the request went through
+/// every stage, and the API server answers with what it would have stored, writing nothing.
+fn dry_run_note(core: &mut Core, r: &Req, what: &str) {
+    r.step(
+        core,
+        Phase::Etcd,
+        Component::ApiServer,
+        Component::ApiServer,
+        format!("dry run: {what} would be written; nothing is stored in etcd"),
+        Detail::Note { text: format!("dryRun=All: the API server ran every stage of the request and answers with the result, but writes nothing to etcd ({what})") },
+        StepStatus::Ok,
+    );
+}
 
 /// A step of the eviction's own reasoning (verbose requests only).
 fn eviction_note(core: &mut Core, r: &Req, text: String, status: StepStatus) {
@@ -1044,6 +1072,11 @@ pub(super) fn eviction(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResp
         ),
         StepStatus::Ok,
     );
+    if dry_run_options(&opts) {
+        // checkAndDecrement does not write the budget for a dry run.
+        dry_run_note(core, r, &pdb_key);
+        return success(core, r, user, opts);
+    }
     match core.store.update(&pdb_key, new_pdb.clone(), Some(pdb_rev)) {
         Ok(rev) => {
             core.note_write();

@@ -144,6 +144,8 @@ pub struct KubectlCommand {
     pub field_manager: &'static str,
     pub strict: bool,
     pub merge_patch: bool,
+    /// `--dry-run=server`: every write the command sends carries `dryRun=All`.
+    pub dry_run: bool,
 }
 
 impl Caller {

@@ -15,8 +15,9 @@
 //! finalizer patch; kubectl apply's patch when a manifest drops a finalizer). Every other list
 //! is replaced whole. A `$setElementOrder/<list>` directive next to a keyed list orders the
 //! elements it names as it lists them, in the places those elements take in the merged list
-//! (elements only the server has keep theirs). Not supported: `$patch` on maps and on whole
-//! lists, and `$retainKeys`.
+//! (elements only the server has keep theirs). A map with `$patch: replace` replaces the map
+//! whole. Not supported: other `$patch` directives on maps, `$patch` on whole lists, and
+//! `$retainKeys`.
 //!
 //! [`three_way`] builds kubectl apply's patch as upstream's `CreateThreeWayMergePatch` does:
 //! what changed from the live object to the manifest, plus what the last applied
@@ -65,6 +66,14 @@ pub fn merge(target: &mut Value, patch: &Value) {
 
 fn merge_field(field: &str, target: &mut Value, patch: &Value) {
     match patch {
+        Value::Object(p) if p.get("$patch").and_then(Value::as_str) == Some("replace") => {
+            // `$patch: replace` on a map: the map is the patch's, the directive dropped (the
+            // patch a ControllerRevision holds and `kubectl rollout undo` sends for a
+            // StatefulSet or DaemonSet: `{"spec":{"template":{..., "$patch":"replace"}}}`).
+            let mut replaced = p.clone();
+            replaced.remove("$patch");
+            *target = Value::Object(replaced);
+        }
         Value::Object(p) => {
             if !target.is_object() {
                 *target = Value::Object(Map::new());

@@ -11,17 +11,22 @@
 //! - `kubectl get TYPE [NAME...] [-l SELECTOR] [-o wide|name|yaml|json] [-n NS | -A]` lists
 //!   (or GETs each name) through the API server (its request is traced like any other) and
 //!   prints kubectl's table, names, or the stored objects (one alone, several in a `List`);
+//!   with `-w`/`--watch` (`--watch-only`, `--output-watch-events`) it then prints every watch
+//!   event on those objects while the cluster runs, until it is quiet (`session/watch.rs`);
 //! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
 //! - `kubectl create -f FILE` / `kubectl replace -f FILE` POST / PUT each document;
 //! - `kubectl label|annotate TYPE NAME k=v k- [--overwrite]` GET, then merge-patch the
 //!   metadata (a Pod labelled out of its ReplicaSet's selector is released and replaced);
 //! - `kubectl set image TYPE/NAME CONTAINER=IMAGE` patches the Pod template;
-//! - `kubectl rollout status|history|undo|restart|pause|resume deployment/NAME`: status
-//!   prints a line each time the Deployment changes while cluster time passes;
+//! - `kubectl rollout status|history|undo|restart|pause|resume deployment/NAME` (and
+//!   `statefulset/NAME`, `daemonset/NAME`: history and undo from their ControllerRevisions,
+//!   pause and resume refused as kubectl refuses them): status prints a line each time the
+//!   object changes while cluster time passes;
 //! - `kubectl describe TYPE [NAME]` GETs the object and prints its describer's text;
 //! - `kubectl cordon|uncordon NODE` and `kubectl taint nodes NODE k=v:Effect | k:Effect-`;
 //! - `kubectl drain NODE [--ignore-daemonsets] [--delete-emptydir-data] [--force]
-//!   [--grace-period=N] [--timeout=D] [--disable-eviction] [--pod-selector=S] [--dry-run=client]`:
+//!   [--grace-period=N] [--timeout=D] [--disable-eviction] [--pod-selector=S] [--dry-run=client|server]`
+//!   (or `kubectl drain -l SELECTOR ...` for the nodes a label selector picks):
 //!   cordons, then evicts the node's Pods through the Eviction API (PodDisruptionBudgets may
 //!   refuse; kubectl retries every 5 s while cluster time passes), see `session/drain.rs`;
 //! - `kubectl patch TYPE NAME -p PATCH [--type=strategic|merge|json]` (`session/patch.rs`);
@@ -31,7 +36,7 @@
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
 //!
 //! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
-//! `session/patch.rs`, `session/inspect.rs` and `session/drain.rs`; each declares its
+//! `session/patch.rs`, `session/inspect.rs`, `session/drain.rs` and `session/watch.rs`; each declares its
 //! `Kubectl-Command` header, field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
@@ -60,6 +65,7 @@ mod outage;
 mod patch;
 mod power;
 mod verbs;
+mod watch;
 
 /// How long kubectl waits for a deletion by default (`--timeout=0s`: a week; the session's
 /// time limit cuts it first).
@@ -661,8 +667,13 @@ impl Session {
             return out;
         }
         let sub = flags.args.first().map(String::as_str).unwrap_or("");
-        let declared =
-            |name, field_manager, strict, merge_patch| KubectlCommand { name, field_manager, strict, merge_patch };
+        let declared = |name, field_manager, strict, merge_patch| KubectlCommand {
+            name,
+            field_manager,
+            strict,
+            merge_patch,
+            dry_run: false,
+        };
         self.command = match verb.as_str() {
             "label" => Some(declared("kubectl label", "kubectl-label", false, true)),
             "annotate" => Some(declared("kubectl annotate", "kubectl-annotate", false, true)),
@@ -862,12 +873,30 @@ impl Session {
     }
 
     fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) =
-            flags.unknown(&["-n", "--namespace", "-o", "--output", "-A", "--all-namespaces", "-l", "--selector"])
-        {
+        if let Some(f) = flags.unknown(&[
+            "-n",
+            "--namespace",
+            "-o",
+            "--output",
+            "-A",
+            "--all-namespaces",
+            "-l",
+            "--selector",
+            "-w",
+            "--watch",
+            "--watch-only",
+            "--output-watch-events",
+        ]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
         }
+        let watch = watch::WatchFlags::read(flags);
+        if watch.events && !watch.watching() {
+            return Output::error("error: --output-watch-events option can only be used with --watch or --watch-only");
+        }
         let Some(first) = flags.args.first() else {
+            if watch.watching() {
+                return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
+            }
             return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
         };
         // `get TYPE NAME...` or `get TYPE/NAME...` (one type).
@@ -955,7 +984,30 @@ impl Session {
                     Some(status) => errors.push(CommandError::Server(status)),
                     None => objects.extend(resp.into_object()),
                 }
+                if watch.watching() && !errors.is_empty() {
+                    break;
+                }
             }
+        }
+        if watch.watching() {
+            // kubectl's watch builder does not continue on errors: the first one ends it.
+            if !errors.is_empty() {
+                errors.truncate(1);
+                return Output::error(kubectl_stderr(&errors));
+            }
+            if names.len() > 1 {
+                return Output::error(format!(
+                    "error: watch is only supported on individual resources and resource collections - {} resources were found",
+                    names.len()
+                ));
+            }
+            let target = watch::Watched {
+                res,
+                namespace: (res.namespaced && !all).then(|| ns.clone()),
+                name: names.first().cloned(),
+                selector: selector.clone().unwrap_or_default(),
+            };
+            return self.watch(&target, &objects, watch, output, all);
         }
         let mut out = Output::default();
         if !errors.is_empty() {
@@ -3735,6 +3787,19 @@ mod session_properties {
                 "kubectl scale statefulset db --replicas=3",
                 "kubectl get pods -o wide",
                 "kubectl get deployments -A",
+                "kubectl get pods -w",
+                "kubectl get pods -l app=shop -w --output-watch-events",
+                "kubectl get deployments -A --watch-only -o name",
+                "kubectl get deployment shop -w -o yaml",
+                "kubectl get statefulsets -w -o json --output-watch-events",
+                "kubectl rollout status statefulset/db --timeout=20s",
+                "kubectl rollout history statefulset/db",
+                "kubectl rollout undo statefulset/db",
+                "kubectl rollout restart statefulset/db",
+                "kubectl set image statefulset/db *=redis:8.2",
+                "kubectl describe jobs",
+                "kubectl drain -l kubernetes.io/hostname=kind-worker --ignore-daemonsets --force --dry-run=server",
+                "kubectl drain -l kubernetes.io/hostname=kind-worker2 --ignore-daemonsets --force --timeout=30s",
                 "lab stop kube-controller-manager",
                 "lab start kube-controller-manager",
                 "lab stop kube-scheduler",

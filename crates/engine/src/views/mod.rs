@@ -8,7 +8,8 @@
 //!   `get persistentvolumeclaims`, `describe persistentvolumeclaim`, `get persistentvolumes`,
 //!   `describe persistentvolume`, `get services`, `get endpointslices`, `get endpoints`,
 //!   `get nodes` (`-o wide`) and `describe node`.
-//! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log.
+//! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log; [`table_row`]
+//!   and [`WatchTable`] print the rows of a session's `kubectl get -w` for any kind.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
 //! * The web lab's other panels, as plain data: the cluster panel's node and policy
 //!   summaries at a revision ([`nodes_at`], [`policy_at`]) and the editor's [`markers`].
@@ -53,7 +54,7 @@ pub use printers::{
 pub use storage::{claim_storage_class, describe_pv, describe_pvc, pods_using_claim, volume_storage_class};
 pub use table::{no_resources, render_get, Column, GetOptions, Row, Table};
 pub use tabwriter::TabWriter;
-pub use watch::{get_pods_watch, RevisionClock};
+pub use watch::{get_pods_watch, table_row, RevisionClock, WatchTable, TABLE_KINDS};
 pub use workloads::{
     describe_cronjob, describe_daemonset, describe_deployment, describe_statefulset, old_and_new_replicasets,
     PodPhaseCounts,
@@ -492,6 +493,12 @@ impl<'a> Snapshot<'a> {
     pub fn describe_cronjob(&self, namespace: &str, name: &str) -> Option<String> {
         let Object::CronJob(cj) = self.get("CronJob", Some(namespace), name)? else { return None };
         Some(describe_cronjob(cj, &self.events_about(Some("CronJob"), &cj.metadata), self.clock))
+    }
+
+    /// `kubectl describe job <name>`.
+    pub fn describe_job(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::Job(job) = self.get("Job", Some(namespace), name)? else { return None };
+        Some(workloads::describe_job(job, &self.events_about(Some("Job"), &job.metadata), self.clock))
     }
 
     /// `kubectl describe poddisruptionbudget <name>`.

@@ -96,3 +96,105 @@ pub fn get_pods_watch(
     }
     w.finish()
 }
+
+/// The kinds [`table_row`] prints.
+pub const TABLE_KINDS: &[&str] = &[
+    "Pod",
+    "Deployment",
+    "ReplicaSet",
+    "StatefulSet",
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "Service",
+    "EndpointSlice",
+    "Endpoints",
+    "Node",
+    "Event",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "HorizontalPodAutoscaler",
+    "PodDisruptionBudget",
+];
+
+/// The API server's table row for one object of any kind the lab prints (`kubectl get`'s
+/// columns), with its columns; `None` for a kind without a table printer in the lab.
+pub fn table_row(obj: &Object, clock: Clock, wide: bool) -> Option<(&'static [super::Column], super::Row)> {
+    use super::printers::{self as p};
+    Some(match obj {
+        Object::Pod(o) => (POD_COLUMNS, pod_row(o, clock)),
+        Object::Deployment(o) => (p::DEPLOYMENT_COLUMNS, p::deployment_row(o, clock)),
+        Object::ReplicaSet(o) => (p::REPLICASET_COLUMNS, p::replicaset_row(o, clock)),
+        Object::StatefulSet(o) => (p::STATEFULSET_COLUMNS, p::statefulset_row(o, clock)),
+        Object::DaemonSet(o) => (p::DAEMONSET_COLUMNS, p::daemonset_row(o, clock)),
+        Object::Job(o) => (p::JOB_COLUMNS, p::job_row(o, clock)),
+        Object::CronJob(o) => (p::CRONJOB_COLUMNS, p::cronjob_row(o, clock)),
+        Object::Service(o) => (p::SERVICE_COLUMNS, p::service_row(o, clock, wide)),
+        Object::EndpointSlice(o) => (p::ENDPOINT_SLICE_COLUMNS, p::endpoint_slice_row(o, clock)),
+        Object::Node(o) => (p::NODE_COLUMNS, p::node_row(o, clock)),
+        Object::Event(o) => (p::EVENT_COLUMNS, p::event_row(o, clock)),
+        Object::PersistentVolumeClaim(o) => {
+            (p::PERSISTENT_VOLUME_CLAIM_COLUMNS, p::persistent_volume_claim_row(o, clock))
+        }
+        Object::PersistentVolume(o) => (p::PERSISTENT_VOLUME_COLUMNS, p::persistent_volume_row(o, clock)),
+        Object::Other(u) if u.kind == "HorizontalPodAutoscaler" => (p::HPA_COLUMNS, p::hpa_row(u, clock)),
+        Object::Other(u) if u.kind == "PodDisruptionBudget" => (p::PDB_COLUMNS, p::pdb_row(u, clock)),
+        o if o.kind() == "Endpoints" => {
+            let e = crate::decode::from_value::<k8s_openapi::api::core::v1::Endpoints>(&o.to_json()).ok()?;
+            (p::ENDPOINTS_COLUMNS, p::endpoints_row(&e, clock))
+        }
+        _ => return None,
+    })
+}
+
+/// `kubectl get -w`'s human-readable printer: one tab writer for the whole watch, flushed
+/// after each object, so columns only grow; the header once, with the first row printed
+/// (cli-runtime's `HumanReadablePrinter` keeps the last columns and prints no header for a
+/// table with the same ones); with `--output-watch-events` an `EVENT` column first, its cells
+/// `ADDED   `, `MODIFIED`, `DELETED ` (padded to eight, as `formatEventType` writes them).
+pub struct WatchTable {
+    writer: TabWriter,
+    opts: GetOptions,
+    with_namespace: bool,
+    events: bool,
+    printed_header: bool,
+}
+
+impl WatchTable {
+    pub fn new(opts: GetOptions, namespaced: bool, events: bool) -> WatchTable {
+        WatchTable {
+            writer: TabWriter::for_tables(),
+            opts,
+            with_namespace: namespaced && opts.all_namespaces,
+            events,
+            printed_header: false,
+        }
+    }
+
+    /// Prints one object's row (`event`: `ADDED`, `MODIFIED` or `DELETED`) as it stood at
+    /// `clock`; `false` when the lab has no table printer for its kind.
+    pub fn print(&mut self, event: &str, obj: &Object, clock: Clock) -> bool {
+        let Some((columns, row)) = table_row(obj, clock, self.opts.wide) else { return false };
+        let table = Table { columns, rows: vec![row] };
+        let prefix = |text: &str| if self.events { format!("{text}\t") } else { String::new() };
+        if !self.printed_header {
+            let header = prefix("EVENT") + &table.header_line(self.opts, self.with_namespace);
+            self.writer.write(&header);
+            self.printed_header = true;
+        }
+        let cell = match event {
+            "ADDED" => "ADDED   ",
+            "DELETED" => "DELETED ",
+            other => other,
+        };
+        let line = prefix(cell) + &table.row_line(&table.rows[0], self.opts, self.with_namespace);
+        self.writer.write(&line);
+        self.writer.flush();
+        true
+    }
+
+    /// Everything printed.
+    pub fn finish(self) -> String {
+        self.writer.finish()
+    }
+}

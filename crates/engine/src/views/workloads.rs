@@ -13,7 +13,7 @@ use super::format::{format_labels, rfc1123z_opt, Clock};
 use super::printers::label_selector_string;
 use super::storage::claim_storage_class;
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
-use k8s_openapi::api::batch::v1::{CronJob, JobTemplateSpec};
+use k8s_openapi::api::batch::v1::{CronJob, Job, JobTemplateSpec};
 use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
@@ -366,6 +366,87 @@ pub fn describe_cronjob(cj: &CronJob, events: &[&Event], clock: Clock) -> String
     }
     describe_events(&mut w, events, clock);
     w.finish()
+}
+
+/// `kubectl describe job` (`describeJob`): the spec's counts and policies (a field the Job
+/// leaves unset is left out, but for Completions, `<unset>`), when it started and completed,
+/// its Pods by phase from the status (with the ready count when the status has one), the
+/// completed indexes of an Indexed Job, the Pod template and the Events.
+pub fn describe_job(job: &Job, events: &[&Event], clock: Clock) -> String {
+    let mut w = PrefixWriter::new();
+    let meta = &job.metadata;
+    let spec = job.spec.clone().unwrap_or_default();
+    let status = job.status.clone().unwrap_or_default();
+    w.write(0, &format!("Name:\t{}\n", meta.name.as_deref().unwrap_or("")));
+    w.write(0, &format!("Namespace:\t{}\n", meta.namespace.as_deref().unwrap_or("")));
+    w.write(0, &format!("Selector:\t{}\n", label_selector_string(spec.selector.as_ref())));
+    print_labels_multiline(&mut w, "Labels", meta.labels.as_ref());
+    print_annotations_multiline(&mut w, "Annotations", meta.annotations.as_ref());
+    if let Some(owner) = meta.owner_references.iter().flatten().find(|o| o.controller == Some(true)) {
+        w.write(0, &format!("Controlled By:\t{}/{}\n", owner.kind, owner.name));
+    }
+    if let Some(p) = spec.parallelism {
+        w.write(0, &format!("Parallelism:\t{p}\n"));
+    }
+    match spec.completions {
+        Some(c) => w.write(0, &format!("Completions:\t{c}\n")),
+        None => w.write(0, "Completions:\t<unset>\n"),
+    }
+    if let Some(mode) = &spec.completion_mode {
+        w.write(0, &format!("Completion Mode:\t{mode}\n"));
+    }
+    if let Some(s) = spec.suspend {
+        w.write(0, &format!("Suspend:\t{s}\n"));
+    }
+    if let Some(b) = spec.backoff_limit {
+        w.write(0, &format!("Backoff Limit:\t{b}\n"));
+    }
+    if let Some(t) = spec.ttl_seconds_after_finished {
+        w.write(0, &format!("TTL Seconds After Finished:\t{t}\n"));
+    }
+    if let Some(t) = &status.start_time {
+        w.write(0, &format!("Start Time:\t{}\n", rfc1123z_opt(Some(t))));
+    }
+    if let Some(t) = &status.completion_time {
+        w.write(0, &format!("Completed At:\t{}\n", rfc1123z_opt(Some(t))));
+    }
+    if let (Some(start), Some(end)) = (&status.start_time, &status.completion_time) {
+        let ms = end.0.as_millisecond() - start.0.as_millisecond();
+        w.write(0, &format!("Duration:\t{}\n", super::format::human_duration(ms)));
+    }
+    if let Some(d) = spec.active_deadline_seconds {
+        w.write(0, &format!("Active Deadline Seconds:\t{d}s\n"));
+    }
+    let (active, succeeded, failed) =
+        (status.active.unwrap_or(0), status.succeeded.unwrap_or(0), status.failed.unwrap_or(0));
+    match status.ready {
+        None => w.write(0, &format!("Pods Statuses:\t{active} Active / {succeeded} Succeeded / {failed} Failed\n")),
+        Some(ready) => w.write(
+            0,
+            &format!("Pods Statuses:\t{active} Active ({ready} Ready) / {succeeded} Succeeded / {failed} Failed\n"),
+        ),
+    }
+    if spec.completion_mode.as_deref() == Some("Indexed") {
+        w.write(
+            0,
+            &format!("Completed Indexes:\t{}\n", cap_indexes(status.completed_indexes.as_deref().unwrap_or(""), 50)),
+        );
+    }
+    describe_pod_template(&mut w, Some(&spec.template));
+    describe_events(&mut w, events, clock);
+    w.finish()
+}
+
+/// `capIndexesListOrNone`: `<none>`, or the list cut after the first comma at or past
+/// `soft_limit` characters, followed by `...`.
+fn cap_indexes(indexes: &str, soft_limit: usize) -> String {
+    if indexes.is_empty() {
+        return "<none>".to_string();
+    }
+    match indexes.char_indices().skip(soft_limit).find(|(_, c)| *c == ',') {
+        Some((i, _)) => format!("{}...", &indexes[..=i]),
+        None => indexes.to_string(),
+    }
 }
 
 /// `kubectl describe poddisruptionbudget` (policy/v1's describer): the bound that is set, the

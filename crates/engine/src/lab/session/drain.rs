@@ -1,6 +1,8 @@
 //! `kubectl drain NODE...`, as kubectl's drain command and its `drain.Helper` do it:
 //!
-//! 1. a GET of each node (`Error from server (NotFound): nodes "x" not found` ends it);
+//! 1. a GET of each node (`Error from server (NotFound): nodes "x" not found` ends it), or
+//!    with `-l/--selector` (and no node named: `error: cannot specify both a node name and a
+//!    --selector option`) a LIST of the nodes, those the selector picks;
 //! 2. the cordon: a strategic merge patch of `spec.unschedulable` (`node/NODE cordoned`, or
 //!    `node/NODE already cordoned`);
 //! 3. for each node, a LIST of the Pods (kubectl asks for `fieldSelector=spec.nodeName=NODE`
@@ -23,6 +25,12 @@
 //! 5. `--timeout` (0, the default, is no limit): an eviction still retried when it passes ends
 //!    with `error when evicting pods/"NAME" -n "NS": global timeout reached: 30s`, and the node
 //!    is reported with its pending Pods.
+//!
+//! `--dry-run=client` sends no write (`(dry run)` after each line); `--dry-run=server` sends
+//! every write with `dryRun=All` (the cordon's patch, each Eviction's or DELETE's
+//! `deleteOptions`): the API server runs the whole request, a budget may still refuse with a
+//! 429 (retried), and nothing is stored, so kubectl waits for no Pod (`(server dry run)` after
+//! each line, as `drain.Helper` and the printers write it).
 //!
 //! The polls for the evicted Pods are not traced as requests (kubectl GETs each Pod every
 //! second; the lab checks the store at the same instants).
@@ -68,6 +76,8 @@ struct Options {
     grace: i64,
     timeout_ms: u64,
     dry_run: bool,
+    /// `--dry-run=server`: the requests are sent with `dryRun=All`; nothing is waited for.
+    server_dry_run: bool,
     pod_selector: Vec<(String, SelectorOp, String)>,
 }
 
@@ -127,15 +137,21 @@ impl Session {
         if let Some(f) = flags.unknown(&known) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl drain --help' for usage."));
         }
-        for f in ["-l", "--selector", "--skip-wait-for-delete-timeout", "--chunk-size"] {
+        for f in ["--skip-wait-for-delete-timeout", "--chunk-size"] {
             if flags.has(&[f]) {
                 return Output::error(format!(
                     "podlab: kubectl drain {f} is not modelled by the lab's session yet; name the node (kubectl drain NODE)"
                 ));
             }
         }
-        if flags.args.is_empty() {
+        let node_selector = flags.value(&["-l", "--selector"]);
+        if flags.args.is_empty() && !flags.has(&["-l", "--selector"]) {
             return Output::error("error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples");
+        }
+        if !flags.args.is_empty() && node_selector.is_some_and(|s| !s.is_empty()) {
+            return Output::error(
+                "error: cannot specify both a node name and a --selector option\nSee 'kubectl drain -h' for help and examples",
+            );
         }
         // pflag's ParseBool for the boolean flags given a value.
         for (name, value) in &flags.flags {
@@ -172,19 +188,17 @@ impl Session {
                 }
             },
         };
-        let dry_run = match flags.flags.iter().rev().find(|(n, _)| n == "--dry-run").map(|(_, v)| v.as_deref()) {
-            None | Some(Some("none")) => false,
-            Some(Some("client")) => true,
-            Some(Some("server")) => return Output::error(
-                "podlab: kubectl drain --dry-run=server is not modelled by the lab's session yet (--dry-run=client is)",
-            ),
-            Some(None) => true,
-            Some(Some(other)) => {
-                return Output::error(format!(
-                    "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
-                ))
-            }
-        };
+        let (dry_run, server_dry_run) =
+            match flags.flags.iter().rev().find(|(n, _)| n == "--dry-run").map(|(_, v)| v.as_deref()) {
+                None | Some(Some("none")) => (false, false),
+                Some(Some("client")) | Some(None) => (true, false),
+                Some(Some("server")) => (false, true),
+                Some(Some(other)) => {
+                    return Output::error(format!(
+                        "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+                    ))
+                }
+            };
         let pod_selector = match flags.value(&["--pod-selector"]).map(parse_selector).transpose() {
             Ok(s) => s.unwrap_or_default(),
             Err(_) => return Output::error("error: --pod-selector=<pod_selector> must be a valid label selector"),
@@ -197,12 +211,40 @@ impl Session {
             grace,
             timeout_ms,
             dry_run,
+            server_dry_run,
             pod_selector,
         };
+        if server_dry_run {
+            // Every write of the command carries `dryRun=All` (the cordon's patch; the
+            // evictions and deletions put it in their DeleteOptions).
+            if let Some(c) = self.command.as_mut() {
+                c.dry_run = true;
+            }
+        }
         let mut out = Output::default();
         // The nodes, through the API server (kubectl's resource builder).
         let node_res = resource_for_kind("Node").expect("Node is a known kind");
         let mut nodes = Vec::new();
+        if let Some(text) = node_selector.filter(|_| flags.args.is_empty()) {
+            // `-l`: a LIST of the nodes, those the selector picks, in name order.
+            let wanted = match parse_selector(text) {
+                Ok(w) => w,
+                Err(e) => return Output::error(format!("error: {e}")),
+            };
+            let req = self.request(Verb::List, node_res, None, None);
+            let resp = apiserver::handle(&mut self.world, req);
+            if let Some(status) = resp.error.clone() {
+                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
+            }
+            nodes = self
+                .world
+                .store
+                .live(&node_res.list_prefix(None))
+                .map(|(_, o)| o)
+                .filter(|o| selector_matches(&wanted, o.meta().labels.as_ref()))
+                .cloned()
+                .collect();
+        }
         for name in &flags.args {
             let req = self.request(Verb::Get, node_res, None, Some(name));
             let resp = apiserver::handle(&mut self.world, req);
@@ -215,7 +257,11 @@ impl Session {
                 None => nodes.extend(resp.into_object()),
             }
         }
-        let suffix = if opts.dry_run { " (dry run)" } else { "" };
+        let suffix = match (opts.dry_run, opts.server_dry_run) {
+            (true, _) => " (dry run)",
+            (_, true) => " (server dry run)",
+            _ => "",
+        };
         // Cordon every node first.
         for node in &nodes {
             let name = node.name().to_string();
@@ -424,6 +470,9 @@ impl Session {
         if opts.grace >= 0 {
             o["gracePeriodSeconds"] = json!(opts.grace);
         }
+        if opts.server_dry_run {
+            o["dryRun"] = json!(["All"]);
+        }
         o
     }
 
@@ -466,7 +515,8 @@ impl Session {
                             r.uid = p.meta().uid.clone().unwrap_or_default();
                         }
                     }
-                    out.stdout += &format!("evicting pod {ns}/{name}\n");
+                    let dry = if opts.server_dry_run { " (server dry run)" } else { "" };
+                    out.stdout += &format!("evicting pod {ns}/{name}{dry}\n");
                     if deadline.is_some_and(|d| now >= d) {
                         errors.push(format!(
                             "error when evicting pods/\"{name}\" -n \"{ns}\": global timeout reached: {timeout_text}"
@@ -484,6 +534,11 @@ impl Session {
                     })));
                     let resp = apiserver::handle(&mut self.world, req);
                     match resp.error.clone() {
+                        // A server dry run waits for nothing.
+                        None if opts.server_dry_run => {
+                            r.done = true;
+                            continue;
+                        }
                         None => r.next_attempt = None,
                         Some(_) if resp.is_not_found() => {
                             r.done = true;
@@ -557,6 +612,9 @@ impl Session {
                     return Err(vec![kubectl_stderr(&[CommandError::Server(status)]).trim_end().to_string()]);
                 }
             }
+        }
+        if opts.server_dry_run {
+            return Ok(());
         }
         let start = self.world.now;
         let mut waiting: Vec<(String, String, String)> = pods
@@ -761,6 +819,62 @@ mod tests {
             NAME          READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
             agent-rzc9v   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
             agent-vqspg   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+            (exit status 0)
+        "#]].assert_eq(&transcript(&script));
+    }
+
+    /// `-l` picks the nodes by label (and not with a node name); `--dry-run=server` sends the
+    /// cordon and the evictions with `dryRun=All`: the budget still answers (one eviction
+    /// allowed, the next refused and retried), nothing is written, no Pod goes.
+    #[test]
+    fn drain_by_label_and_server_dry_run() {
+        let script = heredoc("kubectl apply -f -", WEB)
+            + "sleep 20s\n"
+            + &heredoc("kubectl apply -f -", PDB)
+            + "sleep 2s\nkubectl drain kind-worker -l kubernetes.io/hostname=kind-worker\nkubectl drain -l kubernetes.io/hostname=nowhere\nkubectl drain -l kubernetes.io/hostname=kind-worker2 --dry-run=server --timeout=12s\nkubectl get nodes\nkubectl get pdb\nkubectl drain --selector=kubernetes.io/hostname=kind-worker --dry-run=server\nkubectl get pods -o wide\n";
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            deployment.apps/web created
+            (exit status 0)
+            [4ms-20004ms] $ sleep 20s
+            (exit status 0)
+            [20004ms-20008ms] $ kubectl apply -f -
+            poddisruptionbudget.policy/web created
+            (exit status 0)
+            [20008ms-22008ms] $ sleep 2s
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl drain kind-worker -l kubernetes.io/hostname=kind-worker
+            error: cannot specify both a node name and a --selector option
+            See 'kubectl drain -h' for help and examples
+            (exit status 1)
+            [22008ms-22008ms] $ kubectl drain -l kubernetes.io/hostname=nowhere
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl drain -l kubernetes.io/hostname=kind-worker2 --dry-run=server --timeout=12s
+            node/kind-worker2 cordoned (server dry run)
+            evicting pod default/web-7c64c74567-65lg7 (server dry run)
+            evicting pod default/web-7c64c74567-pgw5x (server dry run)
+            node/kind-worker2 drained (server dry run)
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl get nodes
+            NAME                 STATUS   ROLES           AGE   VERSION
+            kind-control-plane   Ready    control-plane   22s   v1.37.0
+            kind-worker          Ready    <none>          22s   v1.37.0
+            kind-worker2         Ready    <none>          22s   v1.37.0
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl get pdb
+            NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE
+            web    2               N/A               1                     2s
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl drain --selector=kubernetes.io/hostname=kind-worker --dry-run=server
+            node/kind-worker cordoned (server dry run)
+            evicting pod default/web-7c64c74567-9vtnp (server dry run)
+            node/kind-worker drained (server dry run)
+            (exit status 0)
+            [22008ms-22008ms] $ kubectl get pods -o wide
+            NAME                   READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            web-7c64c74567-65lg7   1/1     Running   0          22s   10.244.2.3   kind-worker2   <none>           <none>
+            web-7c64c74567-9vtnp   1/1     Running   0          22s   10.244.1.2   kind-worker    <none>           <none>
+            web-7c64c74567-pgw5x   1/1     Running   0          22s   10.244.2.2   kind-worker2   <none>           <none>
             (exit status 0)
         "#]].assert_eq(&transcript(&script));
     }

@@ -294,8 +294,13 @@ impl Session {
             .find(|(n, _)| n == "-p" || n == "--previous")
             .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| v == "true"));
         let Some(arg) = flags.args.first().cloned() else { return Output::error(LOGS_USAGE) };
-        self.command =
-            Some(KubectlCommand { name: "kubectl logs", field_manager: "", strict: false, merge_patch: false });
+        self.command = Some(KubectlCommand {
+            name: "kubectl logs",
+            field_manager: "",
+            strict: false,
+            merge_patch: false,
+            dry_run: false,
+        });
         let ns = self.namespace_of(&flags);
         let (pod, mut stderr) = match self.attachable_pod(&flags, &arg, &ns) {
             Ok(p) => p,
@@ -462,8 +467,13 @@ impl Session {
             return Output::error("podlab: kubectl exec -i/-t (an interactive shell) is not modelled by the lab's session; run one command at a time: kubectl exec POD -- COMMAND");
         }
         let ns = self.namespace_of(&flags);
-        self.command =
-            Some(KubectlCommand { name: "kubectl exec", field_manager: "", strict: false, merge_patch: false });
+        self.command = Some(KubectlCommand {
+            name: "kubectl exec",
+            field_manager: "",
+            strict: false,
+            merge_patch: false,
+            dry_run: false,
+        });
         let (pod, mut stderr) = match self.attachable_pod(&flags, &arg, &ns) {
             Ok(p) => p,
             Err(out) => return out,
@@ -483,8 +493,13 @@ impl Session {
                 c
             }
         };
-        self.command =
-            Some(KubectlCommand { name: "kubectl exec", field_manager: "", strict: false, merge_patch: false });
+        self.command = Some(KubectlCommand {
+            name: "kubectl exec",
+            field_manager: "",
+            strict: false,
+            merge_patch: false,
+            dry_run: false,
+        });
         let pods_res = resource_named("pods").expect("pods");
         let mut req = self.request_as(&flags, Verb::Create, pods_res, Some(&ns), Some(&pod_name));
         req.subresource = Some("exec".into());
@@ -722,8 +737,13 @@ impl Session {
         if !namespaced && flags.has(&["-n", "--namespace"]) {
             stderr += &format!("Warning: resource '{resource}' is not namespace scoped\n\n");
         }
-        self.command =
-            Some(KubectlCommand { name: "kubectl auth can-i", field_manager: "", strict: false, merge_patch: false });
+        self.command = Some(KubectlCommand {
+            name: "kubectl auth can-i",
+            field_manager: "",
+            strict: false,
+            merge_patch: false,
+            dry_run: false,
+        });
         let mut attrs = json!({"verb": verb, "resource": resource});
         if !group.is_empty() {
             attrs["group"] = json!(group);

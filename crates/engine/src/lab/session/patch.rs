@@ -91,6 +91,7 @@ impl Session {
             field_manager: "kubectl-patch",
             strict: false,
             merge_patch: patch_type == "merge",
+            dry_run: false,
         });
         let get = self.request_as(&flags, Verb::Get, res, Some(&ns), Some(&name));
         let resp = apiserver::handle(&mut self.world, get);

@@ -142,7 +142,217 @@ fn deployment_rollout_status(d: &Value) -> Result<(String, bool), String> {
     Ok(("Waiting for deployment spec update to be observed...\n".to_string(), false))
 }
 
+/// kubectl's `StatefulSetStatusViewer`: the status line, whether the rollout is done, or an
+/// error (`rollout_status.go`).
+fn statefulset_rollout_status(set: &Value) -> Result<(String, bool), String> {
+    let strategy = set.pointer("/spec/updateStrategy/type").and_then(Value::as_str).unwrap_or("RollingUpdate");
+    if strategy != "RollingUpdate" {
+        return Err("rollout status is only available for RollingUpdate strategy type".to_string());
+    }
+    let generation = set.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(0);
+    let status = &set["status"];
+    let num = |f: &str| status.get(f).and_then(Value::as_i64).unwrap_or(0);
+    let text = |f: &str| status.get(f).and_then(Value::as_str).unwrap_or("").to_string();
+    if num("observedGeneration") == 0 || generation > num("observedGeneration") {
+        return Ok(("Waiting for statefulset spec update to be observed...\n".to_string(), false));
+    }
+    let replicas = set.pointer("/spec/replicas").and_then(Value::as_i64);
+    if let Some(want) = replicas.filter(|w| num("readyReplicas") < *w) {
+        return Ok((format!("Waiting for {} pods to be ready...\n", want - num("readyReplicas")), false));
+    }
+    if let Some(rolling) = set.pointer("/spec/updateStrategy/rollingUpdate").filter(|r| !r.is_null()) {
+        if let (Some(want), Some(partition)) = (replicas, rolling.get("partition").and_then(Value::as_i64)) {
+            if num("updatedReplicas") < want - partition {
+                return Ok((
+                    format!(
+                        "Waiting for partitioned roll out to finish: {} out of {} new pods have been updated...\n",
+                        num("updatedReplicas"),
+                        want - partition
+                    ),
+                    false,
+                ));
+            }
+        }
+        return Ok((
+            format!("partitioned roll out complete: {} new pods have been updated...\n", num("updatedReplicas")),
+            true,
+        ));
+    }
+    if text("updateRevision") != text("currentRevision") {
+        return Ok((
+            format!(
+                "waiting for statefulset rolling update to complete {} pods at revision {}...\n",
+                num("updatedReplicas"),
+                text("updateRevision")
+            ),
+            false,
+        ));
+    }
+    Ok((
+        format!(
+            "statefulset rolling update complete {} pods at revision {}...\n",
+            num("currentReplicas"),
+            text("currentRevision")
+        ),
+        true,
+    ))
+}
+
+/// kubectl's `DaemonSetStatusViewer` (`rollout_status.go`).
+fn daemonset_rollout_status(ds: &Value) -> Result<(String, bool), String> {
+    let strategy = ds.pointer("/spec/updateStrategy/type").and_then(Value::as_str).unwrap_or("RollingUpdate");
+    if strategy != "RollingUpdate" {
+        return Err("rollout status is only available for RollingUpdate strategy type".to_string());
+    }
+    let name = ds.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let generation = ds.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(0);
+    let status = &ds["status"];
+    let num = |f: &str| status.get(f).and_then(Value::as_i64).unwrap_or(0);
+    if generation > num("observedGeneration") {
+        return Ok(("Waiting for daemon set spec update to be observed...\n".to_string(), false));
+    }
+    let desired = num("desiredNumberScheduled");
+    if num("updatedNumberScheduled") < desired {
+        return Ok((
+            format!(
+                "Waiting for daemon set \"{name}\" rollout to finish: {} out of {desired} new pods have been updated...\n",
+                num("updatedNumberScheduled")
+            ),
+            false,
+        ));
+    }
+    if num("numberAvailable") < desired {
+        return Ok((
+            format!(
+                "Waiting for daemon set \"{name}\" rollout to finish: {} of {desired} updated pods are available...\n",
+                num("numberAvailable")
+            ),
+            false,
+        ));
+    }
+    Ok((format!("daemon set \"{name}\" successfully rolled out\n"), true))
+}
+
+/// The Pod template a ControllerRevision of a StatefulSet or DaemonSet holds: its data is the
+/// patch `{"spec":{"template":{..., "$patch":"replace"}}}`, so applying it to the set
+/// (`applyStatefulSetHistory`, `applyDaemonSetHistory`) gives that template.
+fn revision_template(rev: &Value) -> Value {
+    let mut t = rev.pointer("/data/spec/template").cloned().unwrap_or(json!({}));
+    if let Some(m) = t.as_object_mut() {
+        m.remove("$patch");
+    }
+    t
+}
+
 impl Session {
+    /// `kubectl rollout status|history|undo|restart|pause|resume` for a StatefulSet or a
+    /// DaemonSet (`live`, just read): the history is the ControllerRevisions the set
+    /// controls (`controlledHistory`), undo sends a revision's data back as a strategic merge
+    /// patch (`StatefulSetRollbacker`, `DaemonSetRollbacker`), pause and resume are refused
+    /// as kubectl refuses them (`objectpauser.go`, `objectresumer.go`).
+    fn rollout_revisions(
+        &mut self,
+        sub: &str,
+        res: &'static ResourceInfo,
+        ns: &str,
+        name: &str,
+        live: &Object,
+        flags: &Flags,
+    ) -> Output {
+        let resource_string = format!("{}.{}", res.plural, res.group);
+        let done = |text: String| Output { stdout: text, ..Output::default() };
+        match sub {
+            "status" => return self.rollout_status(res, ns, name, flags),
+            "pause" => return Output::error(format!("error: {resource_string} \"{name}\" pausing is not supported")),
+            "resume" => return Output::error(format!("error: {resource_string} \"{name}\" resuming is not supported")),
+            "restart" => {
+                let set = live.to_json();
+                let now = serde_json::to_value(apiserver::timestamp(self.world.now)).unwrap_or(Value::Null);
+                if set.pointer("/spec/template/metadata/annotations").and_then(|a| a.get(RESTARTED_AT)) == Some(&now) {
+                    return Output::error(format!("error: failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another"));
+                }
+                let patch = json!({"spec": {"template": {"metadata": {"annotations": {RESTARTED_AT: now}}}}});
+                return match self.send_patch(res, ns, name, patch) {
+                    Ok(_) => done(format!("{}/{name} restarted\n", kind_string(res))),
+                    Err(status) => server_error(*status),
+                };
+            }
+            _ => {}
+        }
+        // The set's ControllerRevisions: a traced LIST, kept when controlled by the set.
+        let cr_res = resource_for_kind("ControllerRevision").expect("ControllerRevision is a known kind");
+        let uid = live.meta().uid.clone().unwrap_or_default();
+        let mut history: Vec<Value> = match self.list_live(cr_res, ns) {
+            Ok(list) => list
+                .into_iter()
+                .filter(|r| {
+                    r.meta().owner_references.iter().flatten().any(|o| o.controller == Some(true) && o.uid == uid)
+                })
+                .map(|r| r.to_json())
+                .collect(),
+            Err(o) => return o,
+        };
+        let revision_of = |r: &Value| r.get("revision").and_then(Value::as_i64).unwrap_or(0);
+        crate::sort::sort_by_key(&mut history, revision_of);
+        if sub == "history" {
+            let revision = flags.value(&["--revision"]).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+            let body = if history.is_empty() {
+                "No rollout history found.".to_string()
+            } else if revision > 0 {
+                let Some(r) = history.iter().rev().find(|r| revision_of(r) == revision) else {
+                    return Output::error("error: unable to find the specified revision");
+                };
+                let t: PodTemplateSpec = serde_json::from_value(revision_template(r)).unwrap_or_default();
+                crate::views::describe_template(Some(&t))
+            } else {
+                let mut w = crate::views::TabWriter::new(0, 2, false);
+                w.write("REVISION\tCHANGE-CAUSE\n");
+                let mut last = None;
+                for r in &history {
+                    // One line a revision number (kubectl keys its map by revision).
+                    if last == Some(revision_of(r)) {
+                        continue;
+                    }
+                    last = Some(revision_of(r));
+                    let cause = r
+                        .pointer("/metadata/annotations")
+                        .and_then(|a| a.get(CHANGE_CAUSE))
+                        .and_then(Value::as_str)
+                        .filter(|c| !c.is_empty())
+                        .unwrap_or("<none>");
+                    w.write(&format!("{}\t{cause}\n", revision_of(r)));
+                }
+                w.finish()
+            };
+            let with = if revision > 0 { format!("with revision #{revision}") } else { String::new() };
+            return done(format!("{}/{name} {with}\n{body}\n", kind_string(res)));
+        }
+        // undo
+        let to = flags.value(&["--to-revision"]).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+        let not_found = || Output::error(format!("error: unable to find specified revision {to} in history"));
+        if to < 0 {
+            return not_found();
+        }
+        if to == 0 && history.len() <= 1 {
+            return Output::error("error: no last revision to roll back to");
+        }
+        let target =
+            if to == 0 { history.get(history.len() - 2) } else { history.iter().find(|r| revision_of(r) == to) };
+        let Some(target) = target else { return not_found() };
+        let current = live.to_json().pointer("/spec/template").cloned().unwrap_or(json!({}));
+        if revision_template(target) == current {
+            return done(format!(
+                "{}/{name} skipped rollback (current template already matches revision {to})\n",
+                kind_string(res)
+            ));
+        }
+        let patch = target.get("data").cloned().unwrap_or(json!({}));
+        match self.send_patch(res, ns, name, patch) {
+            Ok(_) => done(format!("{}/{name} rolled back\n", kind_string(res))),
+            Err(status) => Output::error(format!("error: failed restoring revision {to}: {}", status.message)),
+        }
+    }
+
     /// A traced GET of one object.
     fn get_live(&mut self, res: &'static ResourceInfo, ns: &str, name: &str) -> Result<Object, Output> {
         let req = self.request(Verb::Get, res, Some(ns), Some(name));
@@ -425,17 +635,30 @@ impl Session {
             Ok(t) => t,
             Err(o) => return o,
         };
-        if res.kind != "Deployment" {
-            return Output::error(format!(
-                "podlab: kubectl rollout {sub} {} is not modelled by the lab's session yet (it rolls out Deployments); a real kubectl also rolls out DaemonSets and StatefulSets",
-                kind_string(res)
-            ));
-        }
         let ns = self.namespace_of(flags);
         let live = match self.get_live(res, &ns, &name) {
             Ok(o) => o,
             Err(o) => return o,
         };
+        if !["Deployment", "StatefulSet", "DaemonSet"].contains(&res.kind) {
+            // kubectl's polymorphic helpers know these three kinds only (`GroupKind.String()`:
+            // `Pod`, `ReplicaSet.apps`).
+            let group_kind =
+                if res.group.is_empty() { res.kind.to_string() } else { format!("{}.{}", res.kind, res.group) };
+            let resource_string =
+                if res.group.is_empty() { res.plural.to_string() } else { format!("{}.{}", res.plural, res.group) };
+            return Output::error(match sub {
+                "status" => format!("error: no status viewer has been implemented for {group_kind}"),
+                "history" => format!("error: no history viewer has been implemented for \"{group_kind}\""),
+                "undo" => format!("error: no rollbacker has been implemented for \"{group_kind}\""),
+                "restart" => format!("error: {resource_string} \"{name}\" restarting is not supported"),
+                "pause" => format!("error: {resource_string} \"{name}\" pausing is not supported"),
+                _ => format!("error: {resource_string} \"{name}\" resuming is not supported"),
+            });
+        }
+        if res.kind != "Deployment" {
+            return self.rollout_revisions(sub, res, &ns, &name, &live, flags);
+        }
         let d = live.to_json();
         let paused = d.pointer("/spec/paused").and_then(Value::as_bool).unwrap_or(false);
         let resource_string = format!("{}.{}", res.plural, res.group);
@@ -627,7 +850,12 @@ impl Session {
                 out.exit = 1;
                 return out;
             };
-            match deployment_rollout_status(&obj.to_json()) {
+            let status = match res.kind {
+                "StatefulSet" => statefulset_rollout_status(&obj.to_json()),
+                "DaemonSet" => daemonset_rollout_status(&obj.to_json()),
+                _ => deployment_rollout_status(&obj.to_json()),
+            };
+            match status {
                 Err(e) => {
                     out.stderr = format!("error: {e}\n");
                     out.exit = 1;
@@ -677,6 +905,7 @@ impl Session {
             "StatefulSet",
             "DaemonSet",
             "CronJob",
+            "Job",
             "PersistentVolumeClaim",
             "PersistentVolume",
             "Node",
@@ -684,7 +913,7 @@ impl Session {
         ];
         if !describable.contains(&res.kind) {
             return Output::error(format!(
-                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, nodes, persistentvolumeclaims, persistentvolumes and poddisruptionbudgets); kubectl get {} NAME -o yaml shows the whole object",
+                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, jobs, nodes, persistentvolumeclaims, persistentvolumes and poddisruptionbudgets); kubectl get {} NAME -o yaml shows the whole object",
                 res.plural, res.plural
             ));
         }
@@ -733,6 +962,7 @@ impl Session {
                 "StatefulSet" => snap.describe_statefulset(&ns, n),
                 "DaemonSet" => snap.describe_daemonset(&ns, n),
                 "CronJob" => snap.describe_cronjob(&ns, n),
+                "Job" => snap.describe_job(&ns, n),
                 "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
                 "PersistentVolume" => snap.describe_pv(n),
                 "PodDisruptionBudget" => snap.describe_pdb(&ns, n),
@@ -939,5 +1169,312 @@ impl Session {
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
         let (stdout, stderr, _, exit) = kubectl.finish();
         Output { stdout, stderr, exit }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_script, Session};
+    use crate::lab::Loaded;
+    use expect_test::expect;
+
+    const DB: &str = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n  selector:\n    matchLabels:\n      app: db\n  template:\n    metadata:\n      labels:\n        app: db\n    spec:\n      containers:\n      - name: redis\n        image: redis:8\n";
+    const AGENT: &str = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector:\n    matchLabels:\n      app: agent\n  template:\n    metadata:\n      labels:\n        app: agent\n    spec:\n      containers:\n      - name: agent\n        image: busybox:1.37\n        command: [sleep, infinity]\n";
+    const JOB: &str = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: pi\nspec:\n  completions: 2\n  backoffLimit: 3\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: pi\n        image: busybox:1.37\n        command: [sh, -c, \"echo 3.14\"]\n";
+
+    fn transcript(script: &str) -> String {
+        let loaded = Loaded::load(None).unwrap();
+        let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS * 2).unwrap();
+        let mut out = String::new();
+        for c in parse_script(script, &|_| None).unwrap() {
+            let r = session.run(&c).clone();
+            out += &format!(
+                "[{}ms-{}ms] $ {}\n{}{}(exit status {})\n",
+                r.start_ms, r.end_ms, r.line, r.stdout, r.stderr, r.exit_code
+            );
+        }
+        out
+    }
+
+    /// A StatefulSet rolled out, its history from ControllerRevisions, undone to the first
+    /// revision, restarted; pause and resume refused as kubectl refuses them.
+    #[test]
+    fn statefulset_rollouts() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{DB}EOF\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db\nkubectl set image statefulset/db redis=redis:8.2\nkubectl rollout status sts/db --timeout=5m\nkubectl rollout history statefulset/db\nkubectl rollout history statefulset/db --revision=1\nkubectl rollout undo statefulset/db --to-revision=7\nkubectl rollout undo statefulset/db\nkubectl rollout status statefulset/db\nkubectl rollout history statefulset/db\nkubectl rollout undo statefulset/db --to-revision=3\nkubectl rollout pause statefulset/db\nkubectl rollout resume statefulset/db\nkubectl rollout restart statefulset/db\nkubectl rollout status pod/db-0\nkubectl rollout undo pod/db-0\nkubectl rollout restart pod/db-0\nkubectl rollout history replicaset/nope\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            statefulset.apps/db created
+            (exit status 0)
+            [4ms-6002ms] $ kubectl rollout status statefulset/db
+            Waiting for statefulset spec update to be observed...
+            Waiting for 2 pods to be ready...
+            Waiting for 2 pods to be ready...
+            Waiting for 1 pods to be ready...
+            Waiting for 1 pods to be ready...
+            partitioned roll out complete: 2 new pods have been updated...
+            (exit status 0)
+            [6002ms-6002ms] $ kubectl rollout history statefulset/db
+            statefulset.apps/db 
+            REVISION  CHANGE-CAUSE
+            1         <none>
+
+            (exit status 0)
+            [6002ms-6002ms] $ kubectl rollout undo statefulset/db
+            error: no last revision to roll back to
+            (exit status 1)
+            [6002ms-6002ms] $ kubectl set image statefulset/db redis=redis:8.2
+            statefulset.apps/db image updated
+            (exit status 0)
+            [6002ms-12002ms] $ kubectl rollout status sts/db --timeout=5m
+            Waiting for statefulset spec update to be observed...
+            Waiting for partitioned roll out to finish: 0 out of 2 new pods have been updated...
+            Waiting for partitioned roll out to finish: 0 out of 2 new pods have been updated...
+            Waiting for 1 pods to be ready...
+            Waiting for 1 pods to be ready...
+            Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...
+            Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...
+            Waiting for 1 pods to be ready...
+            Waiting for 1 pods to be ready...
+            partitioned roll out complete: 2 new pods have been updated...
+            (exit status 0)
+            [12002ms-12002ms] $ kubectl rollout history statefulset/db
+            statefulset.apps/db 
+            REVISION  CHANGE-CAUSE
+            1         <none>
+            2         <none>
+
+            (exit status 0)
+            [12002ms-12002ms] $ kubectl rollout history statefulset/db --revision=1
+            statefulset.apps/db with revision #1
+            Pod Template:
+              Labels:  app=db
+              Containers:
+               redis:
+                Image:         redis:8
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+
+            (exit status 0)
+            [12002ms-12002ms] $ kubectl rollout undo statefulset/db --to-revision=7
+            error: unable to find specified revision 7 in history
+            (exit status 1)
+            [12002ms-12002ms] $ kubectl rollout undo statefulset/db
+            statefulset.apps/db rolled back
+            (exit status 0)
+            [12002ms-14002ms] $ kubectl rollout status statefulset/db
+            Waiting for statefulset spec update to be observed...
+            Waiting for partitioned roll out to finish: 0 out of 2 new pods have been updated...
+            Waiting for partitioned roll out to finish: 0 out of 2 new pods have been updated...
+            Waiting for 1 pods to be ready...
+            Waiting for 1 pods to be ready...
+            Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...
+            Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...
+            Waiting for 1 pods to be ready...
+            Waiting for 1 pods to be ready...
+            partitioned roll out complete: 2 new pods have been updated...
+            (exit status 0)
+            [14002ms-14002ms] $ kubectl rollout history statefulset/db
+            statefulset.apps/db 
+            REVISION  CHANGE-CAUSE
+            2         <none>
+            3         <none>
+
+            (exit status 0)
+            [14002ms-14002ms] $ kubectl rollout undo statefulset/db --to-revision=3
+            statefulset.apps/db skipped rollback (current template already matches revision 3)
+            (exit status 0)
+            [14002ms-14002ms] $ kubectl rollout pause statefulset/db
+            error: statefulsets.apps "db" pausing is not supported
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout resume statefulset/db
+            error: statefulsets.apps "db" resuming is not supported
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout restart statefulset/db
+            statefulset.apps/db restarted
+            (exit status 0)
+            [14002ms-14002ms] $ kubectl rollout status pod/db-0
+            error: no status viewer has been implemented for Pod
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout undo pod/db-0
+            error: no rollbacker has been implemented for "Pod"
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout restart pod/db-0
+            error: pods "db-0" restarting is not supported
+            (exit status 1)
+            [14002ms-14002ms] $ kubectl rollout history replicaset/nope
+            Error from server (NotFound): replicasets.apps "nope" not found
+            (exit status 1)
+        "#]]
+        .assert_eq(&transcript(&script));
+    }
+
+    #[test]
+    fn daemonset_rollouts() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{AGENT}EOF\nkubectl rollout status ds/agent\nkubectl set image daemonset/agent agent=busybox:1.36\nkubectl rollout status daemonset/agent\nkubectl rollout history daemonset/agent\nkubectl rollout undo daemonset/agent\nkubectl rollout status daemonset/agent\nkubectl rollout history daemonset/agent\nkubectl rollout pause daemonset/agent\nkubectl rollout restart daemonset/agent\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            daemonset.apps/agent created
+            (exit status 0)
+            [4ms-1002ms] $ kubectl rollout status ds/agent
+            Waiting for daemon set spec update to be observed...
+            Waiting for daemon set "agent" rollout to finish: 0 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 0 of 2 updated pods are available...
+            daemon set "agent" successfully rolled out
+            (exit status 0)
+            [1002ms-1002ms] $ kubectl set image daemonset/agent agent=busybox:1.36
+            daemonset.apps/agent image updated
+            (exit status 0)
+            [1002ms-63002ms] $ kubectl rollout status daemonset/agent
+            Waiting for daemon set spec update to be observed...
+            Waiting for daemon set "agent" rollout to finish: 0 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 0 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 of 2 updated pods are available...
+            daemon set "agent" successfully rolled out
+            (exit status 0)
+            [63002ms-63002ms] $ kubectl rollout history daemonset/agent
+            daemonset.apps/agent 
+            REVISION  CHANGE-CAUSE
+            1         <none>
+            2         <none>
+
+            (exit status 0)
+            [63002ms-63002ms] $ kubectl rollout undo daemonset/agent
+            daemonset.apps/agent rolled back
+            (exit status 0)
+            [63002ms-125002ms] $ kubectl rollout status daemonset/agent
+            Waiting for daemon set spec update to be observed...
+            Waiting for daemon set "agent" rollout to finish: 0 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 0 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...
+            Waiting for daemon set "agent" rollout to finish: 1 of 2 updated pods are available...
+            daemon set "agent" successfully rolled out
+            (exit status 0)
+            [125002ms-125002ms] $ kubectl rollout history daemonset/agent
+            daemonset.apps/agent 
+            REVISION  CHANGE-CAUSE
+            2         <none>
+            3         <none>
+
+            (exit status 0)
+            [125002ms-125002ms] $ kubectl rollout pause daemonset/agent
+            error: daemonsets.apps "agent" pausing is not supported
+            (exit status 1)
+            [125002ms-125002ms] $ kubectl rollout restart daemonset/agent
+            daemonset.apps/agent restarted
+            (exit status 0)
+        "#]]
+        .assert_eq(&transcript(&script));
+    }
+
+    #[test]
+    fn describe_a_job() {
+        let script = format!("kubectl apply -f - <<EOF\n{JOB}EOF\nsleep 30s\nkubectl describe job pi\nkubectl describe jobs\nkubectl describe job nope\n");
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            job.batch/pi created
+            (exit status 0)
+            [4ms-30004ms] $ sleep 30s
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl describe job pi
+            Name:             pi
+            Namespace:        default
+            Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+            Labels:           <none>
+            Annotations:      <none>
+            Parallelism:      1
+            Completions:      2
+            Completion Mode:  NonIndexed
+            Suspend:          false
+            Backoff Limit:    3
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Completed At:     Thu, 01 Jan 2026 00:00:02 +0000
+            Duration:         2s
+            Pods Statuses:    0 Active (0 Ready) / 2 Succeeded / 0 Failed
+            Pod Template:
+              Labels:  batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                       batch.kubernetes.io/job-name=pi
+                       controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                       job-name=pi
+              Containers:
+               pi:
+                Image:      busybox:1.37
+                Port:       <none>
+                Host Port:  <none>
+                Command:
+                  sh
+                  -c
+                  echo 3.14
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Events:
+              Type    Reason            Age   From            Message
+              ----    ------            ----  ----            -------
+              Normal  SuccessfulCreate  30s   job-controller  Created pod: pi-4nvqs
+              Normal  SuccessfulCreate  29s   job-controller  Created pod: pi-77lfl
+              Normal  Completed         28s   job-controller  Job completed
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl describe jobs
+            Name:             pi
+            Namespace:        default
+            Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+            Labels:           <none>
+            Annotations:      <none>
+            Parallelism:      1
+            Completions:      2
+            Completion Mode:  NonIndexed
+            Suspend:          false
+            Backoff Limit:    3
+            Start Time:       Thu, 01 Jan 2026 00:00:00 +0000
+            Completed At:     Thu, 01 Jan 2026 00:00:02 +0000
+            Duration:         2s
+            Pods Statuses:    0 Active (0 Ready) / 2 Succeeded / 0 Failed
+            Pod Template:
+              Labels:  batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                       batch.kubernetes.io/job-name=pi
+                       controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                       job-name=pi
+              Containers:
+               pi:
+                Image:      busybox:1.37
+                Port:       <none>
+                Host Port:  <none>
+                Command:
+                  sh
+                  -c
+                  echo 3.14
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Events:
+              Type    Reason            Age   From            Message
+              ----    ------            ----  ----            -------
+              Normal  SuccessfulCreate  30s   job-controller  Created pod: pi-4nvqs
+              Normal  SuccessfulCreate  29s   job-controller  Created pod: pi-77lfl
+              Normal  Completed         28s   job-controller  Job completed
+            (exit status 0)
+            [30004ms-30004ms] $ kubectl describe job nope
+            Error from server (NotFound): jobs.batch "nope" not found
+            (exit status 1)
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 }
