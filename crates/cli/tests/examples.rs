@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 22] = [
+const EXAMPLES: [&str; 23] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",

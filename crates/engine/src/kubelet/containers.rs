@@ -644,6 +644,36 @@ impl Kubelet {
         }
     }
 
+    /// computePodActions' `containerChanged`: a container whose spec is no longer the one it
+    /// was started with (an update of a Pod may change its containers' images) takes the new
+    /// spec; a running one is killed ("Container NAME definition changed, will be
+    /// restarted") and started again in the same sync, whatever the restart policy, with no
+    /// back-off (its back-off key has the new spec's hash). Init containers that ran to
+    /// completion are not run again; a sidecar is restarted as a container is. One kill per
+    /// sync: the next sync sees the next changed container. Whether a container was killed.
+    pub(super) fn restart_changed(&mut self, core: &mut World, w: &mut PodWorker) -> bool {
+        let Some(spec) = w.pod.spec.clone() else { return false };
+        let grace = w.grace_seconds();
+        let mut killed = false;
+        for i in 0..w.ctrs.len() {
+            let list =
+                if w.ctrs[i].init { spec.init_containers.as_deref().unwrap_or_default() } else { &spec.containers };
+            let Some(new) = list.iter().find(|c| c.name == w.ctrs[i].name) else { continue };
+            if new.image == w.ctrs[i].spec.image {
+                continue;
+            }
+            w.ctrs[i].spec = new.clone();
+            let restarts = !w.ctrs[i].init || w.ctrs[i].sidecar;
+            if killed || !restarts || !w.ctrs[i].running() || w.ctrs[i].stopping.is_some() {
+                continue;
+            }
+            let message = format!("Container {} definition changed, will be restarted", w.ctrs[i].name);
+            self.stop_container(core, w, i, message, grace, Some(InSyncKill { restart: true, previous: None }));
+            killed = true;
+        }
+        killed
+    }
+
     /// Stops container `i`: `message` is the Killing event's text.
     pub(super) fn kill(&mut self, core: &mut World, w: &mut PodWorker, i: usize, message: String, grace_s: i64) {
         self.stop_container(core, w, i, message, grace_s, None);

@@ -672,6 +672,9 @@ impl Kubelet {
         if w.in_sync_kill.is_some_and(|i| w.ctrs[i].stopping.is_some()) {
             return;
         }
+        if !w.in_pass && w.op.is_none() && w.in_sync_kill.is_none() && self.restart_changed(core, w) {
+            return;
+        }
         // SyncPod writes the status it computes when it begins, then creates the sandbox and
         // pulls, creates and starts containers before it returns: the engine's syncs that
         // carry such a pass on (`in_pass`) write nothing until it is over.

@@ -112,33 +112,13 @@ impl Session {
         }
         let after = resp.into_object();
         let changed = after.as_ref().is_none_or(|a| a.to_json() != before);
-        let mut stderr = String::new();
-        if res.kind == "Pod" {
-            // The lab's kubelet does not act on a running Pod's changed container image.
-            let images = |v: &Value| -> Vec<(String, String)> {
-                v.pointer("/spec/containers")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .map(|c| {
-                        (c["name"].as_str().unwrap_or("").to_string(), c["image"].as_str().unwrap_or("").to_string())
-                    })
-                    .collect()
-            };
-            let after_images = after.as_ref().map(|a| images(&a.to_json())).unwrap_or_default();
-            for (c, image) in after_images.iter().filter(|ci| !images(&before).contains(ci)) {
-                stderr += &format!(
-                    "podlab: the lab's kubelet does not restart a running container whose image changed: container {c} keeps running its old image. A real kubelet sees the container's spec change, kills it and starts it again with {image} (RESTARTS goes up by one)\n"
-                );
-            }
-        }
         Output {
             stdout: format!(
                 "{}/{name} {}\n",
                 kind_string(res),
                 if changed { "patched" } else { "patched (no change)" }
             ),
-            stderr,
+            stderr: String::new(),
             exit: 0,
         }
     }
@@ -261,14 +241,13 @@ mod tests {
               > kubectl sends GET /api/v1/namespaces/default/pods/solo
               > kubectl sends PATCH /api/v1/namespaces/default/pods/solo?fieldManager=kubectl-patch
             pod/solo patched
-            podlab: the lab's kubelet does not restart a running container whose image changed: container app keeps running its old image. A real kubelet sees the container's spec change, kills it and starts it again with nginx:1.28 (RESTARTS goes up by one)
             (exit status 0)
             [20004ms-50004ms] $ sleep 30s
             (exit status 0)
             [50004ms-50004ms] $ kubectl get pods
               > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
-            NAME   READY   STATUS    RESTARTS   AGE
-            solo   1/1     Running   0          50s
+            NAME   READY   STATUS    RESTARTS      AGE
+            solo   1/1     Running   1 (30s ago)   50s
             (exit status 0)
             [50004ms-50004ms] $ kubectl describe pod solo
               > kubectl sends GET /api/v1/namespaces/default/pods/solo
@@ -286,15 +265,20 @@ mod tests {
               IP:  10.244.1.2
             Containers:
               app:
-                Container ID:   containerd://1f8410633ef306ac497305c5d1aab99f0c43407dc177b6f783f91ca7864a7135
+                Container ID:   containerd://a7ff0d388687ffb2de70d1019fc66081d6de6acd12c87e38530e0e6118e9685e
                 Image:          nginx:1.28
-                Image ID:       docker.io/library/nginx@sha256:deaf06bb1e4dfb573be032d0a2645e1ca2ff141a89513d0f1c1c71f22ef7df98
+                Image ID:       docker.io/library/nginx@sha256:e62696719281781f0041e9ac13f87c2afd7e72d0ce85c4ad544b56841a1392b8
                 Port:           <none>
                 Host Port:      <none>
                 State:          Running
+                  Started:      Thu, 01 Jan 2026 00:00:22 +0000
+                Last State:     Terminated
+                  Reason:       Completed
+                  Exit Code:    0
                   Started:      Thu, 01 Jan 2026 00:00:02 +0000
+                  Finished:     Thu, 01 Jan 2026 00:00:20 +0000
                 Ready:          True
-                Restart Count:  0
+                Restart Count:  1
                 Environment:    <none>
                 Mounts:
                   /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-t29pp (ro)
@@ -317,13 +301,16 @@ mod tests {
             Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
                                          node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
             Events:
-              Type    Reason     Age   From               Message
-              ----    ------     ----  ----               -------
-              Normal  Scheduled  50s   default-scheduler  Successfully assigned default/solo to kind-worker
-              Normal  Pulling    50s   kubelet            spec.containers{app}: Pulling image "nginx:1.29"
-              Normal  Pulled     48s   kubelet            spec.containers{app}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
-              Normal  Created    48s   kubelet            spec.containers{app}: Container created
-              Normal  Started    48s   kubelet            spec.containers{app}: Container started
+              Type    Reason     Age                From               Message
+              ----    ------     ----               ----               -------
+              Normal  Scheduled  50s                default-scheduler  Successfully assigned default/solo to kind-worker
+              Normal  Pulling    50s                kubelet            spec.containers{app}: Pulling image "nginx:1.29"
+              Normal  Pulled     48s                kubelet            spec.containers{app}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
+              Normal  Killing    30s                kubelet            spec.containers{app}: Container app definition changed, will be restarted
+              Normal  Pulling    30s                kubelet            spec.containers{app}: Pulling image "nginx:1.28"
+              Normal  Created    28s (x2 over 48s)  kubelet            spec.containers{app}: Container created
+              Normal  Started    28s (x2 over 48s)  kubelet            spec.containers{app}: Container started
+              Normal  Pulled     28s                kubelet            spec.containers{app}: Successfully pulled image "nginx:1.28" in 2.332s (2.332s including waiting). Image size: 71882654 bytes.
             (exit status 0)
         "#]].assert_eq(&transcript(None, &script));
     }
