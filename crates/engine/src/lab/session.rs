@@ -145,6 +145,12 @@ pub(crate) const RESOURCE_NAMES: &[(&str, &[&str])] = &[
     ("Secret", &["secrets", "secret"]),
     ("Namespace", &["namespaces", "namespace", "ns"]),
     ("ServiceAccount", &["serviceaccounts", "serviceaccount", "sa"]),
+    ("LimitRange", &["limitranges", "limitrange", "limits"]),
+    ("ResourceQuota", &["resourcequotas", "resourcequota", "quota"]),
+    ("Role", &["roles", "role"]),
+    ("ClusterRole", &["clusterroles", "clusterrole"]),
+    ("RoleBinding", &["rolebindings", "rolebinding"]),
+    ("ClusterRoleBinding", &["clusterrolebindings", "clusterrolebinding"]),
 ];
 
 fn resource_named(name: &str) -> Option<&'static ResourceInfo> {

@@ -7,7 +7,8 @@
 //!   `get daemonsets`, `describe daemonset`, `get cronjobs`, `describe cronjob`, `get jobs`,
 //!   `get persistentvolumeclaims`, `describe persistentvolumeclaim`, `get persistentvolumes`,
 //!   `describe persistentvolume`, `get services`, `get endpointslices`, `get endpoints`,
-//!   `get nodes` (`-o wide`) and `describe node`.
+//!   `get nodes` (`-o wide`), `describe node` and the `describe` of ConfigMaps, Secrets,
+//!   Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and the RBAC kinds (`config.rs`).
 //! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log; [`table_row`]
 //!   and [`WatchTable`] print the rows of a session's `kubectl get -w` for any kind.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
@@ -24,6 +25,7 @@
 //! and apimachinery's `duration.HumanDuration`.
 
 mod cluster;
+mod config;
 mod describe;
 mod format;
 pub mod markers;
@@ -41,6 +43,10 @@ mod workloads;
 mod tests;
 
 pub use cluster::{nodes_at, NodeSummary, Usage};
+pub use config::{
+    describe_binding, describe_configmap, describe_limitrange, describe_namespace, describe_resourcequota,
+    describe_role, describe_secret, describe_serviceaccount,
+};
 pub use describe::{describe_pod, describe_probe, pod_qos};
 pub use format::{human_duration, rfc1123z, Clock};
 pub use markers::{Marker, MarkerKind, Severity};
@@ -63,7 +69,7 @@ pub use workloads::{
 use crate::object::{resource_for_kind, Object};
 use crate::store::Store;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::core::v1::{Endpoints, Event, Node, Pod};
+use k8s_openapi::api::core::v1::{Endpoints, Event, LimitRange, Node, Pod, ResourceQuota};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde::{Deserialize, Serialize};
 
@@ -526,6 +532,81 @@ impl<'a> Snapshot<'a> {
     pub fn describe_pv(&self, name: &str) -> Option<String> {
         let Object::PersistentVolume(pv) = self.get("PersistentVolume", None, name)? else { return None };
         Some(describe_pv(pv, &self.events_about(Some("PersistentVolume"), &pv.metadata), self.clock))
+    }
+
+    /// `kubectl describe configmap <name>`.
+    pub fn describe_configmap(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::ConfigMap(cm) = self.get("ConfigMap", Some(namespace), name)? else { return None };
+        Some(describe_configmap(cm, &self.events_about(Some("ConfigMap"), &cm.metadata), self.clock))
+    }
+
+    /// `kubectl describe secret <name>` (kubectl shows no events for a Secret).
+    pub fn describe_secret(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::Secret(secret) = self.get("Secret", Some(namespace), name)? else { return None };
+        Some(describe_secret(secret))
+    }
+
+    /// `kubectl describe serviceaccount <name>`.
+    pub fn describe_serviceaccount(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::ServiceAccount(sa) = self.get("ServiceAccount", Some(namespace), name)? else { return None };
+        Some(describe_serviceaccount(sa, &self.events_about(Some("ServiceAccount"), &sa.metadata), self.clock))
+    }
+
+    /// `kubectl describe namespace <name>`, with the ResourceQuotas and LimitRanges in it.
+    pub fn describe_namespace(&self, name: &str) -> Option<String> {
+        let Object::Namespace(ns) = self.get("Namespace", None, name)? else { return None };
+        let quotas: Vec<&ResourceQuota> = self
+            .list("ResourceQuota", Some(name))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::ResourceQuota(q) => Some(&**q),
+                _ => None,
+            })
+            .collect();
+        let ranges: Vec<&LimitRange> = self
+            .list("LimitRange", Some(name))
+            .into_iter()
+            .filter_map(|o| match o {
+                Object::LimitRange(l) => Some(&**l),
+                _ => None,
+            })
+            .collect();
+        Some(describe_namespace(ns, &quotas, &ranges))
+    }
+
+    /// `kubectl describe limitrange <name>`.
+    pub fn describe_limitrange(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::LimitRange(lr) = self.get("LimitRange", Some(namespace), name)? else { return None };
+        Some(describe_limitrange(lr))
+    }
+
+    /// `kubectl describe resourcequota <name>`.
+    pub fn describe_resourcequota(&self, namespace: &str, name: &str) -> Option<String> {
+        let Object::ResourceQuota(q) = self.get("ResourceQuota", Some(namespace), name)? else { return None };
+        Some(describe_resourcequota(q))
+    }
+
+    /// `kubectl describe role|clusterrole <name>` (`namespace` is ignored for a ClusterRole).
+    pub fn describe_role(&self, kind: &str, namespace: &str, name: &str) -> Option<String> {
+        match self.get(kind, Some(namespace).filter(|_| kind == "Role"), name)? {
+            Object::Role(r) => Some(describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default())),
+            Object::ClusterRole(r) => Some(describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default())),
+            _ => None,
+        }
+    }
+
+    /// `kubectl describe rolebinding|clusterrolebinding <name>` (`namespace` is ignored for a
+    /// ClusterRoleBinding).
+    pub fn describe_binding(&self, kind: &str, namespace: &str, name: &str) -> Option<String> {
+        match self.get(kind, Some(namespace).filter(|_| kind == "RoleBinding"), name)? {
+            Object::RoleBinding(b) => {
+                Some(describe_binding(&b.metadata, &b.role_ref, b.subjects.as_deref().unwrap_or_default()))
+            }
+            Object::ClusterRoleBinding(b) => {
+                Some(describe_binding(&b.metadata, &b.role_ref, b.subjects.as_deref().unwrap_or_default()))
+            }
+            _ => None,
+        }
     }
 
     /// The pods bound to node `name` and not finished (neither `Succeeded` nor `Failed`):

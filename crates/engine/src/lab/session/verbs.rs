@@ -910,10 +910,20 @@ impl Session {
             "PersistentVolume",
             "Node",
             "PodDisruptionBudget",
+            "ConfigMap",
+            "Secret",
+            "Namespace",
+            "ServiceAccount",
+            "Role",
+            "ClusterRole",
+            "RoleBinding",
+            "ClusterRoleBinding",
+            "LimitRange",
+            "ResourceQuota",
         ];
         if !describable.contains(&res.kind) {
             return Output::error(format!(
-                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, jobs, nodes, persistentvolumeclaims, persistentvolumes and poddisruptionbudgets); kubectl get {} NAME -o yaml shows the whole object",
+                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, jobs, nodes, persistentvolumeclaims, persistentvolumes, poddisruptionbudgets, configmaps, secrets, namespaces, serviceaccounts, roles, clusterroles, rolebindings, clusterrolebindings, limitranges and resourcequotas); kubectl get {} NAME -o yaml shows the whole object",
                 res.plural, res.plural
             ));
         }
@@ -966,6 +976,14 @@ impl Session {
                 "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
                 "PersistentVolume" => snap.describe_pv(n),
                 "PodDisruptionBudget" => snap.describe_pdb(&ns, n),
+                "ConfigMap" => snap.describe_configmap(&ns, n),
+                "Secret" => snap.describe_secret(&ns, n),
+                "Namespace" => snap.describe_namespace(n),
+                "ServiceAccount" => snap.describe_serviceaccount(&ns, n),
+                "LimitRange" => snap.describe_limitrange(&ns, n),
+                "ResourceQuota" => snap.describe_resourcequota(&ns, n),
+                kind @ ("Role" | "ClusterRole") => snap.describe_role(kind, &ns, n),
+                kind @ ("RoleBinding" | "ClusterRoleBinding") => snap.describe_binding(kind, &ns, n),
                 _ => snap.describe_node(n),
             })
             .collect();
@@ -1376,6 +1394,252 @@ mod tests {
             [125002ms-125002ms] $ kubectl rollout restart daemonset/agent
             daemonset.apps/agent restarted
             (exit status 0)
+        "#]]
+        .assert_eq(&transcript(&script));
+    }
+
+    const CONFIG: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  labels:\n    app: web\n    tier: front\ndata:\n  nginx.conf: |\n    server {\n      listen 80;\n    }\n  LOG_LEVEL: debug\nbinaryData:\n  logo.png: iVBORw0KGgo=\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db-pass\n  annotations:\n    owner: team-a\ntype: Opaque\ndata:\n  password: czNjcjN0\nstringData:\n  username: admin\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: builder-token\n  annotations:\n    kubernetes.io/service-account.name: builder\ntype: kubernetes.io/service-account-token\ndata:\n  token: ZXlKaGJHY2lPaUpTVXpJMU5pSjkuZmFrZQ==\n  namespace: ZGVmYXVsdA==\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\nimagePullSecrets:\n- name: registry-a\n- name: registry-b\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: pod-reader\nrules:\n- apiGroups: [\"\"]\n  resources: [pods, pods/log]\n  verbs: [get, list, watch]\n- apiGroups: [apps]\n  resources: [deployments]\n  resourceNames: [web]\n  verbs: [get, patch]\n- apiGroups: [\"\"]\n  resources: [pods]\n  verbs: [delete]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: read-pods\nsubjects:\n- kind: ServiceAccount\n  name: builder\n  namespace: default\n- kind: User\n  name: jane\n  apiGroup: rbac.authorization.k8s.io\nroleRef:\n  kind: Role\n  name: pod-reader\n  apiGroup: rbac.authorization.k8s.io\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 500m\n      memory: 256Mi\n    defaultRequest:\n      cpu: 100m\n    max:\n      memory: 1Gi\n---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: compute\nspec:\n  scopes: [NotBestEffort]\n  hard:\n    pods: \"10\"\n    requests.cpu: \"2\"\n    limits.memory: 2Gi\n";
+
+    /// `kubectl describe` of the configuration and RBAC kinds, a namespace with and without
+    /// a LimitRange, and a name that matches nothing.
+    #[test]
+    fn describe_config_and_rbac_kinds() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{CONFIG}EOF\nkubectl describe configmap app-config\nkubectl describe secrets\nkubectl describe serviceaccount builder\nkubectl describe sa default\nkubectl describe role pod-reader\nkubectl describe rolebinding read-pods\nkubectl describe limitrange limits\nkubectl describe quota compute\nkubectl describe namespace default\nkubectl describe ns kube-system\nkubectl describe clusterrole view\nkubectl describe clusterrolebinding cluster-admin\nkubectl describe configmap nope\nkubectl describe ns nope\n"
+        );
+        expect![[r#"
+            [0ms-60ms] $ kubectl apply -f -
+            configmap/app-config created
+            secret/db-pass created
+            secret/builder-token created
+            serviceaccount/builder created
+            role.rbac.authorization.k8s.io/pod-reader created
+            rolebinding.rbac.authorization.k8s.io/read-pods created
+            limitrange/limits created
+            resourcequota/compute created
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe configmap app-config
+            Name:         app-config
+            Namespace:    default
+            Labels:       app=web
+                          tier=front
+            Annotations:  <none>
+
+            Data
+            ====
+            LOG_LEVEL:
+            ----
+            debug
+
+            nginx.conf:
+            ----
+            server {
+              listen 80;
+            }
+
+
+
+            BinaryData
+            ====
+            logo.png: 8 bytes
+
+            Events:  <none>
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe secrets
+            Name:         builder-token
+            Namespace:    default
+            Labels:       <none>
+            Annotations:  kubernetes.io/service-account.name: builder
+
+            Type:  kubernetes.io/service-account-token
+
+            Data
+            ====
+            namespace:  7 bytes
+            token:      eyJhbGciOiJSUzI1NiJ9.fake
+
+
+            Name:         db-pass
+            Namespace:    default
+            Labels:       <none>
+            Annotations:  owner: team-a
+
+            Type:  Opaque
+
+            Data
+            ====
+            password:  6 bytes
+            username:  5 bytes
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe serviceaccount builder
+            Name:                builder
+            Namespace:           default
+            Labels:              <none>
+            Annotations:         <none>
+            Image pull secrets:  registry-a
+                                 registry-b
+            Events:              <none>
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe sa default
+            Name:                default
+            Namespace:           default
+            Labels:              <none>
+            Annotations:         <none>
+            Image pull secrets:  <none>
+            Events:              <none>
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe role pod-reader
+            Name:         pod-reader
+            Labels:       <none>
+            Annotations:  <none>
+            PolicyRule:
+              Resources         Non-Resource URLs  Resource Names  Verbs
+              ---------         -----------------  --------------  -----
+              pods              []                 []              [get list watch delete]
+              pods/log          []                 []              [get list watch]
+              deployments.apps  []                 [web]           [get patch]
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe rolebinding read-pods
+            Name:         read-pods
+            Labels:       <none>
+            Annotations:  <none>
+            Role:
+              Kind:  Role
+              Name:  pod-reader
+            Subjects:
+              Kind            Name     Namespace
+              ----            ----     ---------
+              ServiceAccount  builder  default
+              User            jane     
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe limitrange limits
+            Name:       limits
+            Namespace:  default
+            Type        Resource  Min  Max  Default Request  Default Limit  Max Limit/Request Ratio
+            ----        --------  ---  ---  ---------------  -------------  -----------------------
+            Container   cpu       -    -    100m             500m           -
+            Container   memory    -    1Gi  256Mi            256Mi          -
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe quota compute
+            Name:       compute
+            Namespace:  default
+            Scopes:     NotBestEffort
+             * Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.
+            Resource  Used  Hard
+            --------  ----  ----
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe namespace default
+            Name:         default
+            Labels:       kubernetes.io/metadata.name=default
+            Annotations:  <none>
+            Status:       Active
+
+            Resource Quotas
+              Name:    compute
+              Scopes:  NotBestEffort
+              * Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.
+              Resource  Used  Hard
+              --------  ---   ---
+
+            Resource Limits
+             Type       Resource  Min  Max  Default Request  Default Limit  Max Limit/Request Ratio
+             ----       --------  ---  ---  ---------------  -------------  -----------------------
+             Container  cpu       -    -    100m             500m           -
+             Container  memory    -    1Gi  256Mi            256Mi          -
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe ns kube-system
+            Name:         kube-system
+            Labels:       kubernetes.io/metadata.name=kube-system
+            Annotations:  <none>
+            Status:       Active
+
+            No resource quota.
+
+            No LimitRange resource.
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe clusterrole view
+            Name:         view
+            Labels:       kubernetes.io/bootstrapping=rbac-defaults
+                          rbac.authorization.k8s.io/aggregate-to-edit=true
+            Annotations:  rbac.authorization.kubernetes.io/autoupdate: true
+            PolicyRule:
+              Resources                                    Non-Resource URLs  Resource Names  Verbs
+              ---------                                    -----------------  --------------  -----
+              bindings                                     []                 []              [get list watch]
+              configmaps                                   []                 []              [get list watch]
+              endpoints                                    []                 []              [get list watch]
+              events                                       []                 []              [get list watch]
+              limitranges                                  []                 []              [get list watch]
+              namespaces/status                            []                 []              [get list watch]
+              namespaces                                   []                 []              [get list watch]
+              persistentvolumeclaims/status                []                 []              [get list watch]
+              persistentvolumeclaims                       []                 []              [get list watch]
+              pods/log                                     []                 []              [get list watch]
+              pods/status                                  []                 []              [get list watch]
+              pods                                         []                 []              [get list watch]
+              replicationcontrollers/scale                 []                 []              [get list watch]
+              replicationcontrollers/status                []                 []              [get list watch]
+              replicationcontrollers                       []                 []              [get list watch]
+              resourcequotas/status                        []                 []              [get list watch]
+              resourcequotas                               []                 []              [get list watch]
+              serviceaccounts                              []                 []              [get list watch]
+              services/status                              []                 []              [get list watch]
+              services                                     []                 []              [get list watch]
+              controllerrevisions.apps                     []                 []              [get list watch]
+              daemonsets.apps/status                       []                 []              [get list watch]
+              daemonsets.apps                              []                 []              [get list watch]
+              deployments.apps/scale                       []                 []              [get list watch]
+              deployments.apps/status                      []                 []              [get list watch]
+              deployments.apps                             []                 []              [get list watch]
+              replicasets.apps/scale                       []                 []              [get list watch]
+              replicasets.apps/status                      []                 []              [get list watch]
+              replicasets.apps                             []                 []              [get list watch]
+              statefulsets.apps/scale                      []                 []              [get list watch]
+              statefulsets.apps/status                     []                 []              [get list watch]
+              statefulsets.apps                            []                 []              [get list watch]
+              horizontalpodautoscalers.autoscaling/status  []                 []              [get list watch]
+              horizontalpodautoscalers.autoscaling         []                 []              [get list watch]
+              cronjobs.batch/status                        []                 []              [get list watch]
+              cronjobs.batch                               []                 []              [get list watch]
+              jobs.batch/status                            []                 []              [get list watch]
+              jobs.batch                                   []                 []              [get list watch]
+              endpointslices.discovery.k8s.io              []                 []              [get list watch]
+              daemonsets.extensions/status                 []                 []              [get list watch]
+              daemonsets.extensions                        []                 []              [get list watch]
+              deployments.extensions/scale                 []                 []              [get list watch]
+              deployments.extensions/status                []                 []              [get list watch]
+              deployments.extensions                       []                 []              [get list watch]
+              ingresses.extensions/status                  []                 []              [get list watch]
+              ingresses.extensions                         []                 []              [get list watch]
+              networkpolicies.extensions                   []                 []              [get list watch]
+              replicasets.extensions/scale                 []                 []              [get list watch]
+              replicasets.extensions/status                []                 []              [get list watch]
+              replicasets.extensions                       []                 []              [get list watch]
+              replicationcontrollers.extensions/scale      []                 []              [get list watch]
+              ingresses.networking.k8s.io/status           []                 []              [get list watch]
+              ingresses.networking.k8s.io                  []                 []              [get list watch]
+              networkpolicies.networking.k8s.io            []                 []              [get list watch]
+              poddisruptionbudgets.policy/status           []                 []              [get list watch]
+              poddisruptionbudgets.policy                  []                 []              [get list watch]
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe clusterrolebinding cluster-admin
+            Name:         cluster-admin
+            Labels:       kubernetes.io/bootstrapping=rbac-defaults
+            Annotations:  rbac.authorization.kubernetes.io/autoupdate: true
+            Role:
+              Kind:  ClusterRole
+              Name:  cluster-admin
+            Subjects:
+              Kind   Name            Namespace
+              ----   ----            ---------
+              Group  system:masters  
+            (exit status 0)
+            [60ms-60ms] $ kubectl describe configmap nope
+            Error from server (NotFound): configmaps "nope" not found
+            (exit status 1)
+            [60ms-60ms] $ kubectl describe ns nope
+            Error from server (NotFound): namespaces "nope" not found
+            (exit status 1)
         "#]]
         .assert_eq(&transcript(&script));
     }
