@@ -988,8 +988,25 @@ impl Session {
             })
             .collect();
         let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
+        // The quotas shown without a status: no resource quota controller fills it in the lab.
+        let quotas: Vec<(String, String)> = match res.kind {
+            "ResourceQuota" => found.iter().map(|n| (ns.clone(), n.clone())).collect(),
+            "Namespace" => found
+                .iter()
+                .flat_map(|n| {
+                    snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string()))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (qns, qname) in quotas {
+            let Some(Object::ResourceQuota(q)) = snap.get("ResourceQuota", Some(&qns), &qname) else { continue };
+            if q.status.as_ref().and_then(|s| s.hard.as_ref()).is_none_or(|h| h.is_empty()) {
+                out.stderr += &format!("podlab: ResourceQuota {qns}/{qname} has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota\n");
+            }
+        }
         if !errors.is_empty() {
-            out.stderr = kubectl_stderr(&errors);
+            out.stderr = format!("{}{}", kubectl_stderr(&errors), out.stderr);
             out.exit = 1;
         }
         out
@@ -1400,12 +1417,14 @@ mod tests {
 
     const CONFIG: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  labels:\n    app: web\n    tier: front\ndata:\n  nginx.conf: |\n    server {\n      listen 80;\n    }\n  LOG_LEVEL: debug\nbinaryData:\n  logo.png: iVBORw0KGgo=\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db-pass\n  annotations:\n    owner: team-a\ntype: Opaque\ndata:\n  password: czNjcjN0\nstringData:\n  username: admin\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: builder-token\n  annotations:\n    kubernetes.io/service-account.name: builder\ntype: kubernetes.io/service-account-token\ndata:\n  token: ZXlKaGJHY2lPaUpTVXpJMU5pSjkuZmFrZQ==\n  namespace: ZGVmYXVsdA==\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\nimagePullSecrets:\n- name: registry-a\n- name: registry-b\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: pod-reader\nrules:\n- apiGroups: [\"\"]\n  resources: [pods, pods/log]\n  verbs: [get, list, watch]\n- apiGroups: [apps]\n  resources: [deployments]\n  resourceNames: [web]\n  verbs: [get, patch]\n- apiGroups: [\"\"]\n  resources: [pods]\n  verbs: [delete]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: read-pods\nsubjects:\n- kind: ServiceAccount\n  name: builder\n  namespace: default\n- kind: User\n  name: jane\n  apiGroup: rbac.authorization.k8s.io\nroleRef:\n  kind: Role\n  name: pod-reader\n  apiGroup: rbac.authorization.k8s.io\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 500m\n      memory: 256Mi\n    defaultRequest:\n      cpu: 100m\n    max:\n      memory: 1Gi\n---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: compute\nspec:\n  scopes: [NotBestEffort]\n  hard:\n    pods: \"10\"\n    requests.cpu: \"2\"\n    limits.memory: 2Gi\n";
 
+    const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    resources:\n      requests:\n        cpu: 250m\n      limits:\n        memory: 128Mi\n";
+
     /// `kubectl describe` of the configuration and RBAC kinds, a namespace with and without
     /// a LimitRange, and a name that matches nothing.
     #[test]
     fn describe_config_and_rbac_kinds() {
         let script = format!(
-            "kubectl apply -f - <<EOF\n{CONFIG}EOF\nkubectl describe configmap app-config\nkubectl describe secrets\nkubectl describe serviceaccount builder\nkubectl describe sa default\nkubectl describe role pod-reader\nkubectl describe rolebinding read-pods\nkubectl describe limitrange limits\nkubectl describe quota compute\nkubectl describe namespace default\nkubectl describe ns kube-system\nkubectl describe clusterrole view\nkubectl describe clusterrolebinding cluster-admin\nkubectl describe configmap nope\nkubectl describe ns nope\n"
+            "kubectl apply -f - <<EOF\n{CONFIG}EOF\nkubectl describe configmap app-config\nkubectl describe secrets\nkubectl describe serviceaccount builder\nkubectl describe sa default\nkubectl describe role pod-reader\nkubectl describe rolebinding read-pods\nkubectl describe limitrange limits\nkubectl describe quota compute\nkubectl describe namespace default\nkubectl describe ns kube-system\nkubectl describe clusterrole view\nkubectl describe clusterrolebinding cluster-admin\nkubectl describe configmap nope\nkubectl describe ns nope\nkubectl apply -f - <<EOF\n{POD}EOF\nkubectl describe quota compute\n"
         );
         expect![[r#"
             [0ms-60ms] $ kubectl apply -f -
@@ -1527,6 +1546,7 @@ mod tests {
              * Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.
             Resource  Used  Hard
             --------  ----  ----
+            podlab: ResourceQuota default/compute has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota
             (exit status 0)
             [60ms-60ms] $ kubectl describe namespace default
             Name:         default
@@ -1546,6 +1566,7 @@ mod tests {
              ----       --------  ---  ---  ---------------  -------------  -----------------------
              Container  cpu       -    -    100m             500m           -
              Container  memory    -    1Gi  256Mi            256Mi          -
+            podlab: ResourceQuota default/compute has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota
             (exit status 0)
             [60ms-60ms] $ kubectl describe ns kube-system
             Name:         kube-system
@@ -1640,6 +1661,20 @@ mod tests {
             [60ms-60ms] $ kubectl describe ns nope
             Error from server (NotFound): namespaces "nope" not found
             (exit status 1)
+            [60ms-64ms] $ kubectl apply -f -
+            pod/web created
+            (exit status 0)
+            [64ms-64ms] $ kubectl describe quota compute
+            Name:       compute
+            Namespace:  default
+            Scopes:     NotBestEffort
+             * Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.
+            Resource       Used   Hard
+            --------       ----   ----
+            limits.memory  128Mi  2Gi
+            pods           1      10
+            requests.cpu   250m   2
+            (exit status 0)
         "#]]
         .assert_eq(&transcript(&script));
     }
