@@ -303,11 +303,14 @@ fn breakdown_rule(rule: &PolicyRule) -> Vec<PolicyRule> {
     out
 }
 
+/// The API group, resource and resource name of a rule `rbac.CompactRules` merges.
+type SimpleResource = (String, String, Option<String>);
+
 /// `rbac.CompactRules`: the broken-down rules of one group, resource and resource name
 /// merged into one with their verbs in first-seen order.
 fn compact_rules(rules: Vec<PolicyRule>) -> Vec<PolicyRule> {
     let mut compacted = Vec::new();
-    let mut simple: Vec<((String, String, Option<String>), PolicyRule)> = Vec::new();
+    let mut simple: Vec<(SimpleResource, PolicyRule)> = Vec::new();
     for rule in rules {
         let single = |v: &Option<Vec<String>>| match v.as_deref() {
             Some([x]) => Some(x.clone()),
