@@ -5,6 +5,7 @@
 // belong to. A diagnosis tool, not a test.
 //
 //   node scripts/profile-paste.mjs [--dist DIR] [--case NAME]... [--limit SECONDS] [--json FILE]
+//   (PODLAB_CPU_SLOWDOWN=4 in the environment: with the CPU 4 times slower)
 //
 // Cases: paste-200k (a 200 KB manifest from scripts/big-manifest.mjs), paste-1m (1 MB),
 // paste-5m (5 MB, the last 4 MB a ConfigMap of dashboards the API server refuses),
@@ -162,6 +163,9 @@ async function profileCase(browser, url, name, limitMs) {
   const { context, page } = await openLab(browser, url);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
+  // PODLAB_CPU_SLOWDOWN=4: the CPU 4 times slower, as the e2e suite and the load report's phones.
+  const slowdown = Number(process.env.PODLAB_CPU_SLOWDOWN ?? 1);
+  if (slowdown !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
   let text;
   if (name === 'type-2000') {
     text = bigManifest({ lines: 2000 });

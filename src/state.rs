@@ -170,6 +170,11 @@ pub fn time_label(ms: u64) -> String {
     format!("{}.{:03} s", ms / 1000, ms % 1000)
 }
 
+thread_local! {
+    /// The cluster loaded for the last run (see [`LabRun::start`]).
+    static LOADED: std::cell::RefCell<Option<lab::Loaded>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Everything the page derives from one run, computed once per run.
 #[derive(Debug)]
 pub struct LabRun {
@@ -197,11 +202,15 @@ impl LabRun {
     /// The cluster loaded for the last run is kept (one per thread: the page's) and reused
     /// while the seed and the cluster stay the same, so a learner's next run starts at once.
     pub fn start(input: &LabInput) -> Result<LabRun, String> {
-        thread_local! {
-            static LOADED: std::cell::RefCell<Option<lab::Loaded>> = const { std::cell::RefCell::new(None) };
-        }
         let run = LOADED.with_borrow_mut(|loaded| lab::run_reusing(loaded, input)).map_err(|e| e.to_string())?;
         Ok(LabRun::from_run(run, input.manifest.clone()))
+    }
+
+    /// [`LabRun::start`] in slices: the run queued on the kept cluster, for the caller to
+    /// advance a slice at a time ([`lab::Running::advance`]) and finish with
+    /// [`LabRun::from_run`].
+    pub fn begin(input: &LabInput) -> Result<lab::Running, String> {
+        LOADED.with_borrow_mut(|loaded| lab::start_reusing(loaded, input)).map_err(|e| e.to_string())
     }
 
     /// Runs a session: the manifest applied, then `lines` typed in the terminal, the cluster

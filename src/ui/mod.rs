@@ -112,6 +112,12 @@ fn clear_hash() {
 
 /// A change of the manifest by more characters than this is a paste (it runs at once).
 const PASTE_CHARS: usize = 2_000;
+/// How long a slice of a run goes before the page takes its turn (ms of the browser's clock).
+const SLICE_MS: f64 = 40.0;
+/// Tasks the engine runs between two looks at the clock (a task takes microseconds).
+const TASKS_PER_CHECK: usize = 16;
+/// A run still going after this long says how far it has got (ms).
+const PROGRESS_AFTER_MS: f64 = 300.0;
 
 /// Which kubectl pane is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,6 +175,11 @@ pub struct Lab {
     pub asking: RwSignal<Option<usize>>,
     /// The steps whose prediction was answered in this run.
     pub answered: RwSignal<std::collections::BTreeSet<usize>>,
+    /// A run under way: its steps so far and the cluster's time, once it has taken longer
+    /// than [`PROGRESS_AFTER_MS`].
+    pub progress: RwSignal<Option<(usize, u64)>>,
+    /// Counts the runs started; a run in slices stops when a newer one starts.
+    generation: StoredValue<u64, LocalStorage>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     player: StoredValue<Option<Interval>, LocalStorage>,
 }
@@ -268,6 +279,8 @@ impl Lab {
             predictions: RwSignal::new(Vec::new()),
             asking: RwSignal::new(None),
             answered: RwSignal::new(Default::default()),
+            progress: RwSignal::new(None),
+            generation: StoredValue::new_local(0),
             timer: StoredValue::new_local(None),
             player: StoredValue::new_local(None),
         }
@@ -443,16 +456,88 @@ impl Lab {
     }
 
     /// Runs the engine on the current inputs and shows the new run from its first step.
+    ///
+    /// A run of the manifest alone goes in slices of about [`SLICE_MS`] between which the
+    /// page answers the learner (a big paste makes thousands of steps); after
+    /// [`PROGRESS_AFTER_MS`] the timeline says how far it has got. A newer run (an edit, a
+    /// command) replaces one under way. A session with commands runs in one piece.
     pub fn run_now(&self) {
         self.timer.set_value(None);
+        let generation = self.generation.get_value().wrapping_add(1);
+        self.generation.set_value(generation);
+        self.progress.set(None);
         let input = lab_input(&self.manifest.get_untracked(), &self.settings.get_untracked());
         // If the page dies during the run, the next visit does not start it again by itself.
         if self.persists() {
             storage::set(storage::RUNNING_KEY, "1");
         }
-        let outcome = match self.session.with_untracked(|lines| LabRun::start_session(&input, lines)) {
+        if self.session.with_untracked(|lines| !lines.is_empty()) {
+            let outcome = self.session.with_untracked(|lines| LabRun::start_session(&input, lines));
+            self.show(outcome);
+            return;
+        }
+        let mut running = match LabRun::begin(&input) {
+            Ok(r) => r,
+            Err(e) => return self.show(Err(e)),
+        };
+        let lab = *self;
+        leptos::task::spawn_local(async move {
+            let began = js_sys::Date::now();
+            loop {
+                let slice = js_sys::Date::now();
+                let mut done = false;
+                while !done && js_sys::Date::now() - slice < SLICE_MS {
+                    done = running.advance(TASKS_PER_CHECK);
+                }
+                if done {
+                    break;
+                }
+                if js_sys::Date::now() - began > PROGRESS_AFTER_MS {
+                    lab.progress.set(Some(running.progress()));
+                }
+                if !lab.turn(generation).await {
+                    return;
+                }
+            }
+            // After a long run, what the page derives from it and its rendering each get a
+            // turn of their own (each takes as long as a few slices for thousands of steps).
+            let long = js_sys::Date::now() - began > SLICE_MS;
+            if long && !lab.turn(generation).await {
+                return;
+            }
+            let run = LabRun::from_run(running.finish(), input.manifest);
+            if long && !lab.turn(generation).await {
+                return;
+            }
+            let predictions = podlab_learn::predict::questions(&run.run);
+            if long && !lab.turn(generation).await {
+                return;
+            }
+            lab.show_with(Ok(run), predictions);
+        });
+    }
+
+    /// Gives the page its turn (a `setTimeout(0)`); `false` when a newer run than
+    /// `generation` has started meanwhile.
+    async fn turn(&self, generation: u64) -> bool {
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        self.generation.try_get_value() == Some(generation)
+    }
+
+    /// Shows a new run (or the engine's refusal) from its target step.
+    fn show(&self, result: Result<LabRun, String>) {
+        let predictions = match &result {
+            Ok(run) => podlab_learn::predict::questions(&run.run),
+            Err(_) => Vec::new(),
+        };
+        self.show_with(result, predictions);
+    }
+
+    /// [`Lab::show`] with the run's predictions already made.
+    fn show_with(&self, result: Result<LabRun, String>, predictions: Vec<podlab_learn::predict::Prediction>) {
+        let outcome = match result {
             Ok(run) => {
-                self.predictions.set(podlab_learn::predict::questions(&run.run));
+                self.predictions.set(predictions);
                 Outcome::Ran(Shared(Arc::new(run)))
             }
             Err(e) => Outcome::LabError(e),
@@ -472,6 +557,7 @@ impl Lab {
         self.stop();
         self.interrupted.set(false);
         self.pending.set(false);
+        self.progress.set(None);
         self.step.set(0);
         self.asking.set(None);
         self.answered.set(Default::default());

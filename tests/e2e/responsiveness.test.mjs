@@ -12,7 +12,8 @@
 //   over localStorage's quota);
 // - no long task over 200 ms (PerformanceObserver 'longtask') while typing 20 keys into a
 //   2,000-line manifest; the run of the typed text after the pause is shown and its longest
-//   task reported (the engine runs on the main thread until a Web Worker takes it);
+//   task reported (the engine's run goes in slices of about 40 ms, the page's turn between
+//   them; what follows the last slice, the run's markers and its rendering, is reported);
 // - while the WebAssembly is still on its way (held back by the test), the page already shows
 //   the default starter in the boot shell's textarea, which the learner can edit; the lab opens
 //   with that edit and the caret where it was.
@@ -23,11 +24,13 @@
 // (docs/size.md, "Load"), the learner the issue is about. The suite runs at full speed
 // (the default, 1), where these ceilings hold on the 2-core test machine since the editor and
 // the timeline put only what is in view in the page (docs/size.md, "Big manifests", "after
-// windowing"). At 4x the DOM no longer is the cost, the engine's run on the main thread is
-// (0.3 s for 200 KB, 1.2 s for 5 MB at full speed): the clicks during a run and the typing
-// exceed their ceilings there until the run moves off the main thread (a Web Worker).
-// The same holds at full speed for a click during the 5 MB paste's run: it is measured and
-// reported (a diagnostic, not asserted) until the run moves off the main thread.
+// windowing"), and the engine's run goes in slices between which the page answers (a 200 KB
+// paste's run no longer is one task of 0.3 s). A 200 KB run that is shown more than a second
+// after its paste must have said how far it had got (`#run-progress`). At 4x the clicks during
+// a run still exceed their ceiling: the browser's own taking in of the pasted text, the
+// manifest's reading before the first slice and the rendering of the new run are single tasks.
+// A click during the 5 MB paste's run is measured and reported (a diagnostic, not asserted):
+// Chromium alone takes about 1.5 s to put 5 MB into a textarea.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bigManifest } from '../../scripts/big-manifest.mjs';
@@ -73,7 +76,7 @@ async function installProbe(page) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOWDOWN });
   }
   await page.evaluate(() => {
-    const probe = { clickAt: null, changedAt: null, text: null, longtasks: [] };
+    const probe = { clickAt: null, changedAt: null, text: null, longtasks: [], progress: null };
     window.__probe = probe;
     const position = () => document.getElementById('position')?.textContent ?? '';
     probe.text = position();
@@ -89,6 +92,8 @@ async function installProbe(page) {
       true,
     );
     new MutationObserver(() => {
+      const progress = document.getElementById('run-progress');
+      if (progress && probe.progress === null) probe.progress = progress.textContent;
       if (probe.clickAt !== null && probe.changedAt === null && position() !== probe.text) {
         probe.changedAt = performance.now();
       }
@@ -170,12 +175,18 @@ test('pasting a 200 KB manifest: a click on the timeline is handled within 500 m
     await page.waitForTimeout(300);
     afterRun = await clickLatency(page, '#forward');
   }
+  const progress = await page.evaluate(() => window.__probe.progress);
   t.diagnostic(
-    `200 KB paste (${text.split('\n').length - 1} lines): click during ${show(during)}, run shown ${finished ? `${(shownAfter / 1000).toFixed(1)} s after the paste` : 'never (240 s)'}, click after ${show(afterRun)}`,
+    `200 KB paste (${text.split('\n').length - 1} lines): click during ${show(during)}, run shown ${finished ? `${(shownAfter / 1000).toFixed(1)} s after the paste` : 'never (240 s)'}, click after ${show(afterRun)}; progress shown: ${progress ?? 'no'}`,
   );
   await screenshot(page, 'responsiveness-200k');
   assert.ok(during !== null && during <= CLICK_MS, `a click during the run is handled in ${show(during)} (at most ${CLICK_MS} ms)`);
   assert.ok(finished, 'the run of the pasted manifest is shown');
+  // A run that takes longer than 300 ms says how far it has got (one shown a second after
+  // the paste has taken that long, whatever the machine).
+  if (shownAfter > 1000) {
+    assert.match(progress ?? '', /^Running the lab: \d+ steps so far, \d+\.\d{3} s of cluster time…$/);
+  }
   assert.ok(afterRun !== null && afterRun <= CLICK_MS, `a click after the run is handled in ${show(afterRun)} (at most ${CLICK_MS} ms)`);
   assert.deepEqual(page.problems, []);
 });
@@ -262,7 +273,7 @@ test('typing 20 keys into a 2,000-line manifest: no long task over 200 ms', { ti
   const longest = Math.max(0, ...keys.map((l) => l.duration));
   const run = Math.max(0, ...tasks.filter((l) => l.start >= typed).map((l) => l.duration));
   t.diagnostic(
-    `typing 20 keys into 2,000 lines took ${Math.round(typed - t0)} ms (20 × 80 ms of delay); long tasks while typing: ${keys.map((l) => Math.round(l.duration)).join(', ') || 'none'}; the run's longest task after the pause: ${Math.round(run)} ms (until the engine leaves the main thread); run ${finished ? 'shown' : 'not shown within 240 s'}`,
+    `typing 20 keys into 2,000 lines took ${Math.round(typed - t0)} ms (20 × 80 ms of delay); long tasks while typing: ${keys.map((l) => Math.round(l.duration)).join(', ') || 'none'}; the run's longest task after the pause: ${Math.round(run)} ms (its last slice, markers and rendering); run ${finished ? 'shown' : 'not shown within 240 s'}`,
   );
   assert.equal(await page.locator('#manifest').inputValue().then((v) => v.length), text.length + 20, 'every key reached the editor');
   assert.ok(finished, 'the run of the typed text is shown');

@@ -7,7 +7,7 @@
 //! [`crate::cluster::load`]; the built-in kind cluster when `None`, loaded once per process;
 //! [`run_reusing`] keeps a loaded cluster file for the next run), its randomness seeded with
 //! `seed`; kubectl's work queued at time 0 as the kubeconfig user (the settings' `currentUser`,
-//! or `user`), impersonating `identity` when given (`--as`/`--as-group`); then [`run_loop`] with the actors until the
+//! or `user`), impersonating `identity` when given (`--as`/`--as-group`); then [`crate::sim::run_loop`] with the actors until the
 //! cluster settles or `limit_ms` passes. The final `Core` is kept, so any view can be computed
 //! at any step ([`Run::store`], [`Run::revision_at`]).
 //!
@@ -23,7 +23,7 @@ use crate::kubelet::{Kubelet, KubeletConfig};
 use crate::object::Object;
 use crate::rng::Rng;
 use crate::scheduler::actor::SchedulerActor;
-use crate::sim::{run_loop, Actor, Core};
+use crate::sim::{run_loop_slice, Actor, Core};
 use crate::store::Store;
 use crate::trace::{Step, UserInfo};
 use crate::world::World;
@@ -267,13 +267,20 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
 /// loaded anew when it is empty or its cluster differs. For callers that run one manifest
 /// after another with their own cluster files (the page, the CLI's corpus report).
 pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run, LabError> {
+    let mut running = start_reusing(loaded, input)?;
+    while !running.advance(usize::MAX) {}
+    Ok(running.finish())
+}
+
+/// [`run_reusing`] to be run in slices ([`Running`]).
+pub fn start_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Running, LabError> {
     let fitting = match loaded.take().filter(|l| l.fits(input)) {
         Some(l) => l,
         None => Loaded::load(input.cluster.as_deref())?,
     };
-    let run = run_on(&fitting, input);
+    let running = Running::start(&fitting, input);
     *loaded = Some(fitting);
-    run
+    running
 }
 
 /// kubectl's caller: the kubeconfig `user` (the settings' current user when `None`), as
@@ -308,62 +315,115 @@ fn start_kubelets(world: &mut World, settings: &LabSettings) -> Vec<Kubelet> {
 
 /// Runs the lab on a copy of `loaded`, which fits the input (see [`Loaded::fits`]).
 fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
-    debug_assert!(loaded.fits(input), "a run on a cluster loaded for another cluster");
-    let mut core = loaded.core.clone();
-    core.rng = Rng::new(input.seed);
-    // Room for a typical run's steps (a Deployment of three replicas takes some 150), so the
-    // trace is not copied as it grows.
-    core.steps.reserve(256);
-    let settings = &loaded.settings;
-    let setup_revision = core.store.revision();
-    let (user, caller) = kubectl_caller(settings, input.user.as_deref(), input.identity.as_ref())?;
-    let namespace = settings.context_namespace().to_string();
-    let mut kubectl = KubectlApply::new(ApplyOptions {
-        file: input.file_name.clone(),
-        manifest: input.manifest.clone(),
-        caller,
-        namespace: namespace.clone(),
-    });
-    kubectl.start(&mut core);
-    let not_modelled;
-    {
+    let mut running = Running::start(loaded, input)?;
+    while !running.advance(usize::MAX) {}
+    Ok(running.finish())
+}
+
+/// A run under way, for a caller that cannot wait for the whole of it at once (the page runs
+/// a big manifest between its frames, so it keeps answering the learner): [`Running::start`]
+/// queues kubectl's work, each [`Running::advance`] runs a slice of the cluster's tasks, and
+/// [`Running::finish`] gives the [`Run`]. Slices of any size make the same run, step for
+/// step, as [`run`].
+pub struct Running {
+    core: World,
+    input: LabInput,
+    user: String,
+    namespace: String,
+    setup_revision: u64,
+    /// The last etcd revision offered to the actors.
+    delivered: u64,
+    kubectl: KubectlApply,
+    controllers: ControllerManager,
+    announcer: crate::consumers::Announcer,
+    scheduler: SchedulerActor,
+    kubelets: Vec<Kubelet>,
+}
+
+impl Running {
+    /// A run of `input` on a copy of `loaded`, kubectl's work queued; nothing has run yet.
+    pub fn start(loaded: &Loaded, input: &LabInput) -> Result<Running, LabError> {
+        debug_assert!(loaded.fits(input), "a run on a cluster loaded for another cluster");
+        let mut core = loaded.core.clone();
+        core.rng = Rng::new(input.seed);
+        // Room for a typical run's steps (a Deployment of three replicas takes some 150), so
+        // the trace is not copied as it grows.
+        core.steps.reserve(256);
+        let settings = &loaded.settings;
+        let setup_revision = core.store.revision();
+        let (user, caller) = kubectl_caller(settings, input.user.as_deref(), input.identity.as_ref())?;
+        let namespace = settings.context_namespace().to_string();
+        let mut kubectl = KubectlApply::new(ApplyOptions {
+            file: input.file_name.clone(),
+            manifest: input.manifest.clone(),
+            caller,
+            namespace: namespace.clone(),
+        });
+        kubectl.start(&mut core);
         // The actors of the cluster: kubectl, kube-controller-manager (every controller,
         // node-lifecycle and taint-eviction included: the kubelets' heartbeats are routine
         // writes, which keep no run from settling), kube-scheduler, and one kubelet per Node
         // of the starting cluster.
-        let mut controllers = ControllerManager::new();
-        let mut announcer = crate::consumers::Announcer::default();
         let mut scheduler = SchedulerActor::default();
         scheduler.start(&mut core);
-        let mut kubelets = start_kubelets(&mut core, settings);
-        let mut actors: Vec<&mut dyn Actor<World>> = vec![&mut kubectl, &mut controllers, &mut scheduler];
-        actors.extend(kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
-        actors.push(&mut announcer);
-        run_loop(&mut core, &mut actors, input.limit_ms);
-        not_modelled = announcer.found;
+        let kubelets = start_kubelets(&mut core, settings);
+        let delivered = core.store.revision();
+        Ok(Running {
+            core,
+            input: input.clone(),
+            user,
+            namespace,
+            setup_revision,
+            delivered,
+            kubectl,
+            controllers: ControllerManager::new(),
+            announcer: crate::consumers::Announcer::default(),
+            scheduler,
+            kubelets,
+        })
     }
-    let (stdout, stderr, kubectl_output, exit_code) = kubectl.finish();
-    Ok(Run {
-        kubernetes_version: crate::KUBERNETES_VERSION,
-        seed: input.seed,
-        file_name: input.file_name.clone(),
-        user,
-        impersonate: input.identity.clone(),
-        namespace,
-        setup_revision,
-        steps: std::mem::take(&mut core.steps),
-        documents: kubectl.results.clone(),
-        stdout,
-        stderr,
-        kubectl_output,
-        output_lines: kubectl.lines.clone(),
-        exit_code,
-        end_ms: core.now,
-        final_revision: core.store.revision(),
-        not_modelled,
-        manifest: input.manifest.clone(),
-        core: core.core,
-    })
+
+    /// Runs at most `max_tasks` of the cluster's tasks: `true` once the run is over (the
+    /// cluster settled or the input's time limit came).
+    pub fn advance(&mut self, max_tasks: usize) -> bool {
+        let mut actors: Vec<&mut dyn Actor<World>> =
+            vec![&mut self.kubectl, &mut self.controllers, &mut self.scheduler];
+        actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
+        actors.push(&mut self.announcer);
+        run_loop_slice(&mut self.core, &mut actors, &mut self.delivered, self.input.limit_ms, max_tasks)
+    }
+
+    /// How far the run has got: its steps so far and the cluster's time (logical ms).
+    pub fn progress(&self) -> (usize, u64) {
+        (self.core.steps.len(), self.core.now)
+    }
+
+    /// The run, as far as it has got (call it once [`Running::advance`] said it is over).
+    pub fn finish(self) -> Run {
+        let Running { mut core, input, user, namespace, setup_revision, mut kubectl, announcer, .. } = self;
+        let (stdout, stderr, kubectl_output, exit_code) = kubectl.finish();
+        Run {
+            kubernetes_version: crate::KUBERNETES_VERSION,
+            seed: input.seed,
+            file_name: input.file_name.clone(),
+            user,
+            impersonate: input.identity.clone(),
+            namespace,
+            setup_revision,
+            steps: std::mem::take(&mut core.steps),
+            documents: kubectl.results.clone(),
+            stdout,
+            stderr,
+            kubectl_output,
+            output_lines: kubectl.lines.clone(),
+            exit_code,
+            end_ms: core.now,
+            final_revision: core.store.revision(),
+            not_modelled: announcer.found,
+            manifest: input.manifest,
+            core: core.core,
+        }
+    }
 }
 
 /// A session as the lab page plays it (issue 25): `input`'s manifest applied as

@@ -310,18 +310,37 @@ pub fn run_loop_from<W: AsMut<Core>>(
     delivered: &mut u64,
     limit_ms: u64,
 ) {
+    run_loop_slice(world, actors, delivered, limit_ms, usize::MAX);
+}
+
+/// [`run_loop_from`] for at most `max_tasks` tasks: `true` when the cluster settled or the
+/// limit came (the run is over), `false` when the budget ran out first. Calling it again with
+/// the same `delivered` goes on exactly where it stopped, so a run cut into slices (the page
+/// runs a long one between its frames) makes the same steps as one call.
+pub fn run_loop_slice<W: AsMut<Core>>(
+    world: &mut W,
+    actors: &mut [&mut dyn Actor<W>],
+    delivered: &mut u64,
+    limit_ms: u64,
+    max_tasks: usize,
+) -> bool {
+    let mut ran = 0usize;
     loop {
         deliver(world, actors, delivered);
         let core = world.as_mut();
         if core.only_periodic_left() && core.now >= core.last_write_ms + SETTLE_MS {
-            break;
+            return true;
         }
         // A task due after the limit stays queued: a live session may go on later.
         match core.queue.peek() {
             Some(Reverse((t, _, _))) if *t <= limit_ms => {}
-            _ => break,
+            _ => return true,
         }
-        let Some((time, task)) = core.pop() else { break };
+        if ran == max_tasks {
+            return false;
+        }
+        ran += 1;
+        let Some((time, task)) = core.pop() else { return true };
         core.now = time;
         for actor in actors.iter_mut() {
             if actor.handles(&task.target) {

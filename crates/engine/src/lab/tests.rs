@@ -1522,3 +1522,28 @@ fn hpa_with_a_missing_target_fails_to_get_its_scale() {
         api    Deployment/api   cpu: <unknown>/80%   1         4         0          75s
     "#]].assert_eq(&hpa_outcome(hpa));
 }
+
+/// The page runs a long manifest in slices between its frames: any slice size makes the same
+/// run (steps, output, store) as one call.
+#[test]
+fn a_run_in_slices_is_the_same_run() {
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.27\n        readinessProbe:\n          httpGet: {path: /, port: 80}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - port: 80\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\nspec:\n  containers:\n  - name: c\n    image: busybox\n    command: [\"false\"]\n";
+    let input = LabInput::new(manifest, "web.yaml");
+    let whole = run(&input).unwrap();
+    assert!(whole.steps.len() > 100, "{} steps", whole.steps.len());
+    for slice in [1, 7, 64] {
+        let mut loaded = None;
+        let mut running = start_reusing(&mut loaded, &input).unwrap();
+        let mut slices = 1;
+        while !running.advance(slice) {
+            slices += 1;
+            let (steps, now) = running.progress();
+            assert!(steps <= whole.steps.len() && now <= whole.end_ms, "{steps} steps at {now} ms");
+        }
+        let sliced = running.finish();
+        assert!(slices > 1, "slice {slice}: one slice only");
+        assert_eq!(sliced.to_json(), whole.to_json(), "slice {slice}");
+        assert_eq!(sliced.final_revision, whole.final_revision);
+        assert_eq!(sliced.kubectl_output, whole.kubectl_output);
+    }
+}
