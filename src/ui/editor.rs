@@ -303,6 +303,22 @@ pub fn Editor() -> impl IntoView {
                         .then_some(" Your text is saved in this browser as you type.")
                 }}
             </p>
+            // A long run says how far it has got, here where the learner pasted (not over
+            // the timeline, whose controls stay where they are while it runs).
+            {move || {
+                lab.progress
+                    .get()
+                    .map(|(steps, ms)| {
+                        view! {
+                            <p id="run-progress" class="run-progress" role="status">
+                                {format!(
+                                    "Running the lab: {steps} steps so far, {} of cluster time…",
+                                    crate::state::time_label(ms),
+                                )}
+                            </p>
+                        }
+                    })
+            }}
             {move || {
                 lab.unsaved
                     .get()

@@ -113,7 +113,7 @@ fn clear_hash() {
 /// A change of the manifest by more characters than this is a paste (it runs at once).
 const PASTE_CHARS: usize = 2_000;
 /// How long a slice of a run goes before the page takes its turn (ms of the browser's clock).
-const SLICE_MS: f64 = 40.0;
+const SLICE_MS: f64 = 30.0;
 /// Tasks the engine runs between two looks at the clock (a task takes microseconds).
 const TASKS_PER_CHECK: usize = 16;
 /// A run still going after this long says how far it has got (ms).

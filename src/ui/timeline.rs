@@ -153,17 +153,7 @@ pub fn Timeline() -> impl IntoView {
                     }}
                 </p>
             </div>
-            {move || {
-                lab.progress
-                    .get()
-                    .map(|(steps, ms)| {
-                        view! {
-                            <p id="run-progress" class="run-progress" role="status">
-                                {format!("Running the lab: {steps} steps so far, {} of cluster time…", time_label(ms))}
-                            </p>
-                        }
-                    })
-            }}
+
             <div class="controls" role="group" aria-label="Playback">
                 <button
                     type="button"

@@ -12,7 +12,7 @@
 //   over localStorage's quota);
 // - no long task over 200 ms (PerformanceObserver 'longtask') while typing 20 keys into a
 //   2,000-line manifest; the run of the typed text after the pause is shown and its longest
-//   task reported (the engine's run goes in slices of about 40 ms, the page's turn between
+//   task reported (the engine's run goes in slices of about 30 ms, the page's turn between
 //   them; what follows the last slice, the run's markers and its rendering, is reported);
 // - while the WebAssembly is still on its way (held back by the test), the page already shows
 //   the default starter in the boot shell's textarea, which the learner can edit; the lab opens
