@@ -188,7 +188,7 @@ impl Session {
             Some("name") => Printer::Name(String::new()),
             Some("yaml") => Printer::Yaml { out: String::new(), count: 0 },
             Some("json") => Printer::Json(String::new()),
-            _ if !crate::views::TABLE_KINDS.contains(&res.kind) => {
+            _ if !crate::views::has_table_printer(res.kind) => {
                 return Output::error(format!(
                     "podlab: the lab has no table printer for {} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -w -o yaml shows the objects)",
                     res.kind, res.plural
