@@ -278,4 +278,780 @@ mod tests {
         "#]]
         .assert_eq(&transcript(None, script));
     }
+
+    /// One object of most kinds the earlier session commands had no table or describer
+    /// for, next to a Deployment with its Service and HorizontalPodAutoscaler.
+    const KINDS_YAML: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.29
+        ports:
+        - containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: 80
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: nginx
+  annotations:
+    ingressclass.kubernetes.io/is-default-class: "true"
+spec:
+  controller: k8s.io/ingress-nginx
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  ingressClassName: nginx
+  tls:
+  - hosts:
+    - web.example.com
+    secretName: web-tls
+  rules:
+  - host: web.example.com
+    http:
+      paths:
+      - path: /
+        pathType: Prefix
+        backend:
+          service:
+            name: web
+            port:
+              number: 80
+      - path: /api
+        pathType: Prefix
+        backend:
+          service:
+            name: api
+            port:
+              name: http
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: web-from-frontend
+spec:
+  podSelector:
+    matchLabels:
+      app: web
+  ingress:
+  - from:
+    - podSelector:
+        matchLabels:
+          role: frontend
+    - namespaceSelector:
+        matchLabels:
+          kubernetes.io/metadata.name: monitoring
+    ports:
+    - protocol: TCP
+      port: 80
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: default-deny
+spec:
+  podSelector: {}
+  policyTypes:
+  - Ingress
+  - Egress
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata:
+  name: gvisor
+handler: runsc
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata:
+  name: hostpath.csi.k8s.io
+spec:
+  attachRequired: false
+  podInfoOnMount: true
+  volumeLifecycleModes:
+  - Persistent
+  - Ephemeral
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: fast
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: hostpath.csi.k8s.io
+reclaimPolicy: Retain
+allowVolumeExpansion: true
+mountOptions:
+- noatime
+parameters:
+  type: ssd
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: high
+value: 1000000
+description: For the web tier.
+---
+apiVersion: v1
+kind: PodTemplate
+metadata:
+  name: batch-template
+template:
+  metadata:
+    labels:
+      app: batch
+  spec:
+    containers:
+    - name: worker
+      image: busybox:1.37
+---
+apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: legacy
+spec:
+  replicas: 1
+  selector:
+    app: legacy
+  template:
+    metadata:
+      labels:
+        app: legacy
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.29
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    plural: widgets
+    singular: widget
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+---
+apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshotClass
+metadata:
+  name: csi-snapclass
+driver: hostpath.csi.k8s.io
+deletionPolicy: Delete
+---
+apiVersion: snapshot.storage.k8s.io/v1
+kind: VolumeSnapshot
+metadata:
+  name: data-snap
+spec:
+  volumeSnapshotClassName: csi-snapclass
+  source:
+    persistentVolumeClaimName: data
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 4
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 80
+  behavior:
+    scaleDown:
+      stabilizationWindowSeconds: 300
+      policies:
+      - type: Pods
+        value: 1
+        periodSeconds: 60
+"#;
+
+    #[test]
+    fn tables_of_every_kind() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{KINDS_YAML}EOF\nsleep 30s\nkubectl get leases -n kube-node-lease\nkubectl get sc\nkubectl get pc -o wide\nkubectl get ing\nkubectl get ingressclasses\nkubectl get netpol\nkubectl get runtimeclasses\nkubectl get csidrivers\nkubectl get podtemplates\nkubectl get rc -o wide\nkubectl get crd\nkubectl get vs\nkubectl get vsclass\nkubectl get ns\nkubectl get cm -A\nkubectl get rolebindings -A -o wide\nkubectl get roles -n kube-system\nkubectl get ep\nkubectl get sc standard\n"
+        );
+        expect![[r#"
+            [0ms-124ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends POST /api/v1/namespaces/default/services?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/ingressclasses/nginx
+              > kubectl sends POST /apis/networking.k8s.io/v1/ingressclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/ingresses/web
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/ingresses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies/web-from-frontend
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies/default-deny
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/node.k8s.io/v1/runtimeclasses/gvisor
+              > kubectl sends POST /apis/node.k8s.io/v1/runtimeclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/storage.k8s.io/v1/csidrivers/hostpath.csi.k8s.io
+              > kubectl sends POST /apis/storage.k8s.io/v1/csidrivers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses/fast
+              > kubectl sends POST /apis/storage.k8s.io/v1/storageclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/scheduling.k8s.io/v1/priorityclasses/high
+              > kubectl sends POST /apis/scheduling.k8s.io/v1/priorityclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/podtemplates/batch-template
+              > kubectl sends POST /api/v1/namespaces/default/podtemplates?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers/legacy
+              > kubectl sends POST /api/v1/namespaces/default/replicationcontrollers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com
+              > kubectl sends POST /apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses/csi-snapclass
+              > kubectl sends POST /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots/data-snap
+              > kubectl sends POST /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web
+              > kubectl sends POST /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            service/web created
+            ingressclass.networking.k8s.io/nginx created
+            ingress.networking.k8s.io/web created
+            networkpolicy.networking.k8s.io/web-from-frontend created
+            networkpolicy.networking.k8s.io/default-deny created
+            runtimeclass.node.k8s.io/gvisor created
+            csidriver.storage.k8s.io/hostpath.csi.k8s.io created
+            storageclass.storage.k8s.io/fast created
+            priorityclass.scheduling.k8s.io/high created
+            podtemplate/batch-template created
+            replicationcontroller/legacy created
+            customresourcedefinition.apiextensions.k8s.io/widgets.example.com created
+            volumesnapshotclass.snapshot.storage.k8s.io/csi-snapclass created
+            volumesnapshot.snapshot.storage.k8s.io/data-snap created
+            horizontalpodautoscaler.autoscaling/web created
+            (exit status 0)
+            [124ms-30124ms] $ sleep 30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get leases -n kube-node-lease
+              > kubectl sends GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?limit=500
+            NAME                 HOLDER               AGE
+            kind-control-plane   kind-control-plane   20s
+            kind-worker          kind-worker          20s
+            kind-worker2         kind-worker2         20s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get sc
+              > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses?limit=500
+            NAME             PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE
+            fast (default)   hostpath.csi.k8s.io     Retain          Immediate              true                   30s
+            standard         rancher.io/local-path   Delete          WaitForFirstConsumer   false                  30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get pc -o wide
+              > kubectl sends GET /apis/scheduling.k8s.io/v1/priorityclasses?limit=500
+            NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY
+            high                      1000000      false            30s   
+            system-cluster-critical   2000000000   false            30s   PreemptLowerPriority
+            system-node-critical      2000001000   false            30s   PreemptLowerPriority
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get ing
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/ingresses?limit=500
+            NAME   CLASS   HOSTS             ADDRESS   PORTS     AGE
+            web    nginx   web.example.com             80, 443   30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get ingressclasses
+              > kubectl sends GET /apis/networking.k8s.io/v1/ingressclasses?limit=500
+            NAME    CONTROLLER             PARAMETERS   AGE
+            nginx   k8s.io/ingress-nginx   <none>       30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get netpol
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?limit=500
+            NAME                POD-SELECTOR   AGE
+            default-deny        <none>         30s
+            web-from-frontend   app=web        30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get runtimeclasses
+              > kubectl sends GET /apis/node.k8s.io/v1/runtimeclasses?limit=500
+            NAME     HANDLER   AGE
+            gvisor   runsc     30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get csidrivers
+              > kubectl sends GET /apis/storage.k8s.io/v1/csidrivers?limit=500
+            NAME                  ATTACHREQUIRED   PODINFOONMOUNT   STORAGECAPACITY   TOKENREQUESTS   REQUIRESREPUBLISH   MODES                  AGE
+            hostpath.csi.k8s.io   false            true             false             <unset>         false               Persistent,Ephemeral   30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get podtemplates
+              > kubectl sends GET /api/v1/namespaces/default/podtemplates?limit=500
+            NAME             CONTAINERS   IMAGES         POD LABELS
+            batch-template   worker       busybox:1.37   app=batch
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get rc -o wide
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers?limit=500
+            NAME     DESIRED   CURRENT   READY   AGE   CONTAINERS   IMAGES       SELECTOR
+            legacy   1         0         0       30s   app          nginx:1.29   app=legacy
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get crd
+              > kubectl sends GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions?limit=500
+            NAME                  CREATED AT
+            widgets.example.com   2026-01-01T00:00:00Z
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get vs
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots?limit=500
+            NAME        READYTOUSE   SOURCEPVC   SOURCESNAPSHOTCONTENT   RESTORESIZE   SNAPSHOTCLASS   SNAPSHOTCONTENT   CREATIONTIME   AGE
+            data-snap                data                                              csi-snapclass                                    30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get vsclass
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses?limit=500
+            NAME            DRIVER                DELETIONPOLICY   AGE
+            csi-snapclass   hostpath.csi.k8s.io   Delete           30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get ns
+              > kubectl sends GET /api/v1/namespaces?limit=500
+            NAME                 STATUS   AGE
+            default              Active   30s
+            kube-node-lease      Active   30s
+            kube-public          Active   30s
+            kube-system          Active   30s
+            local-path-storage   Active   30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get cm -A
+              > kubectl sends GET /api/v1/configmaps?limit=500
+            NAMESPACE            NAME               DATA   AGE
+            default              kube-root-ca.crt   1      30s
+            kube-node-lease      kube-root-ca.crt   1      30s
+            kube-public          kube-root-ca.crt   1      30s
+            kube-system          kube-root-ca.crt   1      30s
+            local-path-storage   kube-root-ca.crt   1      30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get rolebindings -A -o wide
+              > kubectl sends GET /apis/rbac.authorization.k8s.io/v1/rolebindings?limit=500
+            NAMESPACE     NAME                                                ROLE                                                  AGE   USERS                                                   GROUPS   SERVICEACCOUNTS
+            kube-system   system::extension-apiserver-authentication-reader   Role/extension-apiserver-authentication-reader        30s   system:kube-controller-manager, system:kube-scheduler            
+            kube-system   system::leader-locking-kube-controller-manager      Role/system::leader-locking-kube-controller-manager   30s   system:kube-controller-manager                                   kube-system/kube-controller-manager
+            kube-system   system::leader-locking-kube-scheduler               Role/system::leader-locking-kube-scheduler            30s   system:kube-scheduler                                            kube-system/kube-scheduler
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get roles -n kube-system
+              > kubectl sends GET /apis/rbac.authorization.k8s.io/v1/namespaces/kube-system/roles?limit=500
+            NAME                                             CREATED AT
+            extension-apiserver-authentication-reader        2026-01-01T00:00:00Z
+            system::leader-locking-kube-controller-manager   2026-01-01T00:00:00Z
+            system::leader-locking-kube-scheduler            2026-01-01T00:00:00Z
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get ep
+              > kubectl sends GET /api/v1/namespaces/default/endpoints?limit=500
+            Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
+            NAME   ENDPOINTS                     AGE
+            web    10.244.1.2:80,10.244.2.2:80   30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl get sc standard
+              > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses/standard
+            NAME       PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE
+            standard   rancher.io/local-path   Delete          WaitForFirstConsumer   false                  30s
+            (exit status 0)
+        "#]].assert_eq(&transcript(None, &script));
+    }
+
+    #[test]
+    fn describers_of_every_kind() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{KINDS_YAML}EOF\nsleep 30s\nkubectl describe ep web\nkubectl describe endpointslices web\nkubectl describe hpa web\nkubectl describe lease -n kube-node-lease kind-worker\nkubectl describe ing web\nkubectl describe ingressclass nginx\nkubectl describe netpol\nkubectl describe sc\nkubectl describe pc high\nkubectl describe rc legacy\nkubectl describe runtimeclass gvisor\nkubectl describe crd widgets.example.com\nkubectl describe vs data-snap\nkubectl describe csidriver\n"
+        );
+        expect![[r#"
+            [0ms-124ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends POST /api/v1/namespaces/default/services?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/ingressclasses/nginx
+              > kubectl sends POST /apis/networking.k8s.io/v1/ingressclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/ingresses/web
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/ingresses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies/web-from-frontend
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies/default-deny
+              > kubectl sends POST /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/node.k8s.io/v1/runtimeclasses/gvisor
+              > kubectl sends POST /apis/node.k8s.io/v1/runtimeclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/storage.k8s.io/v1/csidrivers/hostpath.csi.k8s.io
+              > kubectl sends POST /apis/storage.k8s.io/v1/csidrivers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses/fast
+              > kubectl sends POST /apis/storage.k8s.io/v1/storageclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/scheduling.k8s.io/v1/priorityclasses/high
+              > kubectl sends POST /apis/scheduling.k8s.io/v1/priorityclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/podtemplates/batch-template
+              > kubectl sends POST /api/v1/namespaces/default/podtemplates?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers/legacy
+              > kubectl sends POST /api/v1/namespaces/default/replicationcontrollers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com
+              > kubectl sends POST /apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses/csi-snapclass
+              > kubectl sends POST /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots/data-snap
+              > kubectl sends POST /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web
+              > kubectl sends POST /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            service/web created
+            ingressclass.networking.k8s.io/nginx created
+            ingress.networking.k8s.io/web created
+            networkpolicy.networking.k8s.io/web-from-frontend created
+            networkpolicy.networking.k8s.io/default-deny created
+            runtimeclass.node.k8s.io/gvisor created
+            csidriver.storage.k8s.io/hostpath.csi.k8s.io created
+            storageclass.storage.k8s.io/fast created
+            priorityclass.scheduling.k8s.io/high created
+            podtemplate/batch-template created
+            replicationcontroller/legacy created
+            customresourcedefinition.apiextensions.k8s.io/widgets.example.com created
+            volumesnapshotclass.snapshot.storage.k8s.io/csi-snapclass created
+            volumesnapshot.snapshot.storage.k8s.io/data-snap created
+            horizontalpodautoscaler.autoscaling/web created
+            (exit status 0)
+            [124ms-30124ms] $ sleep 30s
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe ep web
+              > kubectl sends GET /api/v1/namespaces/default/endpoints/web
+            Name:         web
+            Namespace:    default
+            Labels:       endpoints.kubernetes.io/managed-by=endpoint-controller
+            Annotations:  endpoints.kubernetes.io/last-change-trigger-time: 2026-01-01T00:00:03Z
+            Subsets:
+              Addresses:          10.244.1.2,10.244.2.2
+              NotReadyAddresses:  <none>
+              Ports:
+                Name  Port  Protocol
+                ----  ----  --------
+                http  80    TCP
+
+            Events:  <none>
+            Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe endpointslices web
+              > kubectl sends GET /apis/discovery.k8s.io/v1/namespaces/default/endpointslices/web
+              > kubectl sends GET /apis/discovery.k8s.io/v1/namespaces/default/endpointslices?limit=500
+            Name:         web-g77lf
+            Namespace:    default
+            Labels:       endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io
+                          kubernetes.io/service-name=web
+            Annotations:  endpoints.kubernetes.io/last-change-trigger-time: 2026-01-01T00:00:03Z
+            AddressType:  IPv4
+            Ports:
+              Name  Port  Protocol
+              ----  ----  --------
+              http  80    TCP
+            Endpoints:
+              - Addresses:  10.244.2.2
+                Conditions:
+                  Ready:    true
+                Hostname:   <unset>
+                TargetRef:  Pod/web-75f95d59fb-9vtnp
+                NodeName:   kind-worker2
+                Zone:       <unset>
+              - Addresses:  10.244.1.2
+                Conditions:
+                  Ready:    true
+                Hostname:   <unset>
+                TargetRef:  Pod/web-75f95d59fb-pgw5x
+                NodeName:   kind-worker
+                Zone:       <unset>
+            Events:         <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe hpa web
+              > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web
+            Name:                                                  web
+            Namespace:                                             default
+            Labels:                                                <none>
+            Annotations:                                           <none>
+            CreationTimestamp:                                     Thu, 01 Jan 2026 00:00:00 +0000
+            Reference:                                             Deployment/web
+            Metrics:                                               ( current / target )
+              resource cpu on pods  (as a percentage of request):  <unknown> / 80%
+            Min replicas:                                          2
+            Max replicas:                                          4
+            Behavior:
+              Scale Up:
+                Stabilization Window: 0 seconds
+                Select Policy: Max
+                Policies:
+                  - Type: Pods     Value: 4    Period: 15 seconds
+                  - Type: Percent  Value: 100  Period: 15 seconds
+              Scale Down:
+                Stabilization Window: 300 seconds
+                Select Policy: Max
+                Policies:
+                  - Type: Pods  Value: 1  Period: 60 seconds
+            Deployment pods:    2 current / 0 desired
+            Conditions:
+              Type           Status  Reason                   Message
+              ----           ------  ------                   -------
+              AbleToScale    True    SucceededGetScale        the HPA controller was able to get the target's current scale
+              ScalingActive  False   FailedGetResourceMetric  the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+            Events:
+              Type     Reason                        Age               From                       Message
+              ----     ------                        ----              ----                       -------
+              Warning  FailedGetResourceMetric       0s (x2 over 15s)  horizontal-pod-autoscaler  failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+              Warning  FailedComputeMetricsReplicas  0s (x2 over 15s)  horizontal-pod-autoscaler  invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe lease -n kube-node-lease kind-worker
+              > kubectl sends GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/kind-worker
+            Name:         kind-worker
+            Namespace:    kube-node-lease
+            Labels:       <none>
+            Annotations:  <none>
+            API Version:  coordination.k8s.io/v1
+            Kind:         Lease
+            Metadata:
+              Creation Timestamp:  2026-01-01T00:00:10Z
+              Owner References:
+                API Version:     v1
+                Kind:            Node
+                Name:            kind-worker
+                UID:             6b4d9145-b1c3-4e63-ab4a-3b1a59fb67a6
+              Resource Version:  217
+              UID:               1805127c-c0db-4d9d-a524-e51ffe73cb44
+            Spec:
+              Holder Identity:         kind-worker
+              Lease Duration Seconds:  40
+              Renew Time:              2026-01-01T00:00:30.000000Z
+            Events:                    <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe ing web
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/ingresses/web
+            Name:             web
+            Labels:           <none>
+            Namespace:        default
+            Address:          
+            Ingress Class:    nginx
+            Default backend:  <default>
+            TLS:
+              web-tls terminates web.example.com
+            Rules:
+              Host             Path  Backends
+              ----             ----  --------
+              web.example.com  
+                               /      web:80 (10.244.2.2:80,10.244.1.2:80)
+                               /api   api:http (<error: services "api" not found>)
+            Annotations:       <none>
+            Events:            <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe ingressclass nginx
+              > kubectl sends GET /apis/networking.k8s.io/v1/ingressclasses/nginx
+            Name:         nginx
+            Labels:       <none>
+            Annotations:  ingressclass.kubernetes.io/is-default-class: true
+            Controller:   k8s.io/ingress-nginx
+            Events:       <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe netpol
+              > kubectl sends GET /apis/networking.k8s.io/v1/namespaces/default/networkpolicies?limit=500
+            Name:         default-deny
+            Namespace:    default
+            Created on:   2026-01-01 00:00:00 +0000 UTC
+            Labels:       <none>
+            Annotations:  <none>
+            Spec:
+              PodSelector:     <none> (Allowing the specific traffic to all pods in this namespace)
+              Allowing ingress traffic:
+                <none> (Selected pods are isolated for ingress connectivity)
+              Allowing egress traffic:
+                <none> (Selected pods are isolated for egress connectivity)
+              Policy Types: Ingress, Egress
+
+
+            Name:         web-from-frontend
+            Namespace:    default
+            Created on:   2026-01-01 00:00:00 +0000 UTC
+            Labels:       <none>
+            Annotations:  <none>
+            Spec:
+              PodSelector:     app=web
+              Allowing ingress traffic:
+                To Port: 80/TCP
+                From:
+                  PodSelector: role=frontend
+                From:
+                  NamespaceSelector: kubernetes.io/metadata.name=monitoring
+              Not affecting egress traffic
+              Policy Types: Ingress
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe sc
+              > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses?limit=500
+            Name:            fast
+            IsDefaultClass:  Yes
+            Annotations:     kubectl.kubernetes.io/last-applied-configuration={"allowVolumeExpansion":true,"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"annotations":{"storageclass.kubernetes.io/is-default-class":"true"},"name":"fast"},"mountOptions":["noatime"],"parameters":{"type":"ssd"},"provisioner":"hostpath.csi.k8s.io","reclaimPolicy":"Retain"}
+            ,storageclass.kubernetes.io/is-default-class=true
+            Provisioner:           hostpath.csi.k8s.io
+            Parameters:            type=ssd
+            AllowVolumeExpansion:  True
+            MountOptions:
+              noatime
+            ReclaimPolicy:      Retain
+            VolumeBindingMode:  Immediate
+            Events:             <none>
+
+
+            Name:                  standard
+            IsDefaultClass:        Yes
+            Annotations:           storageclass.kubernetes.io/is-default-class=true
+            Provisioner:           rancher.io/local-path
+            Parameters:            <none>
+            AllowVolumeExpansion:  <unset>
+            MountOptions:          <none>
+            ReclaimPolicy:         Delete
+            VolumeBindingMode:     WaitForFirstConsumer
+            Events:                <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe pc high
+              > kubectl sends GET /apis/scheduling.k8s.io/v1/priorityclasses/high
+            Name:              high
+            Value:             1000000
+            GlobalDefault:     false
+            PreemptionPolicy:  PreemptLowerPriority
+            Description:       For the web tier.
+            Annotations:       kubectl.kubernetes.io/last-applied-configuration={"apiVersion":"scheduling.k8s.io/v1","description":"For the web tier.","kind":"PriorityClass","metadata":{"annotations":{},"name":"high"},"value":1000000}
+
+            Events:  <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe rc legacy
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers/legacy
+            Name:         legacy
+            Namespace:    default
+            Selector:     app=legacy
+            Labels:       <none>
+            Annotations:  <none>
+            Replicas:     0 current / 1 desired
+            Pods Status:  0 Running / 0 Waiting / 0 Succeeded / 0 Failed
+            Pod Template:
+              Labels:  app=legacy
+              Containers:
+               app:
+                Image:         nginx:1.29
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Events:            <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe runtimeclass gvisor
+              > kubectl sends GET /apis/node.k8s.io/v1/runtimeclasses/gvisor
+            Name:         gvisor
+            Namespace:    
+            Labels:       <none>
+            Annotations:  <none>
+            API Version:  node.k8s.io/v1
+            Handler:      runsc
+            Kind:         RuntimeClass
+            Metadata:
+              Creation Timestamp:  2026-01-01T00:00:00Z
+              Resource Version:    181
+              UID:                 c09a1a81-7914-4fbc-88b8-94e1401ed25b
+            Events:                <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe crd widgets.example.com
+              > kubectl sends GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com
+            Name:         widgets.example.com
+            Namespace:    
+            Labels:       <none>
+            Annotations:  <none>
+            API Version:  apiextensions.k8s.io/v1
+            Kind:         CustomResourceDefinition
+            Metadata:
+              Creation Timestamp:  2026-01-01T00:00:00Z
+              Generation:          1
+              Resource Version:    187
+              UID:                 90ccb6a0-6cd2-430e-b878-834768668743
+            Spec:
+              Group:  example.com
+              Names:
+                Kind:      Widget
+                Plural:    widgets
+                Singular:  widget
+              Scope:       Namespaced
+              Versions:
+                Name:  v1
+                Schema:
+                  openAPIV3Schema:
+                    Type:  object
+                Served:    true
+                Storage:   true
+            Events:        <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe vs data-snap
+              > kubectl sends GET /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots/data-snap
+            Name:         data-snap
+            Namespace:    default
+            Labels:       <none>
+            Annotations:  <none>
+            API Version:  snapshot.storage.k8s.io/v1
+            Kind:         VolumeSnapshot
+            Metadata:
+              Creation Timestamp:  2026-01-01T00:00:00Z
+              Resource Version:    189
+              UID:                 ce45a342-c10f-4b55-9bea-994d2e7d779d
+            Spec:
+              Source:
+                Persistent Volume Claim Name:  data
+              Volume Snapshot Class Name:      csi-snapclass
+            Events:                            <none>
+            (exit status 0)
+            [30124ms-30124ms] $ kubectl describe csidriver
+              > kubectl sends GET /apis/storage.k8s.io/v1/csidrivers?limit=500
+            Name:         hostpath.csi.k8s.io
+            Namespace:    
+            Labels:       <none>
+            Annotations:  <none>
+            API Version:  storage.k8s.io/v1
+            Kind:         CSIDriver
+            Metadata:
+              Creation Timestamp:  2026-01-01T00:00:00Z
+              Resource Version:    182
+              UID:                 b86c9a98-359e-4b62-87a9-dc6739325fac
+            Spec:
+              Attach Required:    false
+              Pod Info On Mount:  true
+              Volume Lifecycle Modes:
+                Persistent
+                Ephemeral
+            Events:  <none>
+            (exit status 0)
+        "#]].assert_eq(&transcript(None, &script));
+    }
 }

@@ -978,6 +978,11 @@ impl Session {
             out.stderr = format!("{}{}", kubectl_stderr(&errors), out.stderr);
             out.exit = 1;
         }
+        if res.kind == "Endpoints" {
+            // The API server's warning on every request for v1 Endpoints, printed by kubectl
+            // once, as the first answer arrives.
+            out.stderr.insert_str(0, "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n");
+        }
         out
     }
 
