@@ -749,7 +749,12 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
                         }
                         let Value::Object(rules) = rules else { continue };
                         if key == "scaleUp" {
-                            put(rules, &format!("{path}.stabilizationWindowSeconds"), "stabilizationWindowSeconds", json!(0));
+                            put(
+                                rules,
+                                &format!("{path}.stabilizationWindowSeconds"),
+                                "stabilizationWindowSeconds",
+                                json!(0),
+                            );
                         }
                         put(rules, &format!("{path}.selectPolicy"), "selectPolicy", json!("Max"));
                         put(rules, &format!("{path}.policies"), "policies", policies);

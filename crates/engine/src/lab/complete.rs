@@ -145,7 +145,10 @@ mod tests {
         assert_eq!(complete(store, "default", "kubectl get stor"), ["storageclasses"]);
         assert_eq!(complete(store, "default", "kubectl describe sc "), ["standard"]);
         assert_eq!(complete(store, "default", "kubectl get pc system-n"), ["system-node-critical"]);
-        assert_eq!(complete(store, "default", "kubectl get lease -n kube-node-lease kind-w"), ["kind-worker", "kind-worker2"]);
+        assert_eq!(
+            complete(store, "default", "kubectl get lease -n kube-node-lease kind-w"),
+            ["kind-worker", "kind-worker2"]
+        );
         assert_eq!(complete(store, "default", "kubectl delete pod "), ["web"]);
         assert_eq!(complete(store, "default", "kubectl delete po w"), ["web"]);
         assert_eq!(complete(store, "default", "kubectl delete pod/"), ["pod/web"]);

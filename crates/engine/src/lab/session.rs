@@ -37,7 +37,8 @@
 //!
 //! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
 //! `session/patch.rs`, `session/inspect.rs`, `session/drain.rs` and `session/watch.rs`; each declares its
-//! `Kubectl-Command` header, field manager and patch type on its requests.
+//! `Kubectl-Command` header, field manager and patch type on its requests. `session/kinds.rs`
+//! maps kubectl's resource names to the served kinds (and says which types only a real cluster serves).
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
 //! command's output and exit status are kept with the range of steps it caused
@@ -51,12 +52,12 @@ use crate::errors::{kubectl_stderr, CommandError};
 use crate::kubectl::{ApplyOptions, KubectlApply};
 use crate::kubelet::Kubelet;
 use crate::object::{resource_for_kind, ResourceInfo};
-use kinds::{no_type, resource_named};
 use crate::rng::Rng;
 use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{has_task_for, run_loop_from, run_until, Actor, Target};
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
+use kinds::{no_type, resource_named};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

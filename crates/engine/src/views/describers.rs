@@ -13,7 +13,9 @@
 //! falls back to that default (`Delete`, `Immediate`, `PreemptLowerPriority`, the policy
 //! types `SetDefaults_NetworkPolicy` derives).
 
-use super::describe::{describe_events, describe_pod_template, print_annotations_multiline, print_labels_multiline, PrefixWriter};
+use super::describe::{
+    describe_events, describe_pod_template, print_annotations_multiline, print_labels_multiline, PrefixWriter,
+};
 use super::format::{format_labels, rfc1123z_opt, Clock};
 use super::kinds::{ingress_address, is_default_class};
 use super::printers::format_label_selector;
@@ -221,8 +223,7 @@ pub fn describe_hpa(hpa: &crate::object::Unstructured, events: &[&Event], clock:
                 );
                 let c = status_of("object");
                 if o["target"]["type"] == "AverageValue" {
-                    let cur =
-                        c.map(|c| quantity(&c["current"]["averageValue"])).unwrap_or_else(|| "<unknown>".into());
+                    let cur = c.map(|c| quantity(&c["current"]["averageValue"])).unwrap_or_else(|| "<unknown>".into());
                     w.write(
                         0,
                         &format!("(target average value):\t{cur} / {}\n", quantity(&o["target"]["averageValue"])),
@@ -242,8 +243,7 @@ pub fn describe_hpa(hpa: &crate::object::Unstructured, events: &[&Event], clock:
                 }
                 let c = status_of(field);
                 if !r["target"]["averageValue"].is_null() {
-                    let cur =
-                        c.map(|c| quantity(&c["current"]["averageValue"])).unwrap_or_else(|| "<unknown>".into());
+                    let cur = c.map(|c| quantity(&c["current"]["averageValue"])).unwrap_or_else(|| "<unknown>".into());
                     w.write(0, &format!(":\t{cur} / {}\n", quantity(&r["target"]["averageValue"])));
                 } else {
                     let cur = c
@@ -428,7 +428,11 @@ fn format_endpoint_slices(slices: &[Value], port: &str) -> String {
                 if !more {
                     let addr = s(&e["addresses"][0]);
                     let number = p["port"].as_i64().unwrap_or(0);
-                    list.push(if addr.contains(':') { format!("[{addr}]:{number}") } else { format!("{addr}:{number}") });
+                    list.push(if addr.contains(':') {
+                        format!("[{addr}]:{number}")
+                    } else {
+                        format!("{addr}:{number}")
+                    });
                 }
                 count += 1;
             }
@@ -720,8 +724,8 @@ pub fn smart_label_for(field: &str) -> String {
         last = k;
     }
     for i in 0..runs.len().saturating_sub(1) {
-        let upper_then_lower = runs[i].first().is_some_and(|c| c.is_uppercase())
-            && runs[i + 1].first().is_some_and(|c| c.is_lowercase());
+        let upper_then_lower =
+            runs[i].first().is_some_and(|c| c.is_uppercase()) && runs[i + 1].first().is_some_and(|c| c.is_lowercase());
         if upper_then_lower {
             if let Some(c) = runs[i].pop() {
                 runs[i + 1].insert(0, c);
@@ -788,7 +792,13 @@ fn go_value(v: &Value) -> String {
 /// one level deeper, a list as a heading and its items one level deeper (maps one after
 /// the other, other values one a line), anything else `Label:\tvalue`. `skip` holds the
 /// paths (`.metadata.name`) left out.
-fn print_unstructured(w: &mut PrefixWriter, level: usize, content: &serde_json::Map<String, Value>, prefix: &str, skip: &[&str]) {
+fn print_unstructured(
+    w: &mut PrefixWriter,
+    level: usize,
+    content: &serde_json::Map<String, Value>,
+    prefix: &str,
+    skip: &[&str],
+) {
     let mut fields: Vec<&String> = content.keys().collect();
     fields.sort();
     for field in fields {
@@ -821,7 +831,13 @@ pub fn describe_generic(meta: &ObjectMeta, json: &Value, events: &[&Event], cloc
     let mut w = PrefixWriter::new();
     head(&mut w, meta);
     if let Value::Object(content) = json {
-        let skip = [".metadata.managedFields", ".metadata.name", ".metadata.namespace", ".metadata.labels", ".metadata.annotations"];
+        let skip = [
+            ".metadata.managedFields",
+            ".metadata.name",
+            ".metadata.namespace",
+            ".metadata.labels",
+            ".metadata.annotations",
+        ];
         print_unstructured(&mut w, 0, content, "", &skip);
     }
     describe_events(&mut w, events, clock);

@@ -138,8 +138,7 @@ fn controller_revision(o: &Object, j: &Value, clock: Clock) -> Vec<String> {
     vec![name(o), controller, j["revision"].as_i64().unwrap_or(0).to_string(), age(o, clock)]
 }
 
-const INGRESS_COLUMNS: &[Column] =
-    &[col("Name"), col("Class"), col("Hosts"), col("Address"), col("Ports"), col("Age")];
+const INGRESS_COLUMNS: &[Column] = &[col("Name"), col("Class"), col("Hosts"), col("Address"), col("Ports"), col("Age")];
 
 /// `formatHosts`: three hosts at most (rules without a host count but show nothing), `*`
 /// when none shows.
@@ -355,14 +354,8 @@ fn resource_quota(o: &Object, j: &Value, clock: Clock) -> Vec<String> {
     vec![name(o), request.join(", "), limit.join(", "), age(o, clock)]
 }
 
-const ROLE_BINDING_COLUMNS: &[Column] = &[
-    col("Name"),
-    col("Role"),
-    col("Age"),
-    wide("Users"),
-    wide("Groups"),
-    wide("ServiceAccounts"),
-];
+const ROLE_BINDING_COLUMNS: &[Column] =
+    &[col("Name"), col("Role"), col("Age"), wide("Users"), wide("Groups"), wide("ServiceAccounts")];
 
 /// `printRoleBinding`/`printClusterRoleBinding` with `rbac.SubjectsStrings`.
 fn role_binding(o: &Object, j: &Value, clock: Clock) -> Vec<String> {
@@ -553,11 +546,7 @@ mod tests {
         }
         assert_eq!(PRINTERS.len(), KINDS.len());
         for r in crate::object::RESOURCES {
-            assert!(
-                crate::views::has_table_printer(r.kind),
-                "{} has no table printer",
-                r.kind
-            );
+            assert!(crate::views::has_table_printer(r.kind), "{} has no table printer", r.kind);
         }
     }
 

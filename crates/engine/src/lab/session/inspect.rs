@@ -836,13 +836,8 @@ impl Session {
             table.push(h);
         }
         for r in &rows {
-            let mut row = vec![
-                r.plural.to_string(),
-                short(r),
-                r.api_version(),
-                r.namespaced.to_string(),
-                r.kind.to_string(),
-            ];
+            let mut row =
+                vec![r.plural.to_string(), short(r), r.api_version(), r.namespaced.to_string(), r.kind.to_string()];
             if wide {
                 let verbs = "create,delete,deletecollection,get,list,patch,update,watch";
                 row.push(verbs.to_string());

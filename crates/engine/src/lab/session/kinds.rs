@@ -82,7 +82,8 @@ fn split_type(name: &str) -> (String, Option<String>) {
 pub(crate) fn resource_named(name: &str) -> Option<&'static ResourceInfo> {
     let (base, qualifier) = split_type(name);
     RESOURCES.iter().find(|r| {
-        answers_to(&base, r.plural, r.kind, short_names(r.plural)) && qualifies(qualifier.as_deref(), r.group, r.version)
+        answers_to(&base, r.plural, r.kind, short_names(r.plural))
+            && qualifies(qualifier.as_deref(), r.group, r.version)
     })
 }
 
@@ -124,42 +125,267 @@ macro_rules! unserved {
 /// serve (upstream `api/discovery/*__v1.json`; `events.k8s.io/v1` events are left out: kubectl
 /// resolves `events` to the core resource the lab serves).
 pub(crate) const UNSERVED: &[Unserved] = &[
-    unserved!("bindings", "Binding", "", "v1", [], true, true, "the scheduler binds each Pod through its pods/NAME/binding subresource"),
-    unserved!("componentstatuses", "ComponentStatus", "", "v1", ["cs"], false, false, "deprecated since v1.19, read-only: the health of scheduler, controller-manager and etcd-0"),
-    unserved!("mutatingadmissionpolicies", "MutatingAdmissionPolicy", "admissionregistration.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
-    unserved!("mutatingadmissionpolicybindings", "MutatingAdmissionPolicyBinding", "admissionregistration.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
-    unserved!("validatingadmissionpolicies", "ValidatingAdmissionPolicy", "admissionregistration.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
-    unserved!("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding", "admissionregistration.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
-    unserved!("apiservices", "APIService", "apiregistration.k8s.io", "v1", [], false, false, "one per served group version (v1., v1.apps, ...), kept by kube-apiserver"),
-    unserved!("selfsubjectreviews", "SelfSubjectReview", "authentication.k8s.io", "v1", [], false, true, "kubectl auth whoami creates one"),
+    unserved!(
+        "bindings",
+        "Binding",
+        "",
+        "v1",
+        [],
+        true,
+        true,
+        "the scheduler binds each Pod through its pods/NAME/binding subresource"
+    ),
+    unserved!(
+        "componentstatuses",
+        "ComponentStatus",
+        "",
+        "v1",
+        ["cs"],
+        false,
+        false,
+        "deprecated since v1.19, read-only: the health of scheduler, controller-manager and etcd-0"
+    ),
+    unserved!(
+        "mutatingadmissionpolicies",
+        "MutatingAdmissionPolicy",
+        "admissionregistration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "mutatingadmissionpolicybindings",
+        "MutatingAdmissionPolicyBinding",
+        "admissionregistration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "validatingadmissionpolicies",
+        "ValidatingAdmissionPolicy",
+        "admissionregistration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "validatingadmissionpolicybindings",
+        "ValidatingAdmissionPolicyBinding",
+        "admissionregistration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "apiservices",
+        "APIService",
+        "apiregistration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "one per served group version (v1., v1.apps, ...), kept by kube-apiserver"
+    ),
+    unserved!(
+        "selfsubjectreviews",
+        "SelfSubjectReview",
+        "authentication.k8s.io",
+        "v1",
+        [],
+        false,
+        true,
+        "kubectl auth whoami creates one"
+    ),
     unserved!("tokenreviews", "TokenReview", "authentication.k8s.io", "v1", [], false, true, ""),
-    unserved!("localsubjectaccessreviews", "LocalSubjectAccessReview", "authorization.k8s.io", "v1", [], true, true, ""),
-    unserved!("selfsubjectaccessreviews", "SelfSubjectAccessReview", "authorization.k8s.io", "v1", [], false, true, "kubectl auth can-i creates one"),
-    unserved!("selfsubjectrulesreviews", "SelfSubjectRulesReview", "authorization.k8s.io", "v1", [], false, true, "kubectl auth can-i --list creates one"),
+    unserved!(
+        "localsubjectaccessreviews",
+        "LocalSubjectAccessReview",
+        "authorization.k8s.io",
+        "v1",
+        [],
+        true,
+        true,
+        ""
+    ),
+    unserved!(
+        "selfsubjectaccessreviews",
+        "SelfSubjectAccessReview",
+        "authorization.k8s.io",
+        "v1",
+        [],
+        false,
+        true,
+        "kubectl auth can-i creates one"
+    ),
+    unserved!(
+        "selfsubjectrulesreviews",
+        "SelfSubjectRulesReview",
+        "authorization.k8s.io",
+        "v1",
+        [],
+        false,
+        true,
+        "kubectl auth can-i --list creates one"
+    ),
     unserved!("subjectaccessreviews", "SubjectAccessReview", "authorization.k8s.io", "v1", [], false, true, ""),
-    unserved!("certificatesigningrequests", "CertificateSigningRequest", "certificates.k8s.io", "v1", ["csr"], false, false, "the kubelets' client certificate requests from joining the cluster"),
-    unserved!("podcertificaterequests", "PodCertificateRequest", "certificates.k8s.io", "v1", [], true, false, "a kind cluster starts with none"),
-    unserved!("flowschemas", "FlowSchema", "flowcontrol.apiserver.k8s.io", "v1", [], false, false, "API Priority and Fairness's built-in configuration, kept by kube-apiserver"),
-    unserved!("prioritylevelconfigurations", "PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io", "v1", [], false, false, "API Priority and Fairness's built-in configuration, kept by kube-apiserver"),
-    unserved!("ipaddresses", "IPAddress", "networking.k8s.io", "v1", ["ip"], false, false, "one per allocated Service ClusterIP"),
-    unserved!("servicecidrs", "ServiceCIDR", "networking.k8s.io", "v1", [], false, false, "the default ServiceCIDR kubernetes, the Service IP range"),
-    unserved!("deviceclasses", "DeviceClass", "resource.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
-    unserved!("resourceclaims", "ResourceClaim", "resource.k8s.io", "v1", [], true, false, "a kind cluster starts with none"),
-    unserved!("resourceclaimtemplates", "ResourceClaimTemplate", "resource.k8s.io", "v1", [], true, false, "a kind cluster starts with none"),
-    unserved!("resourceslices", "ResourceSlice", "resource.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
+    unserved!(
+        "certificatesigningrequests",
+        "CertificateSigningRequest",
+        "certificates.k8s.io",
+        "v1",
+        ["csr"],
+        false,
+        false,
+        "the kubelets' client certificate requests from joining the cluster"
+    ),
+    unserved!(
+        "podcertificaterequests",
+        "PodCertificateRequest",
+        "certificates.k8s.io",
+        "v1",
+        [],
+        true,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "flowschemas",
+        "FlowSchema",
+        "flowcontrol.apiserver.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "API Priority and Fairness's built-in configuration, kept by kube-apiserver"
+    ),
+    unserved!(
+        "prioritylevelconfigurations",
+        "PriorityLevelConfiguration",
+        "flowcontrol.apiserver.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "API Priority and Fairness's built-in configuration, kept by kube-apiserver"
+    ),
+    unserved!(
+        "ipaddresses",
+        "IPAddress",
+        "networking.k8s.io",
+        "v1",
+        ["ip"],
+        false,
+        false,
+        "one per allocated Service ClusterIP"
+    ),
+    unserved!(
+        "servicecidrs",
+        "ServiceCIDR",
+        "networking.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "the default ServiceCIDR kubernetes, the Service IP range"
+    ),
+    unserved!(
+        "deviceclasses",
+        "DeviceClass",
+        "resource.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "resourceclaims",
+        "ResourceClaim",
+        "resource.k8s.io",
+        "v1",
+        [],
+        true,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "resourceclaimtemplates",
+        "ResourceClaimTemplate",
+        "resource.k8s.io",
+        "v1",
+        [],
+        true,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "resourceslices",
+        "ResourceSlice",
+        "resource.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
     unserved!("csinodes", "CSINode", "storage.k8s.io", "v1", [], false, false, "one per node, written by its kubelet"),
-    unserved!("csistoragecapacities", "CSIStorageCapacity", "storage.k8s.io", "v1", [], true, false, "a kind cluster starts with none"),
-    unserved!("volumeattachments", "VolumeAttachment", "storage.k8s.io", "v1", [], false, false, "a kind cluster starts with none (its local-path volumes are not attached)"),
-    unserved!("volumeattributesclasses", "VolumeAttributesClass", "storage.k8s.io", "v1", ["vac"], false, false, "a kind cluster starts with none"),
-    unserved!("storageversionmigrations", "StorageVersionMigration", "storagemigration.k8s.io", "v1", [], false, false, "a kind cluster starts with none"),
+    unserved!(
+        "csistoragecapacities",
+        "CSIStorageCapacity",
+        "storage.k8s.io",
+        "v1",
+        [],
+        true,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "volumeattachments",
+        "VolumeAttachment",
+        "storage.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none (its local-path volumes are not attached)"
+    ),
+    unserved!(
+        "volumeattributesclasses",
+        "VolumeAttributesClass",
+        "storage.k8s.io",
+        "v1",
+        ["vac"],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
+    unserved!(
+        "storageversionmigrations",
+        "StorageVersionMigration",
+        "storagemigration.k8s.io",
+        "v1",
+        [],
+        false,
+        false,
+        "a kind cluster starts with none"
+    ),
 ];
 
 /// The unserved resource type a type argument names.
 pub(crate) fn unserved_named(name: &str) -> Option<&'static Unserved> {
     let (base, qualifier) = split_type(name);
-    UNSERVED.iter().find(|u| {
-        answers_to(&base, u.plural, u.kind, u.shorts) && qualifies(qualifier.as_deref(), u.group, u.version)
-    })
+    UNSERVED
+        .iter()
+        .find(|u| answers_to(&base, u.plural, u.kind, u.shorts) && qualifies(qualifier.as_deref(), u.group, u.version))
 }
 
 impl Unserved {

@@ -22,7 +22,6 @@ pub(super) fn unknown_flag(cmd: &str, f: &str) -> Output {
     Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl {cmd} --help' for usage."))
 }
 
-
 const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
 pub(super) fn server_error(status: crate::errors::Status) -> Output {
@@ -981,7 +980,10 @@ impl Session {
         if res.kind == "Endpoints" {
             // The API server's warning on every request for v1 Endpoints, printed by kubectl
             // once, as the first answer arrives.
-            out.stderr.insert_str(0, "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n");
+            out.stderr.insert_str(
+                0,
+                "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n",
+            );
         }
         out
     }
