@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 23] = [
+const EXAMPLES: [&str; 24] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -33,6 +33,7 @@ const EXAMPLES: [&str; 23] = [
     "session-debugging",
     "session-power-off",
     "session-watch",
+    "session-kinds",
 ];
 
 fn root() -> PathBuf {
@@ -47,8 +48,17 @@ fn run_session_example(dir: &Path) -> String {
     let mut out = Vec::new();
     let code = podlab_cli::run(&args, &mut out);
     let text = String::from_utf8(out).expect("utf-8").replace(&format!("{}/", dir.display()), "");
-    // A step's first line starts with its status mark (` `, `!` or `✗`) and spaces.
-    let step = |l: &str| l.starts_with(' ') || ((l.starts_with('!') || l.starts_with('✗')) && l.contains("   "));
+    // A step's first line is its status mark (` `, `!` or `✗`), a space and its time right-aligned
+    // in eight columns (`   0.000s`); its summary and facts are indented by 13 spaces or more.
+    // Anything else (a describer's indented lines included) is the command's output.
+    let step = |l: &str| {
+        let mut chars = l.chars();
+        let timed = matches!(chars.next(), Some(' ' | '!' | '✗'))
+            && chars.as_str().split_once("s  ").is_some_and(|(time, _)| {
+                time.starts_with(' ') && time.trim().contains('.') && time.trim().parse::<f64>().is_ok()
+            });
+        timed || l.starts_with("             ")
+    };
     let mut kept: String = text.lines().skip(1).filter(|l| !step(l)).map(|l| format!("{l}\n")).collect();
     kept += &format!("[exit {code}]\n");
     kept

@@ -731,6 +731,36 @@ fn unstructured_defaults(u: &mut crate::object::Unstructured, rec: &mut Rec) {
             // target in the conversion, which the controller reads).
             put(spec, "spec.minReplicas", "minReplicas", json!(1));
             let no_metrics = spec.get("metrics").and_then(Value::as_array).is_none_or(|m| m.is_empty());
+            // `SetDefaults_HorizontalPodAutoscalerBehavior`: a behavior given gets every rule
+            // its `GenerateHPAScaleUpRules`/`GenerateHPAScaleDownRules` fill (scale-down keeps
+            // no stabilization window: the controller's flag decides it).
+            if u.api_version == "autoscaling/v2" {
+                if let Some(Value::Object(behavior)) = spec.get_mut("behavior") {
+                    let up_policies = json!([
+                        {"type": "Pods", "value": 4, "periodSeconds": 15},
+                        {"type": "Percent", "value": 100, "periodSeconds": 15}
+                    ]);
+                    let down_policies = json!([{"type": "Percent", "value": 100, "periodSeconds": 15}]);
+                    for (key, policies) in [("scaleUp", up_policies), ("scaleDown", down_policies)] {
+                        let path = format!("spec.behavior.{key}");
+                        let rules = behavior.entry(key.to_string()).or_insert(Value::Null);
+                        if rules.is_null() {
+                            *rules = json!({});
+                        }
+                        let Value::Object(rules) = rules else { continue };
+                        if key == "scaleUp" {
+                            put(
+                                rules,
+                                &format!("{path}.stabilizationWindowSeconds"),
+                                "stabilizationWindowSeconds",
+                                json!(0),
+                            );
+                        }
+                        put(rules, &format!("{path}.selectPolicy"), "selectPolicy", json!("Max"));
+                        put(rules, &format!("{path}.policies"), "policies", policies);
+                    }
+                }
+            }
             if u.api_version == "autoscaling/v2" && no_metrics {
                 let v = json!([{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 80}}}]);
                 rec.set(|| "spec.metrics".to_string(), &v);

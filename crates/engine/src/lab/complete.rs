@@ -2,7 +2,7 @@
 //! the program, kubectl's verb, the resource type, then the names of the objects of that type
 //! stored in the cluster (in kubectl's namespace, or the one given with `-n`).
 
-use super::session::RESOURCE_NAMES;
+use super::session::kinds::{resource_named, served};
 use crate::object::{resource_for_kind, Object};
 use crate::store::Store;
 
@@ -86,7 +86,7 @@ pub fn complete(store: &Store<Object>, namespace: &str, line: &str) -> Vec<Strin
                 .map(|n| format!("{type_}/{n}"))
                 .collect()
         }
-        ["kubectl", _] => RESOURCE_NAMES.iter().map(|(_, n)| n[0].to_string()).collect(),
+        ["kubectl", _] => served().map(|r| r.plural.to_string()).collect(),
         ["kubectl", _, type_] | ["kubectl", "rollout" | "set", _, type_] => {
             kind_of(type_).map(|k| names(store, k, &namespace)).unwrap_or_default()
         }
@@ -104,7 +104,7 @@ pub fn complete(store: &Store<Object>, namespace: &str, line: &str) -> Vec<Strin
 
 /// The kind a resource name (plural, singular or short) stands for.
 fn kind_of(name: &str) -> Option<&'static str> {
-    RESOURCE_NAMES.iter().find(|(_, names)| names.contains(&name)).map(|(k, _)| *k)
+    resource_named(name).map(|r| r.kind)
 }
 
 /// The names of the stored objects of `kind` (in `namespace` when it is namespaced).
@@ -142,6 +142,13 @@ mod tests {
         assert_eq!(complete(store, "default", "kubectl de"), ["delete", "describe"]);
         assert_eq!(complete(store, "default", "kubectl dr"), ["drain"]);
         assert_eq!(complete(store, "default", "kubectl get dep"), ["deployments"]);
+        assert_eq!(complete(store, "default", "kubectl get stor"), ["storageclasses"]);
+        assert_eq!(complete(store, "default", "kubectl describe sc "), ["standard"]);
+        assert_eq!(complete(store, "default", "kubectl get pc system-n"), ["system-node-critical"]);
+        assert_eq!(
+            complete(store, "default", "kubectl get lease -n kube-node-lease kind-w"),
+            ["kind-worker", "kind-worker2"]
+        );
         assert_eq!(complete(store, "default", "kubectl delete pod "), ["web"]);
         assert_eq!(complete(store, "default", "kubectl delete po w"), ["web"]);
         assert_eq!(complete(store, "default", "kubectl delete pod/"), ["pod/web"]);

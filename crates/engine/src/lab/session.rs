@@ -37,7 +37,8 @@
 //!
 //! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
 //! `session/patch.rs`, `session/inspect.rs`, `session/drain.rs` and `session/watch.rs`; each declares its
-//! `Kubectl-Command` header, field manager and patch type on its requests.
+//! `Kubectl-Command` header, field manager and patch type on its requests. `session/kinds.rs`
+//! maps kubectl's resource names to the served kinds (and says which types only a real cluster serves).
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
 //! command's output and exit status are kept with the range of steps it caused
@@ -56,11 +57,13 @@ use crate::scheduler::actor::SchedulerActor;
 use crate::sim::{has_task_for, run_loop_from, run_until, Actor, Target};
 use crate::views::{GetOptions, Snapshot};
 use crate::world::World;
+use kinds::{no_type, resource_named};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 mod drain;
 mod inspect;
+pub(crate) mod kinds;
 mod outage;
 mod patch;
 mod power;
@@ -120,46 +123,6 @@ pub struct Session {
     first_apply: Option<(KubectlApply, (String, String, String, i32))>,
     /// The kubeconfig user kubectl acts as.
     user: String,
-}
-
-/// The kubectl resource names the session understands (plural, singular, short names), as
-/// kubectl's discovery maps them, to the kind.
-pub(crate) const RESOURCE_NAMES: &[(&str, &[&str])] = &[
-    ("Pod", &["pods", "pod", "po"]),
-    ("Deployment", &["deployments", "deployment", "deploy"]),
-    ("ReplicaSet", &["replicasets", "replicaset", "rs"]),
-    ("StatefulSet", &["statefulsets", "statefulset", "sts"]),
-    ("DaemonSet", &["daemonsets", "daemonset", "ds"]),
-    ("Job", &["jobs", "job"]),
-    ("CronJob", &["cronjobs", "cronjob", "cj"]),
-    ("Service", &["services", "service", "svc"]),
-    ("EndpointSlice", &["endpointslices", "endpointslice"]),
-    ("Endpoints", &["endpoints", "ep"]),
-    ("Node", &["nodes", "node", "no"]),
-    ("Event", &["events", "event", "ev"]),
-    ("PersistentVolumeClaim", &["persistentvolumeclaims", "persistentvolumeclaim", "pvc"]),
-    ("PersistentVolume", &["persistentvolumes", "persistentvolume", "pv"]),
-    ("HorizontalPodAutoscaler", &["horizontalpodautoscalers", "horizontalpodautoscaler", "hpa"]),
-    ("PodDisruptionBudget", &["poddisruptionbudgets", "poddisruptionbudget", "pdb"]),
-    ("ConfigMap", &["configmaps", "configmap", "cm"]),
-    ("Secret", &["secrets", "secret"]),
-    ("Namespace", &["namespaces", "namespace", "ns"]),
-    ("ServiceAccount", &["serviceaccounts", "serviceaccount", "sa"]),
-    ("LimitRange", &["limitranges", "limitrange", "limits"]),
-    ("ResourceQuota", &["resourcequotas", "resourcequota", "quota"]),
-    ("Role", &["roles", "role"]),
-    ("ClusterRole", &["clusterroles", "clusterrole"]),
-    ("RoleBinding", &["rolebindings", "rolebinding"]),
-    ("ClusterRoleBinding", &["clusterrolebindings", "clusterrolebinding"]),
-];
-
-fn resource_named(name: &str) -> Option<&'static ResourceInfo> {
-    // `deployment.apps` and `deployments.apps/web` name the group too.
-    let base = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
-    RESOURCE_NAMES
-        .iter()
-        .find(|(_, names)| names.contains(&base.as_str()))
-        .and_then(|(kind, _)| resource_for_kind(kind))
 }
 
 /// kubectl's name for a kind in its messages: `deployment.apps`, `pod`.
@@ -801,9 +764,7 @@ impl Session {
             Some((t, n)) => (t, vec![n.to_string()]),
             None => (type_.as_str(), flags.args[1..].to_vec()),
         };
-        let Some(res) = resource_named(type_) else {
-            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
-        };
+        let Some(res) = resource_named(type_) else { return no_type(type_) };
         // --cascade: background (the default, or `true`), foreground, orphan (or `false`).
         let policy = match flags.value(&["--cascade"]).unwrap_or("background") {
             "background" | "true" => "Background",
@@ -929,9 +890,7 @@ impl Session {
                 "podlab: kubectl get {type_} (several types at once) is not modelled by the lab's session yet; a real kubectl prints one table per type, each name prefixed with its type; ask for one type at a time"
             ));
         }
-        let Some(res) = resource_named(type_) else {
-            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
-        };
+        let Some(res) = resource_named(type_) else { return no_type(type_) };
         let output = flags.value(&["-o", "--output"]);
         match output {
             None | Some("wide" | "name" | "yaml" | "json") => {}
@@ -1083,12 +1042,15 @@ impl Session {
                     "PersistentVolume" => snap.get_pvs(opts),
                     "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
                     "PodDisruptionBudget" => snap.get_pdbs(&ns, opts),
-                    other => {
-                        return Output::error(format!(
-                            "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
-                            res.plural
-                        ))
-                    }
+                    other => match snap.get_kind(other, &ns, opts) {
+                        Some(text) => text,
+                        None => {
+                            return Output::error(format!(
+                                "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
+                                res.plural
+                            ))
+                        }
+                    },
                 };
                 // "No resources found" goes to standard error, as kubectl writes it.
                 if text.starts_with("No resources found") {
@@ -1116,9 +1078,7 @@ impl Session {
             (Some(t), Some(n)) => (t.clone(), n.clone()),
             _ => return Output::error("error: resource(s) were provided, but no name was specified"),
         };
-        let Some(res) = resource_named(&type_) else {
-            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
-        };
+        let Some(res) = resource_named(&type_) else { return no_type(&type_) };
         let ns = self.namespace_of(flags);
         let mut req = self.request(Verb::Patch, res, Some(&ns), Some(&name));
         req.subresource = Some("scale".into());

@@ -8,7 +8,9 @@
 //!   `get persistentvolumeclaims`, `describe persistentvolumeclaim`, `get persistentvolumes`,
 //!   `describe persistentvolume`, `get services`, `get endpointslices`, `get endpoints`,
 //!   `get nodes` (`-o wide`), `describe node` and the `describe` of ConfigMaps, Secrets,
-//!   Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and the RBAC kinds (`config.rs`).
+//!   Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and the RBAC kinds (`config.rs`);
+//!   `get` of every other kind (`kinds.rs`) and the describers of the kinds left, kubectl's
+//!   generic one included (`describers.rs`).
 //! * [`get_pods_watch`] replays `kubectl get pods -w` from the store's watch log; [`table_row`]
 //!   and [`WatchTable`] print the rows of a session's `kubectl get -w` for any kind.
 //! * [`at`] renders all of them at once for the lab's panes ([`Views`]).
@@ -27,7 +29,9 @@
 mod cluster;
 mod config;
 mod describe;
+mod describers;
 mod format;
+mod kinds;
 pub mod markers;
 mod node;
 mod pods;
@@ -48,7 +52,9 @@ pub use config::{
     describe_role, describe_secret, describe_serviceaccount,
 };
 pub use describe::{describe_pod, describe_probe, pod_qos};
+pub use describers::{describe_endpoint_slice, describe_endpoints, describe_generic, describe_hpa, smart_label_for};
 pub use format::{human_duration, rfc1123z, Clock};
+pub use kinds::{kind_row, KINDS};
 pub use markers::{Marker, MarkerKind, Severity};
 pub use node::{describe_node, pod_limits, pod_requests, LeaseInfo};
 pub use pods::{pod_row, pod_summary, PodSummary, POD_COLUMNS};
@@ -60,7 +66,7 @@ pub use printers::{
 pub use storage::{claim_storage_class, describe_pv, describe_pvc, pods_using_claim, volume_storage_class};
 pub use table::{no_resources, render_get, Column, GetOptions, Row, Table};
 pub use tabwriter::TabWriter;
-pub use watch::{get_pods_watch, table_row, RevisionClock, WatchTable, TABLE_KINDS};
+pub use watch::{get_pods_watch, has_table_printer, table_row, RevisionClock, WatchTable, TABLE_KINDS};
 pub use workloads::{
     describe_cronjob, describe_daemonset, describe_deployment, describe_statefulset, old_and_new_replicasets,
     PodPhaseCounts,

@@ -97,7 +97,8 @@ pub fn get_pods_watch(
     w.finish()
 }
 
-/// The kinds [`table_row`] prints.
+/// The kinds [`table_row`] prints with the printers of `printers.rs` and `pods.rs` (it
+/// prints those of [`super::kinds::KINDS`] too: [`has_table_printer`]).
 pub const TABLE_KINDS: &[&str] = &[
     "Pod",
     "Deployment",
@@ -143,8 +144,13 @@ pub fn table_row(obj: &Object, clock: Clock, wide: bool) -> Option<(&'static [su
             let e = crate::decode::from_value::<k8s_openapi::api::core::v1::Endpoints>(&o.to_json()).ok()?;
             (p::ENDPOINTS_COLUMNS, p::endpoints_row(&e, clock))
         }
-        _ => return None,
+        o => return super::kinds::kind_row(o, clock),
     })
+}
+
+/// Whether `kubectl get` of `kind` has a table printer in the lab.
+pub fn has_table_printer(kind: &str) -> bool {
+    TABLE_KINDS.contains(&kind) || super::kinds::KINDS.contains(&kind)
 }
 
 /// `kubectl get -w`'s human-readable printer: one tab writer for the whole watch, flushed

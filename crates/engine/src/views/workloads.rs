@@ -144,7 +144,7 @@ pub fn describe_deployment(
 
 /// The "Conditions" table of a Deployment or ReplicaSet (type, status, reason), when it has
 /// any.
-fn describe_conditions<'c>(
+pub(crate) fn describe_conditions<'c>(
     w: &mut PrefixWriter,
     conditions: impl Iterator<Item = (Option<&'c str>, Option<&'c str>, Option<&'c str>)>,
 ) {

@@ -25,37 +25,6 @@ use serde_json::{json, Value};
 /// `kubectl logs` with no Pod.
 const LOGS_USAGE: &str = "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
 
-/// The short names discovery reports for the resources the lab serves.
-const SHORT_NAMES: &[(&str, &str)] = &[
-    ("pods", "po"),
-    ("namespaces", "ns"),
-    ("nodes", "no"),
-    ("services", "svc"),
-    ("configmaps", "cm"),
-    ("serviceaccounts", "sa"),
-    ("limitranges", "limits"),
-    ("resourcequotas", "quota"),
-    ("persistentvolumeclaims", "pvc"),
-    ("persistentvolumes", "pv"),
-    ("events", "ev"),
-    ("replicationcontrollers", "rc"),
-    ("endpoints", "ep"),
-    ("deployments", "deploy"),
-    ("replicasets", "rs"),
-    ("statefulsets", "sts"),
-    ("daemonsets", "ds"),
-    ("cronjobs", "cj"),
-    ("horizontalpodautoscalers", "hpa"),
-    ("poddisruptionbudgets", "pdb"),
-    ("ingresses", "ing"),
-    ("networkpolicies", "netpol"),
-    ("priorityclasses", "pc"),
-    ("storageclasses", "sc"),
-    ("customresourcedefinitions", "crd,crds"),
-    ("volumesnapshots", "vs"),
-    ("volumesnapshotclasses", "vsclass,vsclasses"),
-];
-
 /// The resources in the `all` category (`kubectl get all`).
 const CATEGORY_ALL: &[&str] = &[
     "pods",
@@ -165,9 +134,7 @@ impl Session {
             Some((t, n)) => (t, n),
             None => ("pods", arg),
         };
-        let Some(res) = resource_named(type_) else {
-            return Err(Output::error(format!("error: the server doesn't have a resource type \"{type_}\"")));
-        };
+        let Some(res) = resource_named(type_) else { return Err(super::kinds::no_type(type_)) };
         if res.kind == "Pod" {
             return self.read_pod(flags, ns, name).map(|p| (p, String::new()));
         }
@@ -723,10 +690,12 @@ impl Session {
             }
         };
         let mut stderr = String::new();
-        let (group, resource, namespaced) = match resource_named(&what) {
-            Some(r) => (r.group.to_string(), r.plural.to_string(), r.namespaced),
-            None if what == "*" => (String::new(), what.clone(), true),
-            None => {
+        let (group, resource, namespaced) = match (resource_named(&what), super::kinds::unserved_named(&what)) {
+            (Some(r), _) => (r.group.to_string(), r.plural.to_string(), r.namespaced),
+            // A type a real cluster serves: the authorizers answer for it as they would there.
+            (None, Some(u)) => (u.group.to_string(), u.plural.to_string(), u.namespaced),
+            (None, None) if what == "*" => (String::new(), what.clone(), true),
+            (None, None) => {
                 stderr += &format!("Warning: the server doesn't have a resource type '{what}'\n\n");
                 let (r, g) = what.split_once('.').unwrap_or((what.as_str(), ""));
                 (g.to_string(), r.to_string(), true)
@@ -843,7 +812,7 @@ impl Session {
             "kind" => rows.sort_by_key(|r| r.kind),
             _ => rows.sort_by_key(|r| (r.group, r.plural)),
         }
-        let short = |r: &ResourceInfo| SHORT_NAMES.iter().find(|(p, _)| *p == r.plural).map(|(_, s)| *s).unwrap_or("");
+        let short = |r: &ResourceInfo| super::kinds::short_names(r.plural).join(",");
         if output == "name" {
             let mut stdout = String::new();
             for r in &rows {
@@ -867,13 +836,8 @@ impl Session {
             table.push(h);
         }
         for r in &rows {
-            let mut row = vec![
-                r.plural.to_string(),
-                short(r).to_string(),
-                r.api_version(),
-                r.namespaced.to_string(),
-                r.kind.to_string(),
-            ];
+            let mut row =
+                vec![r.plural.to_string(), short(r), r.api_version(), r.namespaced.to_string(), r.kind.to_string()];
             if wide {
                 let verbs = "create,delete,deletecollection,get,list,patch,update,watch";
                 row.push(verbs.to_string());

@@ -188,7 +188,7 @@ impl Session {
             Some("name") => Printer::Name(String::new()),
             Some("yaml") => Printer::Yaml { out: String::new(), count: 0 },
             Some("json") => Printer::Json(String::new()),
-            _ if !crate::views::TABLE_KINDS.contains(&res.kind) => {
+            _ if !crate::views::has_table_printer(res.kind) => {
                 return Output::error(format!(
                     "podlab: the lab has no table printer for {} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -w -o yaml shows the objects)",
                     res.kind, res.plural
@@ -420,9 +420,11 @@ mod tests {
                '<resource> <name>'
                '<resource>'
             (exit status 1)
-            [4ms-4ms] $ kubectl get configmaps -w
-            podlab: the lab has no table printer for ConfigMap yet; a real kubectl would print its NAME and AGE columns (kubectl get configmaps -w -o yaml shows the objects)
-            (exit status 1)
+            [4ms-65004ms] $ kubectl get configmaps -w
+            NAME               DATA   AGE
+            kube-root-ca.crt   1      0s
+            podlab: the cluster is quiet (nothing written for 1m0s and only periodic work left), so the lab ends the watch here; a real kubectl get -w keeps waiting for changes until you press Ctrl-C (and then exits with status 1)
+            (exit status 0)
         "#]].assert_eq(&transcript(&script));
     }
 }
