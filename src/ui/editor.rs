@@ -312,7 +312,8 @@ pub fn Editor() -> impl IntoView {
                         view! {
                             <p id="run-progress" class="run-progress" role="status">
                                 {format!(
-                                    "Running the lab: {steps} steps so far, {} of cluster time…",
+                                    "Running the lab: {steps} steps so far, {} of cluster time… The journey shows the \
+                                     run before until this one is done.",
                                     crate::state::time_label(ms),
                                 )}
                             </p>
