@@ -2457,14 +2457,23 @@ mod session_tests {
         let mut session = Session::new(&loaded, 1, None, None, crate::lab::DEFAULT_LIMIT_MS).unwrap();
         let read = |_: &str| None;
         let mut out = String::new();
-        for c in parse_script("sleep 10s\nkubectl get pods -o wide\n", &read).unwrap() {
+        // Before the scheduler has run it is Pending, defaulted as the API server would have
+        // stored it.
+        let script = "kubectl get pods\nsleep 10s\nkubectl get pods -o wide\n";
+        for c in parse_script(script, &read).unwrap() {
             out += &session.run(&c).stdout;
         }
         expect![[r#"
+            NAME          READY   STATUS    RESTARTS   AGE
+            preexisting   0/1     Pending   0          0s
             NAME          READY   STATUS    RESTARTS   AGE   IP           NODE          NOMINATED NODE   READINESS GATES
             preexisting   1/1     Running   0          10s   10.244.1.2   kind-worker   <none>           <none>
         "#]]
         .assert_eq(&out);
+        let stored = loaded.core.store.get("/registry/pods/default/preexisting").map(|(o, _)| o.to_json()).unwrap();
+        assert_eq!(stored.pointer("/status/qosClass"), Some(&serde_json::json!("BestEffort")));
+        assert_eq!(stored.pointer("/spec/containers/0/imagePullPolicy"), Some(&serde_json::json!("IfNotPresent")));
+        assert_eq!(stored.pointer("/spec/restartPolicy"), Some(&serde_json::json!("Always")));
         // The one-command run schedules it too.
         let mut input = crate::lab::LabInput::new("", "empty.yaml");
         input.cluster = Some(cluster.to_string());
