@@ -59,7 +59,9 @@ use crate::world::World;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod builder;
 mod drain;
+mod dry_run;
 mod inspect;
 mod outage;
 mod patch;
@@ -786,319 +788,6 @@ impl Session {
             verbose: true,
             file: None,
         }
-    }
-
-    fn delete(&mut self, flags: &Flags) -> Output {
-        if let Some(f) =
-            flags.unknown(&["-n", "--namespace", "--wait", "--now", "--cascade", "--all", "-l", "--selector"])
-        {
-            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl delete --help' for usage."));
-        }
-        let Some(type_) = flags.args.first() else {
-            return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
-        };
-        let (type_, mut names): (&str, Vec<String>) = match type_.split_once('/') {
-            Some((t, n)) => (t, vec![n.to_string()]),
-            None => (type_.as_str(), flags.args[1..].to_vec()),
-        };
-        let Some(res) = resource_named(type_) else {
-            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
-        };
-        // --cascade: background (the default, or `true`), foreground, orphan (or `false`).
-        let policy = match flags.value(&["--cascade"]).unwrap_or("background") {
-            "background" | "true" => "Background",
-            "foreground" => "Foreground",
-            "orphan" | "false" => "Orphan",
-            other => {
-                return Output::error(format!(
-                    "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
-                ))
-            }
-        };
-        let ns = self.namespace_of(flags);
-        let selector = flags.value(&["-l", "--selector"]).map(str::to_string);
-        let all = flags.has(&["--all"]);
-        if selector.is_some() || all {
-            if !names.is_empty() {
-                return Output::error("error: name cannot be provided when a selector is specified");
-            }
-            let wanted = match selector.as_deref().map(parse_selector).transpose() {
-                Ok(w) => w.unwrap_or_default(),
-                Err(e) => return Output::error(format!("error: {e}")),
-            };
-            let list = self.request(Verb::List, res, Some(&ns), None);
-            let resp = apiserver::handle(&mut self.world, list);
-            if let Some(status) = resp.error.clone() {
-                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-            }
-            let prefix = res.list_prefix(if res.namespaced { Some(&ns) } else { None });
-            names = self
-                .world
-                .store
-                .live(&prefix)
-                .filter(|(_, o)| selector_matches(&wanted, o.meta().labels.as_ref()))
-                .map(|(_, o)| o.name().to_string())
-                .collect();
-            if names.is_empty() {
-                return Output { stdout: "No resources found\n".into(), ..Output::default() };
-            }
-        } else if names.is_empty() {
-            return Output::error("error: resource(s) were provided, but no name was specified");
-        }
-        let wait = flags.value(&["--wait"]).is_none_or(|v| v != "false");
-        let mut out = Output::default();
-        let mut errors = Vec::new();
-        let mut deleted = Vec::new();
-        for name in names.drain(..) {
-            let mut req = self.request(Verb::Delete, res, Some(&ns), Some(&name));
-            req.body = Some(Body::Json(
-                serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy}),
-            ));
-            let resp = apiserver::handle(&mut self.world, req);
-            if resp.ok() {
-                let place = if res.namespaced { format!(" from {ns} namespace") } else { String::new() };
-                out.stdout += &format!("{} \"{name}\" deleted{place}\n", kind_string(res));
-                deleted.push(name);
-            } else if let Some(status) = resp.error.clone() {
-                errors.push(CommandError::Server(status));
-            }
-        }
-        if wait && !deleted.is_empty() {
-            // kubectl waits until every deleted object is gone (with --cascade=foreground,
-            // that is once its dependents are deleted).
-            let keys: Vec<String> =
-                deleted.iter().map(|n| res.etcd_key(if res.namespaced { Some(&ns) } else { None }, n)).collect();
-            let until = self.world.now + DELETE_POLL_LIMIT_MS;
-            self.advance(None, until, |w| keys.iter().all(|k| w.store.get(k).is_none()));
-        }
-        if !errors.is_empty() {
-            out.stderr += &kubectl_stderr(&errors);
-            out.exit = 1;
-        }
-        out
-    }
-
-    fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&[
-            "-n",
-            "--namespace",
-            "-o",
-            "--output",
-            "-A",
-            "--all-namespaces",
-            "-l",
-            "--selector",
-            "-w",
-            "--watch",
-            "--watch-only",
-            "--output-watch-events",
-        ]) {
-            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
-        }
-        let watch = watch::WatchFlags::read(flags);
-        if watch.events && !watch.watching() {
-            return Output::error("error: --output-watch-events option can only be used with --watch or --watch-only");
-        }
-        let Some(first) = flags.args.first() else {
-            if watch.watching() {
-                return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
-            }
-            return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
-        };
-        // `get TYPE NAME...` or `get TYPE/NAME...` (one type).
-        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
-            Some((t, _)) => {
-                let mut names = Vec::new();
-                for a in &flags.args {
-                    match a.split_once('/') {
-                        Some((t2, n)) if t2 == t => names.push(n.to_string()),
-                        Some(_) => {
-                            return Output::error(format!(
-                                "podlab: kubectl get {a} (several types at once) is not modelled by the lab's session yet; ask for one type at a time"
-                            ))
-                        }
-                        None => return Output::error("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"),
-                    }
-                }
-                (t, names)
-            }
-            None => (first.as_str(), flags.args[1..].to_vec()),
-        };
-        if type_.contains(',') {
-            return Output::error(format!(
-                "podlab: kubectl get {type_} (several types at once) is not modelled by the lab's session yet; a real kubectl prints one table per type, each name prefixed with its type; ask for one type at a time"
-            ));
-        }
-        let Some(res) = resource_named(type_) else {
-            return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
-        };
-        let output = flags.value(&["-o", "--output"]);
-        match output {
-            None | Some("wide" | "name" | "yaml" | "json") => {}
-            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile"]
-                .iter()
-                .any(|p| o.starts_with(p)) =>
-            {
-                return Output::error(format!(
-                    "podlab: kubectl get -o {o} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)"
-                ))
-            }
-            Some(o) => return Output::error(format!(
-                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
-            )),
-        }
-        let all = flags.has(&["-A", "--all-namespaces"]);
-        let ns = self.namespace_of(flags);
-        let selector = match flags.value(&["-l", "--selector"]).map(parse_selector).transpose() {
-            Ok(s) => s,
-            Err(e) => return Output::error(format!("error: {e}")),
-        };
-        if selector.is_some() && !names.is_empty() {
-            return Output::error("error: name cannot be provided when a selector is specified");
-        }
-        if all && !names.is_empty() {
-            return Output::error("error: a resource cannot be retrieved by name across all namespaces");
-        }
-        // The objects, through the API server: a GET per name, or one LIST.
-        let mut errors = Vec::new();
-        let mut objects: Vec<crate::object::Object> = Vec::new();
-        if names.is_empty() {
-            let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
-            if all {
-                req.namespace = None;
-            }
-            let resp = apiserver::handle(&mut self.world, req);
-            if let Some(status) = resp.error.clone() {
-                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-            }
-            let prefix = res.list_prefix(if res.namespaced && !all { Some(&ns) } else { None });
-            let wanted = selector.clone().unwrap_or_default();
-            objects = self
-                .world
-                .store
-                .live(&prefix)
-                .map(|(_, o)| o)
-                .filter(|o| o.kind() == res.kind)
-                .filter(|o| selector_matches(&wanted, o.meta().labels.as_ref()))
-                .cloned()
-                .collect();
-        } else {
-            for name in &names {
-                let req = self.request(Verb::Get, res, Some(&ns), Some(name));
-                let resp = apiserver::handle(&mut self.world, req);
-                match resp.error.clone() {
-                    Some(status) => errors.push(CommandError::Server(status)),
-                    None => objects.extend(resp.into_object()),
-                }
-                if watch.watching() && !errors.is_empty() {
-                    break;
-                }
-            }
-        }
-        if watch.watching() {
-            // kubectl's watch builder does not continue on errors: the first one ends it.
-            if !errors.is_empty() {
-                errors.truncate(1);
-                return Output::error(kubectl_stderr(&errors));
-            }
-            if names.len() > 1 {
-                return Output::error(format!(
-                    "error: watch is only supported on individual resources and resource collections - {} resources were found",
-                    names.len()
-                ));
-            }
-            let target = watch::Watched {
-                res,
-                namespace: (res.namespaced && !all).then(|| ns.clone()),
-                name: names.first().cloned(),
-                selector: selector.clone().unwrap_or_default(),
-            };
-            return self.watch(&target, &objects, watch, output, all);
-        }
-        let mut out = Output::default();
-        if !errors.is_empty() {
-            out.stderr = kubectl_stderr(&errors);
-            out.exit = 1;
-        }
-        match output {
-            Some("name") => {
-                for o in &objects {
-                    out.stdout += &format!("{}/{}\n", kind_string(res), o.name());
-                }
-            }
-            Some(format @ ("yaml" | "json")) => {
-                // The stored objects (with their resourceVersion), one alone for `get TYPE
-                // NAME`, a `List` otherwise; keys sorted, as kubectl prints unstructured
-                // objects.
-                let single = names.len() == 1;
-                if single && objects.is_empty() {
-                    return out;
-                }
-                let rev = self.world.store.revision();
-                let items: Vec<serde_json::Value> = objects
-                    .iter()
-                    .map(|o| {
-                        let mut v = o.to_json();
-                        if v["metadata"].get("resourceVersion").is_none() {
-                            let key = res.etcd_key(o.namespace(), o.name());
-                            let r = self.world.store.get(&key).map(|(_, r)| r).unwrap_or(rev);
-                            v["metadata"]["resourceVersion"] = serde_json::json!(r.to_string());
-                        }
-                        v
-                    })
-                    .collect();
-                let mut value = if single {
-                    items.into_iter().next().unwrap_or_default()
-                } else {
-                    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
-                };
-                crate::kubectl::apply::sort_keys(&mut value);
-                out.stdout = if format == "json" { go_json_indent(&value) } else { go_yaml(&value) };
-            }
-            _ => {
-                let picked: std::collections::BTreeSet<(Option<String>, String)> =
-                    objects.iter().map(|o| (o.namespace().map(str::to_string), o.name().to_string())).collect();
-                let pick = |o: &crate::object::Object| {
-                    o.kind() != res.kind || picked.contains(&(o.namespace().map(str::to_string), o.name().to_string()))
-                };
-                let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
-                let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now).picking(&pick);
-                if !names.is_empty() && objects.is_empty() {
-                    return out;
-                }
-                let text = match res.kind {
-                    "Pod" => snap.get_pods(&ns, opts),
-                    "Deployment" => snap.get_deployments(&ns, opts),
-                    "ReplicaSet" => snap.get_replicasets(&ns, opts),
-                    "StatefulSet" => snap.get_statefulsets(&ns, opts),
-                    "DaemonSet" => snap.get_daemonsets(&ns, opts),
-                    "Job" => snap.get_jobs(&ns, opts),
-                    "CronJob" => snap.get_cronjobs(&ns, opts),
-                    "Service" => snap.get_services(&ns, opts),
-                    "EndpointSlice" => snap.get_endpointslices(&ns, opts),
-                    "Endpoints" => snap.get_endpoints(&ns, opts),
-                    "Node" => snap.get_nodes(opts),
-                    "Event" => snap.get_events(&ns, opts),
-                    "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
-                    "PersistentVolume" => snap.get_pvs(opts),
-                    "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
-                    "PodDisruptionBudget" => snap.get_pdbs(&ns, opts),
-                    other => {
-                        return Output::error(format!(
-                            "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
-                            res.plural
-                        ))
-                    }
-                };
-                // "No resources found" goes to standard error, as kubectl writes it.
-                if text.starts_with("No resources found") {
-                    out.stderr = text + &out.stderr;
-                } else {
-                    out.stdout = text;
-                }
-            }
-        }
-        out
     }
 
     fn scale(&mut self, flags: &Flags) -> Output {
@@ -2530,9 +2219,9 @@ mod session_tests {
             (exit status 0)
             [20004ms-60004ms, 26 steps] $ sleep 40s
             (exit status 0)
-            [60004ms-60004ms, 0 steps] $ kubectl get rs,pods
-            podlab: kubectl get rs,pods (several types at once) is not modelled by the lab's session yet; a real kubectl prints one table per type, each name prefixed with its type; ask for one type at a time
-            (exit status 1)
+            [60004ms-60004ms, 8 steps] $ kubectl get rs,pods
+            No resources found in default namespace.
+            (exit status 0)
             [60004ms-60004ms, 4 steps] $ kubectl get rs
             No resources found in default namespace.
             (exit status 0)
@@ -3446,14 +3135,7 @@ mod session_tests {
             Node-Selectors:              <none>
             Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
                                          node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
-            Events:
-              Type    Reason     Age   From               Message
-              ----    ------     ----  ----               -------
-              Normal  Scheduled  20s   default-scheduler  Successfully assigned default/web-7c64c74567-9vtnp to kind-worker2
-              Normal  Pulling    20s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
-              Normal  Pulled     18s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
-              Normal  Created    18s   kubelet            spec.containers{nginx}: Container created
-              Normal  Started    18s   kubelet            spec.containers{nginx}: Container started
+
             (exit status 0)
             [20004ms-20004ms] $ kubectl describe pod nope
               > kubectl sends GET /api/v1/namespaces/default/pods/nope
@@ -3487,11 +3169,7 @@ mod session_tests {
               Volumes:         <none>
               Node-Selectors:  <none>
               Tolerations:     <none>
-            Events:
-              Type    Reason            Age   From                   Message
-              ----    ------            ----  ----                   -------
-              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-pgw5x
-              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-9vtnp
+
             (exit status 0)
             [20004ms-20004ms] $ kubectl describe
             error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.

@@ -32,6 +32,15 @@ pub(super) fn server_error(status: crate::errors::Status) -> Output {
     Output::error(kubectl_stderr(&[CommandError::Server(status)]))
 }
 
+/// A describer's text without its `Events:` section (the last one), as describers print
+/// it when kubectl's `ShowEvents` is off.
+fn without_events(text: String) -> String {
+    match text.rfind("\nEvents:") {
+        Some(i) => text[..=i].to_string(),
+        None => text,
+    }
+}
+
 /// `TYPE NAME` or `TYPE/NAME`: the resource and the name.
 pub(super) fn target(args: &[String]) -> Result<(&'static ResourceInfo, String), Output> {
     let Some(first) = args.first() else { return Err(Output::error(NO_RESOURCES)) };
@@ -882,21 +891,128 @@ impl Session {
         }
     }
 
-    /// `kubectl describe TYPE [NAME]`: a traced GET (or, for no name or a name that is not
-    /// found, a LIST and every object whose name starts with it, as kubectl does), then the
-    /// describer's text.
+    /// `kubectl describe TYPE[,TYPE...] [NAME...] | TYPE/NAME... | all [-l SELECTOR] [-A]`:
+    /// the objects through the resource builder (`session/builder.rs`: a LIST of each type, or
+    /// a GET of each name), then each one's describer text, two blank lines apart. Since
+    /// v1.36 kubectl leaves the events out when it describes more than one object or a read
+    /// failed, unless `--show-events` is given. `describe TYPE NAME` whose one GET is not
+    /// found lists TYPE and describes every object whose name starts with NAME
+    /// (`DescribeMatchingResources`).
     pub(super) fn describe(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+        if let Some(f) =
+            flags.unknown(&["-n", "--namespace", "-l", "--selector", "-A", "--all-namespaces", "--show-events"])
+        {
             return unknown_flag("describe", f);
         }
-        let Some(first) = flags.args.first() else {
+        if flags.args.is_empty() {
             return Output::error("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.");
+        }
+        let show_events_flag = match flags.flags.iter().rev().find(|(n, _)| n == "--show-events") {
+            None => None,
+            Some((_, None)) => Some(true),
+            Some((_, Some(v))) => match v.as_str() {
+                "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
+                "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
+                other => {
+                    return Output::error(format!(
+                        "Error: invalid argument \"{other}\" for \"--show-events\" flag: strconv.ParseBool: parsing \"{other}\": invalid syntax\nSee 'kubectl describe --help' for usage."
+                    ))
+                }
+            },
         };
-        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
-            Some((t, n)) => (t, vec![n.to_string()]),
-            None => (first.as_str(), flags.args[1..].to_vec()),
+        let all = flags.has(&["-A", "--all-namespaces"]);
+        let ns = self.namespace_of(flags);
+        let selector = flags.value(&["-l", "--selector"]);
+        let wanted = match selector.map(parse_selector).transpose() {
+            Ok(w) => w.unwrap_or_default(),
+            Err(e) => return Output::error(format!("error: {e}")),
         };
-        let Some(res) = resource_named(type_) else { return no_type(type_) };
+        let opts = builder::BuildOptions {
+            allow_empty_selector: true,
+            selector: selector.is_some(),
+            all_namespaces: all,
+            ..Default::default()
+        };
+        let selection = match builder::select(&flags.args, opts) {
+            Ok(s) => s,
+            Err(e) => return Output::error(e),
+        };
+        let (infos, errors) = self.visit(&selection, &ns, all, &wanted, true);
+        let found: Vec<(&'static ResourceInfo, String, String)> = builder::flatten(&infos)
+            .into_iter()
+            .map(|(r, o)| (r, o.namespace().unwrap_or(&ns).to_string(), o.name().to_string()))
+            .collect();
+        if let [CommandError::Server(status)] = errors.as_slice() {
+            if status.reason == crate::errors::StatusReason::NotFound && flags.args.len() == 2 {
+                return self.describe_matching(&flags.args[0], &flags.args[1], status.clone(), &ns, show_events_flag);
+            }
+        }
+        let show_events = show_events_flag.unwrap_or(errors.is_empty() && found.len() <= 1);
+        let (texts, notes) = self.describe_texts(&found, show_events);
+        let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
+        if found.is_empty() && errors.is_empty() {
+            out.stderr = crate::views::no_resources(!all, &ns);
+        }
+        out.stderr += &self.quota_notes(&found);
+        if !errors.is_empty() {
+            out.stderr = format!("{}{}", kubectl_stderr(&errors), out.stderr);
+            out.exit = 1;
+        }
+        if !notes.is_empty() {
+            out.stderr += &notes.concat();
+            out.exit = 1;
+        }
+        out
+    }
+
+    /// `DescribeMatchingResources`: `describe TYPE NAME` of an object that is not found lists
+    /// TYPE (one type only) and describes each object whose name starts with NAME, without
+    /// events; none is the NotFound error.
+    fn describe_matching(
+        &mut self,
+        type_: &str,
+        prefix: &str,
+        not_found: crate::errors::Status,
+        ns: &str,
+        show_events: Option<bool>,
+    ) -> Output {
+        let opts = builder::BuildOptions { allow_empty_selector: true, single_type: true, ..Default::default() };
+        let selection = match builder::select(&[type_.to_string()], opts) {
+            Ok(s) => s,
+            Err(e) => return Output::error(e),
+        };
+        let (infos, errors) = self.visit(&selection, ns, false, &[], false);
+        if !errors.is_empty() {
+            return Output::error(kubectl_stderr(&errors));
+        }
+        let found: Vec<(&'static ResourceInfo, String, String)> = builder::flatten(&infos)
+            .into_iter()
+            .filter(|(_, o)| o.name().starts_with(prefix))
+            .map(|(r, o)| (r, ns.to_string(), o.name().to_string()))
+            .collect();
+        if found.is_empty() {
+            return server_error(not_found);
+        }
+        let (texts, notes) = self.describe_texts(&found, show_events.unwrap_or(false));
+        let mut out = Output::default();
+        for t in texts {
+            out.stdout += &format!("{t}\n");
+        }
+        out.stderr += &self.quota_notes(&found);
+        if !notes.is_empty() {
+            out.stderr += &notes.concat();
+            out.exit = 1;
+        }
+        out
+    }
+
+    /// Each object's describer text (without its `Events:` section unless `show_events`), and
+    /// the lab's note, once per kind, for the kinds it has no describer for.
+    fn describe_texts(
+        &self,
+        found: &[(&'static ResourceInfo, String, String)],
+        show_events: bool,
+    ) -> (Vec<String>, Vec<String>) {
         let describable = [
             "Pod",
             "Deployment",
@@ -921,95 +1037,69 @@ impl Session {
             "LimitRange",
             "ResourceQuota",
         ];
-        if !describable.contains(&res.kind) {
-            return Output::error(format!(
-                "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, jobs, nodes, persistentvolumeclaims, persistentvolumes, poddisruptionbudgets, configmaps, secrets, namespaces, serviceaccounts, roles, clusterroles, rolebindings, clusterrolebindings, limitranges and resourcequotas); kubectl get {} NAME -o yaml shows the whole object",
-                res.plural, res.plural
-            ));
-        }
-        let ns = self.namespace_of(flags);
-        let mut found: Vec<String> = Vec::new();
-        let mut errors = Vec::new();
-        if names.is_empty() {
-            match self.list_live(res, &ns) {
-                Ok(objs) => found.extend(objs.iter().map(|o| o.name().to_string())),
-                Err(o) => return o,
-            }
-            if found.is_empty() {
-                let text = crate::views::no_resources(res.namespaced, &ns);
-                return Output { stderr: text, ..Output::default() };
-            }
-        }
-        for name in &names {
-            let req = self.request(Verb::Get, res, Some(&ns), Some(name));
-            let resp = apiserver::handle(&mut self.world, req);
-            match resp.error.clone() {
-                None => found.push(name.clone()),
-                Some(status) if resp.is_not_found() => {
-                    // kubectl then lists and describes every object whose name starts so.
-                    let objs = match self.list_live(res, &ns) {
-                        Ok(o) => o,
-                        Err(o) => return o,
-                    };
-                    let prefixed: Vec<String> =
-                        objs.iter().map(|o| o.name().to_string()).filter(|n| n.starts_with(name.as_str())).collect();
-                    if prefixed.is_empty() {
-                        errors.push(CommandError::Server(status));
-                    }
-                    found.extend(prefixed);
-                }
-                Some(status) => errors.push(CommandError::Server(status)),
-            }
-        }
         let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
-        let texts: Vec<String> = found
-            .iter()
-            .filter_map(|n| match res.kind {
-                "Pod" => snap.describe_pod(&ns, n),
-                "Deployment" => snap.describe_deployment(&ns, n),
-                "ReplicaSet" => snap.describe_replicaset(&ns, n),
-                "Service" => snap.describe_service(&ns, n),
-                "StatefulSet" => snap.describe_statefulset(&ns, n),
-                "DaemonSet" => snap.describe_daemonset(&ns, n),
-                "CronJob" => snap.describe_cronjob(&ns, n),
-                "Job" => snap.describe_job(&ns, n),
-                "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
+        let mut notes: Vec<String> = Vec::new();
+        let mut texts = Vec::new();
+        for (res, ns, n) in found {
+            if !describable.contains(&res.kind) {
+                let note = format!(
+                    "podlab: kubectl describe {} is not modelled by the lab's session yet (it describes pods, deployments, replicasets, services, statefulsets, daemonsets, cronjobs, jobs, nodes, persistentvolumeclaims, persistentvolumes, poddisruptionbudgets, configmaps, secrets, namespaces, serviceaccounts, roles, clusterroles, rolebindings, clusterrolebindings, limitranges and resourcequotas); kubectl get {} NAME -o yaml shows the whole object\n",
+                    res.plural, res.plural
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+                continue;
+            }
+            let text = match res.kind {
+                "Pod" => snap.describe_pod(ns, n),
+                "Deployment" => snap.describe_deployment(ns, n),
+                "ReplicaSet" => snap.describe_replicaset(ns, n),
+                "Service" => snap.describe_service(ns, n),
+                "StatefulSet" => snap.describe_statefulset(ns, n),
+                "DaemonSet" => snap.describe_daemonset(ns, n),
+                "CronJob" => snap.describe_cronjob(ns, n),
+                "Job" => snap.describe_job(ns, n),
+                "PersistentVolumeClaim" => snap.describe_pvc(ns, n),
                 "PersistentVolume" => snap.describe_pv(n),
-                "PodDisruptionBudget" => snap.describe_pdb(&ns, n),
-                "ConfigMap" => snap.describe_configmap(&ns, n),
-                "Secret" => snap.describe_secret(&ns, n),
+                "PodDisruptionBudget" => snap.describe_pdb(ns, n),
+                "ConfigMap" => snap.describe_configmap(ns, n),
+                "Secret" => snap.describe_secret(ns, n),
                 "Namespace" => snap.describe_namespace(n),
-                "ServiceAccount" => snap.describe_serviceaccount(&ns, n),
-                "LimitRange" => snap.describe_limitrange(&ns, n),
-                "ResourceQuota" => snap.describe_resourcequota(&ns, n),
-                kind @ ("Role" | "ClusterRole") => snap.describe_role(kind, &ns, n),
-                kind @ ("RoleBinding" | "ClusterRoleBinding") => snap.describe_binding(kind, &ns, n),
+                "ServiceAccount" => snap.describe_serviceaccount(ns, n),
+                "LimitRange" => snap.describe_limitrange(ns, n),
+                "ResourceQuota" => snap.describe_resourcequota(ns, n),
+                kind @ ("Role" | "ClusterRole") => snap.describe_role(kind, ns, n),
+                kind @ ("RoleBinding" | "ClusterRoleBinding") => snap.describe_binding(kind, ns, n),
                 _ => snap.describe_node(n),
-            })
-            .collect();
-        let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
-        // The quotas shown without a status: no resource quota controller fills it in the lab.
-        let quotas: Vec<(String, String)> = match res.kind {
-            "ResourceQuota" => found.iter().map(|n| (ns.clone(), n.clone())).collect(),
-            "Namespace" => found
-                .iter()
-                .flat_map(|n| {
-                    snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string()))
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+            };
+            texts.extend(text.map(|t| if show_events { t } else { without_events(t) }));
+        }
+        (texts, notes)
+    }
+
+    /// The ResourceQuotas among `found` (or in the Namespaces among it) shown without a
+    /// status: no resource quota controller fills it in the lab.
+    fn quota_notes(&self, found: &[(&'static ResourceInfo, String, String)]) -> String {
+        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
+        let mut quotas: Vec<(String, String)> = Vec::new();
+        for (res, ns, n) in found {
+            match res.kind {
+                "ResourceQuota" => quotas.push((ns.clone(), n.clone())),
+                "Namespace" => quotas.extend(
+                    snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string())),
+                ),
+                _ => {}
+            }
+        }
+        let mut text = String::new();
         for (qns, qname) in quotas {
             let Some(Object::ResourceQuota(q)) = snap.get("ResourceQuota", Some(&qns), &qname) else { continue };
             if q.status.as_ref().and_then(|s| s.hard.as_ref()).is_none_or(|h| h.is_empty()) {
-                out.stderr += &format!("podlab: ResourceQuota {qns}/{qname} has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota\n");
+                text += &format!("podlab: ResourceQuota {qns}/{qname} has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota\n");
             }
         }
-        if !errors.is_empty() {
-            out.stderr = format!("{}{}", kubectl_stderr(&errors), out.stderr);
-            out.exit = 1;
-        }
-        out
+        text
     }
 
     /// `kubectl cordon|uncordon NODE...`: a merge patch of `spec.unschedulable`.
@@ -1692,7 +1782,10 @@ mod tests {
             Name:             pi
             Namespace:        default
             Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
-            Labels:           <none>
+            Labels:           batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              batch.kubernetes.io/job-name=pi
+                              controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              job-name=pi
             Annotations:      <none>
             Parallelism:      1
             Completions:      2
@@ -1733,7 +1826,10 @@ mod tests {
             Name:             pi
             Namespace:        default
             Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
-            Labels:           <none>
+            Labels:           batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              batch.kubernetes.io/job-name=pi
+                              controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              job-name=pi
             Annotations:      <none>
             Parallelism:      1
             Completions:      2
