@@ -746,9 +746,14 @@ impl Session {
     }
 
     fn apply(&mut self, flags: &Flags, command: &SessionCommand) -> Output {
-        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl apply --help' for usage."));
         }
+        let mut warning = String::new();
+        let file = match self.file_flags(flags, &mut warning) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
         let Some((file_name, manifest)) = command.file.clone() else {
             return Output::error(match flags.value(&["-f", "--filename"]) {
                 // A terminal with nothing on kubectl's standard input.
@@ -757,17 +762,31 @@ impl Session {
                 None => "error: must specify one of -f and -k".to_string(),
             });
         };
-        let mut kubectl = KubectlApply::new(ApplyOptions {
-            file: file_name,
-            manifest,
-            caller: self.caller.clone(),
-            namespace: self.namespace_of(flags),
-        });
+        let mut caller = self.caller.clone();
+        if file.dry_run == dry_run::DryRun::Server {
+            // apply's requests declare nothing else (no `Kubectl-Command` of their own).
+            caller.command = Some(KubectlCommand {
+                name: "kubectl apply",
+                field_manager: apiserver::KUBECTL_FIELD_MANAGER,
+                strict: true,
+                merge_patch: false,
+                dry_run: true,
+            });
+        }
+        let mut kubectl =
+            KubectlApply::new(ApplyOptions { file: file_name, manifest, caller, namespace: self.namespace_of(flags) })
+                .with_dry_run(file.dry_run)
+                .with_printing(file.printing);
         kubectl.start(&mut self.world);
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
         let finished = kubectl.finish();
-        let (stdout, stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        let (mut stdout, mut stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        // `-o yaml|json`: the objects, once everything succeeded (apply's post-processor).
+        if let (Some(format), 0) = (file.format, exit) {
+            stdout += &dry_run::print_file_objects(&kubectl.printed, format, crate::kubectl::FileVerb::Apply);
+        }
+        stderr.insert_str(0, &warning);
         if self.commands.is_empty() && self.first_apply.is_none() {
             self.first_apply = Some((kubectl, finished));
         }
@@ -790,12 +809,20 @@ impl Session {
         }
     }
 
+    /// `kubectl scale TYPE NAME --replicas=N`: kubectl's resource builder GETs the object,
+    /// then a merge patch of its `scale` subresource; `--dry-run=client` sends no patch,
+    /// `--dry-run=server` sends it with `dryRun=All`.
     fn scale(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "--replicas"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--replicas", "--dry-run"]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl scale --help' for usage."));
         }
         let Some(replicas) = flags.value(&["--replicas"]).and_then(|r| r.parse::<i64>().ok()) else {
             return Output::error("error: required flag(s) \"replicas\" not set");
+        };
+        let mut out = Output::default();
+        let dry_run = match self.dry_run_flag(flags, &mut out.stderr) {
+            Ok(d) => d,
+            Err(e) => return e,
         };
         let (type_, name) = match (flags.args.first(), flags.args.get(1)) {
             (Some(t), _) if t.contains('/') => {
@@ -809,14 +836,31 @@ impl Session {
             return Output::error(format!("error: the server doesn't have a resource type \"{type_}\""));
         };
         let ns = self.namespace_of(flags);
+        let get = self.request(Verb::Get, res, Some(&ns), Some(&name));
+        let resp = apiserver::handle(&mut self.world, get);
+        if let Some(status) = resp.error.clone() {
+            return Output { exit: 1, stderr: out.stderr + &kubectl_stderr(&[CommandError::Server(status)]), ..out };
+        }
+        let line = format!("{}/{name} scaled{}\n", kind_string(res), dry_run.suffix());
+        if dry_run == dry_run::DryRun::Client {
+            out.stdout = line;
+            return out;
+        }
+        if dry_run == dry_run::DryRun::Server {
+            self.server_dry_run();
+        }
         let mut req = self.request(Verb::Patch, res, Some(&ns), Some(&name));
         req.subresource = Some("scale".into());
         req.body = Some(Body::Json(serde_json::json!({"spec": {"replicas": replicas}})));
         let resp = apiserver::handle(&mut self.world, req);
         match resp.error.clone() {
-            None => Output { stdout: format!("{}/{name} scaled\n", kind_string(res)), stderr: String::new(), exit: 0 },
-            Some(status) => Output::error(kubectl_stderr(&[CommandError::Server(status)])),
+            None => out.stdout = line,
+            Some(status) => {
+                out.stderr += &kubectl_stderr(&[CommandError::Server(status)]);
+                out.exit = 1;
+            }
         }
+        out
     }
 }
 
@@ -1060,7 +1104,7 @@ mod session_tests {
             web-7c64c74567-5blzt   0/1     ContainerCreating   0          0s
             web-7c64c74567-9vtnp   1/1     Running             0          20s
             (exit status 0)
-            [20126ms-20126ms, 9 steps] $ kubectl scale deploy/web --replicas=3
+            [20126ms-20126ms, 14 steps] $ kubectl scale deploy/web --replicas=3
             deployment.apps/web scaled
             (exit status 0)
             [20126ms-20126ms, 4 steps] $ kubectl get deployments
@@ -2093,6 +2137,7 @@ mod session_tests {
             kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
             (exit status 0)
             [20004ms-20004ms] $ kubectl scale deployment web --replicas=3
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
               > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web/scale
             deployment.apps/web scaled
             (exit status 0)
@@ -2281,7 +2326,7 @@ mod session_tests {
             [0ms-0ms, 0 steps] $ sleep soon
             sleep: invalid time interval 'soon'
             (exit status 1)
-            [0ms-0ms, 4 steps] $ kubectl scale deployment web --replicas=2
+            [0ms-0ms, 5 steps] $ kubectl scale deployment web --replicas=2
             Error from server (NotFound): deployments.apps "web" not found
             (exit status 1)
             [0ms-0ms, 4 steps] $ kubectl get pods
@@ -2337,7 +2382,6 @@ mod session_tests {
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
               > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
-              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
             pod/web-7c64c74567-pgw5x not labeled
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
@@ -2347,7 +2391,6 @@ mod session_tests {
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
               > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
-              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
             label "tier" not found.
             pod/web-7c64c74567-pgw5x not labeled
             (exit status 0)
@@ -2857,7 +2900,7 @@ mod session_tests {
             podlab: kubectl get -o jsonpath={.items} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)
             (exit status 1)
             [10004ms-10004ms] $ kubectl get pods -o bogus
-            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml
+            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml
             (exit status 1)
             [10004ms-10004ms] $ kubectl get pod web -o yaml
               > kubectl sends GET /api/v1/namespaces/default/pods/web

@@ -386,7 +386,7 @@ impl Session {
         let output = flags.value(&["-o", "--output"]);
         match output {
             None | Some("wide" | "name" | "yaml" | "json") => {}
-            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile"]
+            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile", "kyaml"]
                 .iter()
                 .any(|p| o.starts_with(p)) =>
             {
@@ -395,7 +395,7 @@ impl Session {
                 ))
             }
             Some(o) => return Output::error(format!(
-                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml"
             )),
         }
         let all = flags.has(&["-A", "--all-namespaces"]);

@@ -7,15 +7,9 @@
 //! Successful lines end in ` (dry run)` or ` (server dry run)` (`PrintFlagsWithDryRunStrategy`).
 
 use super::*;
-
-/// kubectl's dry-run strategy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) enum DryRun {
-    #[default]
-    None,
-    Client,
-    Server,
-}
+pub(super) use crate::kubectl::DryRun;
+use crate::kubectl::{FileVerb, Printing};
+use serde_json::Value;
 
 /// The line of `cmdutil/helpers.go` that logs each deprecation warning (kubectl v1.37's
 /// source): the bare flag, and a boolean value.
@@ -23,15 +17,49 @@ const BARE_WARNING_LINE: u32 = 714;
 const TRUE_WARNING_LINE: u32 = 728;
 const FALSE_WARNING_LINE: u32 = 731;
 
-impl DryRun {
-    /// What kubectl appends to a success line.
-    pub(super) fn suffix(self) -> &'static str {
-        match self {
-            DryRun::None => "",
-            DryRun::Client => " (dry run)",
-            DryRun::Server => " (server dry run)",
+/// The formats kubectl's printers know (`PrintFlags.AllowedFormats`, v1.37: `kyaml` is new),
+/// for the error on any other `-o`.
+const PRINTER_FORMATS: &str =
+    "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml";
+
+/// `--dry-run` and `-o` of `apply|create|replace -f`.
+pub(super) struct FileFlags {
+    pub dry_run: DryRun,
+    pub printing: Printing,
+    /// `yaml` or `json`.
+    pub format: Option<&'static str>,
+}
+
+/// `-o yaml|json` of what `apply|create|replace -f` handled: `create` and `replace` print each
+/// object as it comes back (YAML documents separated by `---`), `apply` prints them at the
+/// end, the one object alone or several in a `List`.
+pub(super) fn print_file_objects(objects: &[Value], format: &str, verb: FileVerb) -> String {
+    let sorted = |o: &Value| {
+        let mut o = o.clone();
+        crate::kubectl::apply::sort_keys(&mut o);
+        o
+    };
+    if verb == FileVerb::Apply && objects.len() > 1 {
+        // A typed corev1.List: JSON in its fields' order, YAML with sorted keys.
+        let items: Vec<Value> = objects.iter().map(sorted).collect();
+        return if format == "json" {
+            go_json_indent(&serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": items}))
+        } else {
+            go_yaml(&serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}))
+        };
+    }
+    let mut out = String::new();
+    for (i, o) in objects.iter().enumerate() {
+        if format == "json" {
+            out += &go_json_indent(&sorted(o));
+        } else {
+            if i > 0 {
+                out += "---\n";
+            }
+            out += &go_yaml(&sorted(o));
         }
     }
+    out
 }
 
 impl Session {
@@ -74,6 +102,28 @@ impl Session {
             *stderr += &self.klog('W', &format!("helpers.go:{line}"), &text);
         }
         Ok(strategy)
+    }
+
+    /// `--dry-run` and `-o` of a file command (`apply`, `create`, `replace`).
+    pub(super) fn file_flags(&self, flags: &Flags, stderr: &mut String) -> Result<FileFlags, Output> {
+        let dry_run = self.dry_run_flag(flags, stderr)?;
+        let (printing, format) = match flags.value(&["-o", "--output"]) {
+            None | Some("") => (Printing::Operation, None),
+            Some("name") => (Printing::Name, None),
+            Some("yaml") => (Printing::Objects, Some("yaml")),
+            Some("json") => (Printing::Objects, Some("json")),
+            Some(o) if ["jsonpath", "go-template", "template", "templatefile", "kyaml"].iter().any(|p| o.starts_with(p)) => {
+                return Err(Output::error(format!(
+                    "podlab: -o {o} is not modelled by the lab's session yet (it prints -o name, yaml and json)"
+                )))
+            }
+            Some(o) => {
+                return Err(Output::error(format!(
+                    "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: {PRINTER_FORMATS}"
+                )))
+            }
+        };
+        Ok(FileFlags { dry_run, printing, format })
     }
 
     /// One line of kubectl's log (klog's header: severity, `MMDD hh:mm:ss.uuuuuu`, the

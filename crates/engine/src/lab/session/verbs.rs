@@ -5,6 +5,7 @@
 //! kubectl's client-side errors are its own words (checked against a kubectl v1.32 client
 //! where it can answer without a server).
 
+use super::dry_run::{print_file_objects, DryRun};
 use super::*;
 use crate::controllers::deployment::{equal_ignore_hash, REVISION_ANNOTATION};
 use crate::kubectl::FileVerb;
@@ -406,9 +407,14 @@ impl Session {
     pub(super) fn label(&mut self, flags: &Flags, annotate: bool) -> Output {
         let cmd = if annotate { "annotate" } else { "label" };
         let what = if annotate { "annotation" } else { "label" };
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite", "--dry-run"]) {
             return unknown_flag(cmd, f);
         }
+        let mut warning = String::new();
+        let dry_run = match self.dry_run_flag(flags, &mut warning) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
         let (pairs, resources): (Vec<String>, Vec<String>) =
             flags.args.iter().cloned().partition(|a| a.contains('=') || (a.len() > 1 && a.ends_with('-')));
         if pairs.is_empty() || pairs.iter().any(|p| p.starts_with('=')) {
@@ -478,41 +484,49 @@ impl Session {
                 });
             }
         }
-        let mut out = Output::default();
-        let mut new = old.clone();
+        let mut out = Output { stderr: warning, ..Output::default() };
+        // `labelFunc` / `updateAnnotations`: what the command adds (a new key or a new value)
+        // and removes (a key the object has).
         let mut patch = Map::new();
+        let (mut added, mut removed) = (0, 0);
         for k in &remove {
-            if new.remove(k).is_some() {
+            if old.contains_key(k) {
                 patch.insert(k.clone(), Value::Null);
-            } else if !annotate {
+                removed += 1;
+            } else if !annotate && dry_run != DryRun::Client {
                 out.stdout += &format!("label \"{k}\" not found.\n");
             }
         }
         for (k, v) in &set {
             if old.get(k) != Some(v) {
                 patch.insert(k.clone(), Value::String(v.clone()));
+                added += 1;
             }
-            new.insert(k.clone(), v.clone());
         }
         let field = if annotate { "annotations" } else { "labels" };
-        let body = if patch.is_empty() { json!({}) } else { json!({"metadata": {field: patch}}) };
-        if let Err(status) = self.send_patch(res, &ns, &name, body) {
-            out.stderr += &kubectl_stderr(&[CommandError::Server(*status)]);
-            out.exit = 1;
-            return out;
+        // kubectl label sends nothing when nothing changes; annotate always sends its
+        // (possibly empty) merge patch.
+        let send = dry_run != DryRun::Client && (annotate || added + removed > 0);
+        if send {
+            if dry_run == DryRun::Server {
+                self.server_dry_run();
+            }
+            let body = if patch.is_empty() { json!({}) } else { json!({"metadata": {field: patch}}) };
+            if let Err(status) = self.send_patch(res, &ns, &name, body) {
+                out.stderr += &kubectl_stderr(&[CommandError::Server(*status)]);
+                out.exit = 1;
+                return out;
+            }
         }
-        // kubectl's message: `not labeled` when nothing changed, `unlabeled` when the object
-        // got shorter without --overwrite.
-        let msg = if annotate {
-            "annotated"
-        } else if new == old {
-            "not labeled"
-        } else if !overwrite && json!(new).to_string().len() < json!(old).to_string().len() {
-            "unlabeled"
-        } else {
-            "labeled"
+        // `updateDataChangeMsg` (v1.35+): `modified` when the command both adds and removes.
+        let msg = match (annotate, added > 0, removed > 0) {
+            (true, _, _) => "annotated",
+            (false, true, true) => "modified",
+            (false, true, false) => "labeled",
+            (false, false, true) => "unlabeled",
+            (false, false, false) => "not labeled",
         };
-        out.stdout += &format!("{}/{name} {msg}\n", kind_string(res));
+        out.stdout += &format!("{}/{name} {msg}{}\n", kind_string(res), dry_run.suffix());
         out
     }
 
@@ -532,9 +546,14 @@ impl Session {
                 )
             }
         }
-        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--dry-run"]) {
             return unknown_flag("set image", f);
         }
+        let mut warning = String::new();
+        let dry_run = match self.dry_run_flag(flags, &mut warning) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
         let (pairs, resources): (Vec<String>, Vec<String>) =
             flags.args[1..].iter().cloned().partition(|a| a.contains('='));
         if resources.is_empty() {
@@ -586,10 +605,16 @@ impl Session {
             patch_spec.insert(format!("$setElementOrder/{list}"), Value::Array(order));
             patch_spec.insert(list.to_string(), Value::Array(elems));
         }
-        let mut out = Output::default();
-        if !patch_spec.is_empty() {
+        let mut out = Output { stderr: warning, ..Output::default() };
+        let line = format!("{}/{name} image updated{}\n", kind_string(res), dry_run.suffix());
+        if !patch_spec.is_empty() && dry_run == DryRun::Client {
+            out.stdout = line;
+        } else if !patch_spec.is_empty() {
+            if dry_run == DryRun::Server {
+                self.server_dry_run();
+            }
             match self.send_patch(res, &ns, &name, nest(pointer, Value::Object(patch_spec))) {
-                Ok(_) => out.stdout = format!("{}/{name} image updated\n", kind_string(res)),
+                Ok(_) => out.stdout = line,
                 Err(status) => errors.push(format!(
                     "failed to patch image update to pod template: {}",
                     kubectl_stderr(&[CommandError::Server(*status)]).trim_end()
@@ -597,7 +622,7 @@ impl Session {
             }
         }
         if !errors.is_empty() {
-            out.stderr = if errors.len() == 1 {
+            out.stderr += &if errors.len() == 1 {
                 format!("{}\n", errors[0])
             } else {
                 format!("error: [{}]\n", errors.join(", "))
@@ -1270,7 +1295,8 @@ impl Session {
     }
 
     /// `kubectl create -f FILE` / `kubectl replace -f FILE`: kubectl apply's client, POSTing
-    /// (or PUTting) each document as it is.
+    /// (or PUTting) each document as it is; `--dry-run` and `-o name|yaml|json` as
+    /// `session/dry_run.rs` reads them.
     pub(super) fn create_or_replace(&mut self, flags: &Flags, command: &SessionCommand, replace: bool) -> Output {
         let cmd = if replace { "replace" } else { "create" };
         if let Some(sub) = flags.args.first() {
@@ -1278,22 +1304,36 @@ impl Session {
                 "podlab: kubectl {cmd} {sub} is not modelled by the lab's session yet; it knows kubectl {cmd} -f FILE"
             ));
         }
-        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return unknown_flag(cmd, f);
         }
+        let mut warning = String::new();
+        let file = match self.file_flags(flags, &mut warning) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
         let Some((file_name, manifest)) = command.file.clone() else {
             return Output::error("error: must specify one of -f and -k");
         };
+        if file.dry_run == DryRun::Server {
+            self.server_dry_run();
+        }
+        let verb = if replace { FileVerb::Replace } else { FileVerb::Create };
         let mut caller = self.caller.clone();
         caller.command = self.command.clone();
         let mut kubectl =
             KubectlApply::new(ApplyOptions { file: file_name, manifest, caller, namespace: self.namespace_of(flags) })
-                .with_verb(if replace { FileVerb::Replace } else { FileVerb::Create });
+                .with_verb(verb)
+                .with_dry_run(file.dry_run)
+                .with_printing(file.printing);
         kubectl.start(&mut self.world);
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
-        let (stdout, stderr, _, exit) = kubectl.finish();
-        Output { stdout, stderr, exit }
+        let (mut stdout, stderr, _, exit) = kubectl.finish();
+        if let Some(format) = file.format {
+            stdout += &print_file_objects(&kubectl.printed, format, verb);
+        }
+        Output { stdout, stderr: warning + &stderr, exit }
     }
 }
 
