@@ -653,3 +653,412 @@ impl Session {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::inspect::tests::transcript;
+    use super::*;
+    use expect_test::expect;
+
+    const APP: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.29\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n";
+
+    #[test]
+    fn arguments_as_the_resource_builder_reads_them() {
+        let o = BuildOptions { allow_empty_selector: true, ..Default::default() };
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let show = |r: Result<Selection, String>| match r {
+            Ok(Selection::Lists(l)) => format!("lists {}", l.iter().map(|r| r.plural).collect::<Vec<_>>().join(",")),
+            Ok(Selection::Objects(o)) => {
+                format!("objects {}", o.iter().map(|(r, n)| format!("{}/{n}", r.plural)).collect::<Vec<_>>().join(" "))
+            }
+            Err(e) => e,
+        };
+        let cases = [
+            show(select(&args(&["deploy,svc"]), o)),
+            show(select(&args(&["deploy,svc", "a", "b"]), o)),
+            show(select(&args(&["deploy/a", "svc/b", "deploy/c"]), o)),
+            show(select(&args(&["pods,po,pod"]), o)),
+            show(select(&args(&["all"]), o)),
+            show(select(&args(&["all,nodes"]), o)),
+            show(select(&args(&["all", "web"]), o)),
+            show(select(&args(&["all/web"]), o)),
+            show(select(&args(&["pods", "a"]), BuildOptions { selector: true, ..o })),
+            show(select(&args(&["pods/a"]), BuildOptions { selector: true, ..o })),
+            show(select(&args(&["pods,svc"]), BuildOptions { single_type: true, ..o })),
+            show(select(&args(&["pods/a", "svc/b"]), BuildOptions { single_type: true, ..o })),
+            show(select(&args(&["pods", "a"]), BuildOptions { all_namespaces: true, ..o })),
+            show(select(&args(&["nodes", "a"]), BuildOptions { all_namespaces: true, ..o })),
+            show(select(&args(&["pods"]), BuildOptions::default())),
+            show(select(&args(&[]), BuildOptions::default())),
+            show(select(&args(&[]), BuildOptions { select_all: true, ..Default::default() })),
+            show(select(&args(&["deploy,widgets"]), o)),
+            show(select(&args(&["deployments.apps,services"]), o)),
+        ];
+        expect![[r#"
+            lists deployments,services
+            objects deployments/a deployments/b services/a services/b
+            objects deployments/a services/b deployments/c
+            lists pods,pods
+            lists pods,replicationcontrollers,services,daemonsets,deployments,replicasets,statefulsets,horizontalpodautoscalers,cronjobs,jobs
+            lists pods,replicationcontrollers,services,daemonsets,deployments,replicasets,statefulsets,horizontalpodautoscalers,cronjobs,jobs,nodes
+            error: you must specify only one resource
+            error: the server doesn't have a resource type "all"
+            error: name cannot be provided when a selector is specified
+            error: selectors and the all flag cannot be used when passing resource/name arguments
+            error: you may only specify a single resource type
+            error: you may only specify a single resource type
+            error: a resource cannot be retrieved by name across all namespaces
+            objects nodes/a
+            error: resource(s) were provided, but no name was specified
+            error: You must provide one or more resources by argument or filename.
+            Example resource specifications include:
+               '-f rsrc.yaml'
+               '--filename=rsrc.json'
+               '<resource> <name>'
+               '<resource>'
+            error: at least one resource must be specified to use a selector
+            error: the server doesn't have a resource type "widgets"
+            lists deployments,services"#]]
+        .assert_eq(&cases.join("\n"));
+    }
+
+    /// `get` of several types: one table per type, `kind.group/` names once the objects
+    /// read span two kinds, blank lines between tables, the NotFound errors in order, the
+    /// `all` category, `-o name|yaml`, selectors over several types.
+    #[test]
+    fn get_several_types() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{APP}EOF\nsleep 20s\nkubectl get deployment,service\nkubectl get deploy/web svc/web\nkubectl get deploy/web svc/nope pods/nope\nkubectl get svc kubernetes web nope\nkubectl get all\nkubectl get all -o name\nkubectl get pods,svc -l app=web -o wide\nkubectl get rs,cronjobs,jobs\nkubectl get cronjobs,jobs\nkubectl get pv,nodes -A\nkubectl get pv,pvc\nkubectl get endpoints,svc\nkubectl get svc/web deploy/web svc/kubernetes\nkubectl get svc,deploy nope -o json\nkubectl get pod/nope -o yaml\nkubectl get svc/nope svc/web -o name\n"
+        );
+        expect![[r#"
+            [0ms-12ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends POST /api/v1/namespaces/default/services?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            service/web created
+            (exit status 0)
+            [12ms-20012ms] $ sleep 20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get deployment,service
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+            NAME                  READY   UP-TO-DATE   AVAILABLE   AGE
+            deployment.apps/web   2/2     2            2           20s
+
+            NAME                 TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            service/kubernetes   ClusterIP   10.96.0.1       <none>        443/TCP   20s
+            service/web          ClusterIP   10.96.222.144   <none>        80/TCP    20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get deploy/web svc/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+            NAME                  READY   UP-TO-DATE   AVAILABLE   AGE
+            deployment.apps/web   2/2     2            2           20s
+
+            NAME          TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            service/web   ClusterIP   10.96.222.144   <none>        80/TCP    20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get deploy/web svc/nope pods/nope
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /api/v1/namespaces/default/services/nope
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            NAME   READY   UP-TO-DATE   AVAILABLE   AGE
+            web    2/2     2            2           20s
+            Error from server (NotFound): services "nope" not found
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get svc kubernetes web nope
+              > kubectl sends GET /api/v1/namespaces/default/services/kubernetes
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends GET /api/v1/namespaces/default/services/nope
+            NAME         TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            kubernetes   ClusterIP   10.96.0.1       <none>        443/TCP   20s
+            web          ClusterIP   10.96.222.144   <none>        80/TCP    20s
+            Error from server (NotFound): services "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get all
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/daemonsets?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/statefulsets?limit=500
+              > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/cronjobs?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/jobs?limit=500
+            NAME                       READY   STATUS    RESTARTS   AGE
+            pod/web-7c64c74567-9vtnp   1/1     Running   0          20s
+            pod/web-7c64c74567-pgw5x   1/1     Running   0          20s
+
+            NAME                 TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            service/kubernetes   ClusterIP   10.96.0.1       <none>        443/TCP   20s
+            service/web          ClusterIP   10.96.222.144   <none>        80/TCP    20s
+
+            NAME                  READY   UP-TO-DATE   AVAILABLE   AGE
+            deployment.apps/web   2/2     2            2           20s
+
+            NAME                             DESIRED   CURRENT   READY   AGE
+            replicaset.apps/web-7c64c74567   2         2         2       20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get all -o name
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/replicationcontrollers?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/daemonsets?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends GET /apis/apps/v1/namespaces/default/statefulsets?limit=500
+              > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/cronjobs?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/jobs?limit=500
+            pod/web-7c64c74567-9vtnp
+            pod/web-7c64c74567-pgw5x
+            service/kubernetes
+            service/web
+            deployment.apps/web
+            replicaset.apps/web-7c64c74567
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get pods,svc -l app=web -o wide
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+            NAME                       READY   STATUS    RESTARTS   AGE   IP           NODE           NOMINATED NODE   READINESS GATES
+            pod/web-7c64c74567-9vtnp   1/1     Running   0          20s   10.244.2.2   kind-worker2   <none>           <none>
+            pod/web-7c64c74567-pgw5x   1/1     Running   0          20s   10.244.1.2   kind-worker    <none>           <none>
+
+            NAME          TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE   SELECTOR
+            service/web   ClusterIP   10.96.222.144   <none>        80/TCP    20s   app=web
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get rs,cronjobs,jobs
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/cronjobs?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/jobs?limit=500
+            NAME                             DESIRED   CURRENT   READY   AGE
+            replicaset.apps/web-7c64c74567   2         2         2       20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get cronjobs,jobs
+              > kubectl sends GET /apis/batch/v1/namespaces/default/cronjobs?limit=500
+              > kubectl sends GET /apis/batch/v1/namespaces/default/jobs?limit=500
+            No resources found in default namespace.
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get pv,nodes -A
+              > kubectl sends GET /api/v1/persistentvolumes?limit=500
+              > kubectl sends GET /api/v1/nodes?limit=500
+            NAME                      STATUS   ROLES           AGE   VERSION
+            node/kind-control-plane   Ready    control-plane   20s   v1.37.0
+            node/kind-worker          Ready    <none>          20s   v1.37.0
+            node/kind-worker2         Ready    <none>          20s   v1.37.0
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get pv,pvc
+              > kubectl sends GET /api/v1/persistentvolumes?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/persistentvolumeclaims?limit=500
+            No resources found
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get endpoints,svc
+              > kubectl sends GET /api/v1/namespaces/default/endpoints?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+            NAME            ENDPOINTS                     AGE
+            endpoints/web   10.244.1.2:80,10.244.2.2:80   20s
+
+            NAME                 TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            service/kubernetes   ClusterIP   10.96.0.1       <none>        443/TCP   20s
+            service/web          ClusterIP   10.96.222.144   <none>        80/TCP    20s
+            Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get svc/web deploy/web svc/kubernetes
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /api/v1/namespaces/default/services/kubernetes
+            NAME          TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+            service/web   ClusterIP   10.96.222.144   <none>        80/TCP    20s
+
+            NAME                  READY   UP-TO-DATE   AVAILABLE   AGE
+            deployment.apps/web   2/2     2            2           20s
+
+            NAME                 TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE
+            service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get svc,deploy nope -o json
+              > kubectl sends GET /api/v1/namespaces/default/services/nope
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+            {
+                "apiVersion": "v1",
+                "items": [],
+                "kind": "List",
+                "metadata": {
+                    "resourceVersion": ""
+                }
+            }
+            Error from server (NotFound): services "nope" not found
+            Error from server (NotFound): deployments.apps "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get pod/nope -o yaml
+              > kubectl sends GET /api/v1/namespaces/default/pods/nope
+            Error from server (NotFound): pods "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get svc/nope svc/web -o name
+              > kubectl sends GET /api/v1/namespaces/default/services/nope
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+            service/web
+            Error from server (NotFound): services "nope" not found
+            (exit status 1)
+        "#]]
+        .assert_eq(&transcript(None, &script));
+    }
+
+    /// `delete` and `describe` of several types; kubectl's builder errors.
+    #[test]
+    fn delete_and_describe_several_types() {
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{APP}EOF\nsleep 20s\nkubectl describe deploy,svc web\nkubectl describe svc,deploy kubernetes\nkubectl describe svc web --show-events=false\nkubectl describe deploy,svc nope\nkubectl get deploy/web,svc/web\nkubectl get all web\nkubectl get pods,svc -w\nkubectl get deploy,svc web -l app=web\nkubectl get deploy,widgets\nkubectl get deploy svc/web\nkubectl get pods web -A\nkubectl delete pods,svc -l app=nothing\nkubectl delete svc,nodes nope -n default\nkubectl delete deployment,service web\nkubectl get deployment,service\nkubectl delete rs,pods --all --wait=false\n"
+        );
+        expect![[r#"
+            [0ms-12ms] $ kubectl apply -f -
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+              > kubectl sends POST /api/v1/namespaces/default/services?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+            deployment.apps/web created
+            service/web created
+            (exit status 0)
+            [12ms-20012ms] $ sleep 20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl describe deploy,svc web
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+            Name:                   web
+            Namespace:              default
+            CreationTimestamp:      Thu, 01 Jan 2026 00:00:00 +0000
+            Labels:                 <none>
+            Annotations:            deployment.kubernetes.io/revision: 1
+            Selector:               app=web
+            Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable
+            StrategyType:           RollingUpdate
+            MinReadySeconds:        0
+            RollingUpdateStrategy:  25% max unavailable, 25% max surge
+            Pod Template:
+              Labels:  app=web
+              Containers:
+               nginx:
+                Image:         nginx:1.29
+                Port:          <none>
+                Host Port:     <none>
+                Environment:   <none>
+                Mounts:        <none>
+              Volumes:         <none>
+              Node-Selectors:  <none>
+              Tolerations:     <none>
+            Conditions:
+              Type           Status  Reason
+              ----           ------  ------
+              Available      True    MinimumReplicasAvailable
+              Progressing    True    NewReplicaSetAvailable
+            OldReplicaSets:  <none>
+            NewReplicaSet:   web-7c64c74567 (2/2 replicas created)
+
+
+            Name:                     web
+            Namespace:                default
+            Labels:                   app=web
+            Annotations:              <none>
+            Selector:                 app=web
+            Type:                     ClusterIP
+            IP Family Policy:         SingleStack
+            IP Families:              IPv4
+            IP:                       10.96.222.144
+            IPs:                      10.96.222.144
+            Port:                     <unset>  80/TCP
+            TargetPort:               80/TCP
+            Endpoints:                10.244.2.2:80,10.244.1.2:80
+            Session Affinity:         None
+            Internal Traffic Policy:  Cluster
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl describe svc,deploy kubernetes
+              > kubectl sends GET /api/v1/namespaces/default/services/kubernetes
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/kubernetes
+            error: you may only specify a single resource type
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl describe svc web --show-events=false
+              > kubectl sends GET /api/v1/namespaces/default/services/web
+            Name:                     web
+            Namespace:                default
+            Labels:                   app=web
+            Annotations:              <none>
+            Selector:                 app=web
+            Type:                     ClusterIP
+            IP Family Policy:         SingleStack
+            IP Families:              IPv4
+            IP:                       10.96.222.144
+            IPs:                      10.96.222.144
+            Port:                     <unset>  80/TCP
+            TargetPort:               80/TCP
+            Endpoints:                10.244.2.2:80,10.244.1.2:80
+            Session Affinity:         None
+            Internal Traffic Policy:  Cluster
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl describe deploy,svc nope
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/nope
+              > kubectl sends GET /api/v1/namespaces/default/services/nope
+            Error from server (NotFound): deployments.apps "nope" not found
+            Error from server (NotFound): services "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get deploy/web,svc/web
+            error: arguments in resource/name form may not have more than one slash
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get all web
+            error: you must specify only one resource
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get pods,svc -w
+            error: you may only specify a single resource type
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get deploy,svc web -l app=web
+            error: selectors and the all flag cannot be used when passing resource/name arguments
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get deploy,widgets
+            error: the server doesn't have a resource type "widgets"
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get deploy svc/web
+            error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl get pods web -A
+            error: a resource cannot be retrieved by name across all namespaces
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl delete pods,svc -l app=nothing
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+            No resources found
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl delete svc,nodes nope -n default
+              > kubectl sends DELETE /api/v1/namespaces/default/services/nope
+              > kubectl sends DELETE /api/v1/nodes/nope
+            Warning: deleting cluster-scoped resources, not scoped to the provided namespace
+            Error from server (NotFound): services "nope" not found
+            Error from server (NotFound): nodes "nope" not found
+            (exit status 1)
+            [20012ms-20012ms] $ kubectl delete deployment,service web
+              > kubectl sends DELETE /apis/apps/v1/namespaces/default/deployments/web
+              > kubectl sends DELETE /api/v1/namespaces/default/services/web
+            deployment.apps "web" deleted from default namespace
+            service "web" deleted from default namespace
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl get deployment,service
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/services?limit=500
+            NAME                 TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE
+            service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   20s
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl delete rs,pods --all --wait=false
+              > kubectl sends GET /apis/apps/v1/namespaces/default/replicasets?limit=500
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+              > kubectl sends DELETE /apis/apps/v1/namespaces/default/replicasets/web-7c64c74567
+              > kubectl sends DELETE /api/v1/namespaces/default/pods/web-7c64c74567-9vtnp
+              > kubectl sends DELETE /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
+            replicaset.apps "web-7c64c74567" deleted from default namespace
+            pod "web-7c64c74567-9vtnp" deleted from default namespace
+            pod "web-7c64c74567-pgw5x" deleted from default namespace
+            (exit status 0)
+        "#]].assert_eq(&transcript(None, &script));
+    }
+}
