@@ -122,6 +122,8 @@ pub struct Session {
     first_apply: Option<(KubectlApply, (String, String, String, i32))>,
     /// The kubeconfig user kubectl acts as.
     user: String,
+    /// kubectl's log lines (klog) of the running command, printed first on its standard error.
+    log: String,
 }
 
 /// The kubectl resource names the session understands (plural, singular, short names), as
@@ -385,6 +387,7 @@ impl Session {
             setup_revision,
             first_apply: None,
             user,
+            log: String::new(),
         })
     }
 
@@ -451,6 +454,7 @@ impl Session {
         let start_ms = self.world.now;
         let first_step = self.world.steps.len();
         let w = words(&command.line);
+        self.log.clear();
         let out = match w.first().map(String::as_str) {
             None => Output::default(),
             Some("kubectl") => self.kubectl(&w[1..], command),
@@ -461,6 +465,7 @@ impl Session {
             )),
         };
         let mut out = out;
+        out.stderr.insert_str(0, &std::mem::take(&mut self.log));
         if out.exit != 0 && out.stderr.is_empty() && self.world.now >= self.limit_ms {
             // kubectl was cut off by the session's time limit before it had its answers.
             out.stderr = format!(
@@ -749,8 +754,7 @@ impl Session {
         if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl apply --help' for usage."));
         }
-        let mut warning = String::new();
-        let file = match self.file_flags(flags, &mut warning) {
+        let file = match self.file_flags(flags) {
             Ok(f) => f,
             Err(e) => return e,
         };
@@ -781,12 +785,11 @@ impl Session {
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
         let finished = kubectl.finish();
-        let (mut stdout, mut stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        let (mut stdout, stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
         // `-o yaml|json`: the objects, once everything succeeded (apply's post-processor).
         if let (Some(format), 0) = (file.format, exit) {
             stdout += &dry_run::print_file_objects(&kubectl.printed, format, crate::kubectl::FileVerb::Apply);
         }
-        stderr.insert_str(0, &warning);
         if self.commands.is_empty() && self.first_apply.is_none() {
             self.first_apply = Some((kubectl, finished));
         }
@@ -820,7 +823,7 @@ impl Session {
             return Output::error("error: required flag(s) \"replicas\" not set");
         };
         let mut out = Output::default();
-        let dry_run = match self.dry_run_flag(flags, &mut out.stderr) {
+        let dry_run = match self.dry_run_flag(flags) {
             Ok(d) => d,
             Err(e) => return e,
         };

@@ -574,7 +574,7 @@ impl Session {
             }
         };
         let mut out = Output::default();
-        let dry_run = match self.dry_run_flag(flags, &mut out.stderr) {
+        let dry_run = match self.dry_run_flag(flags) {
             Ok(d) => d,
             Err(e) => return e,
         };

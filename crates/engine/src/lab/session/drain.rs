@@ -188,8 +188,7 @@ impl Session {
                 }
             },
         };
-        let mut warning = String::new();
-        let (dry_run, server_dry_run) = match self.dry_run_flag(flags, &mut warning) {
+        let (dry_run, server_dry_run) = match self.dry_run_flag(flags) {
             Ok(d) => (d == super::dry_run::DryRun::Client, d == super::dry_run::DryRun::Server),
             Err(e) => return e,
         };
@@ -215,7 +214,7 @@ impl Session {
                 c.dry_run = true;
             }
         }
-        let mut out = Output { stderr: warning, ..Output::default() };
+        let mut out = Output::default();
         // The nodes, through the API server (kubectl's resource builder).
         let node_res = resource_for_kind("Node").expect("Node is a known kind");
         let mut nodes = Vec::new();

@@ -410,8 +410,7 @@ impl Session {
         if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite", "--dry-run"]) {
             return unknown_flag(cmd, f);
         }
-        let mut warning = String::new();
-        let dry_run = match self.dry_run_flag(flags, &mut warning) {
+        let dry_run = match self.dry_run_flag(flags) {
             Ok(d) => d,
             Err(e) => return e,
         };
@@ -484,7 +483,7 @@ impl Session {
                 });
             }
         }
-        let mut out = Output { stderr: warning, ..Output::default() };
+        let mut out = Output::default();
         // `labelFunc` / `updateAnnotations`: what the command adds (a new key or a new value)
         // and removes (a key the object has).
         let mut patch = Map::new();
@@ -549,8 +548,7 @@ impl Session {
         if let Some(f) = flags.unknown(&["-n", "--namespace", "--dry-run"]) {
             return unknown_flag("set image", f);
         }
-        let mut warning = String::new();
-        let dry_run = match self.dry_run_flag(flags, &mut warning) {
+        let dry_run = match self.dry_run_flag(flags) {
             Ok(d) => d,
             Err(e) => return e,
         };
@@ -605,7 +603,7 @@ impl Session {
             patch_spec.insert(format!("$setElementOrder/{list}"), Value::Array(order));
             patch_spec.insert(list.to_string(), Value::Array(elems));
         }
-        let mut out = Output { stderr: warning, ..Output::default() };
+        let mut out = Output::default();
         let line = format!("{}/{name} image updated{}\n", kind_string(res), dry_run.suffix());
         if !patch_spec.is_empty() && dry_run == DryRun::Client {
             out.stdout = line;
@@ -1307,8 +1305,7 @@ impl Session {
         if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return unknown_flag(cmd, f);
         }
-        let mut warning = String::new();
-        let file = match self.file_flags(flags, &mut warning) {
+        let file = match self.file_flags(flags) {
             Ok(f) => f,
             Err(e) => return e,
         };
@@ -1333,7 +1330,7 @@ impl Session {
         if let Some(format) = file.format {
             stdout += &print_file_objects(&kubectl.printed, format, verb);
         }
-        Output { stdout, stderr: warning + &stderr, exit }
+        Output { stdout, stderr, exit }
     }
 }
 
