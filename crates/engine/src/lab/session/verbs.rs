@@ -1909,4 +1909,58 @@ mod tests {
         "#]]
         .assert_eq(&transcript(&script));
     }
+
+    /// A Secret applied with `stringData`: the API server merges it into `data` (winning over
+    /// the same key) and stores none; kubectl's last-applied annotation keeps the file's
+    /// `stringData`, so every later apply sends it again and prints `configured`
+    /// (kubernetes/kubernetes#87736); `kubectl patch` with `stringData` works the same.
+    #[test]
+    fn secret_string_data_through_apply() {
+        let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: b2xk\n  user: YWRtaW4=\nstringData:\n  password: hunter2\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{secret}EOF\nkubectl get secret db -o yaml\nkubectl apply -f - <<EOF\n{secret}EOF\nkubectl patch secret db -p '{{\"stringData\":{{\"token\":\"abc\"}}}}'\nkubectl describe secret db\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            secret/db created
+            (exit status 0)
+            [4ms-4ms] $ kubectl get secret db -o yaml
+            apiVersion: v1
+            data:
+              password: aHVudGVyMg==
+              user: YWRtaW4=
+            kind: Secret
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","data":{"password":"b2xk","user":"YWRtaW4="},"kind":"Secret","metadata":{"annotations":{},"name":"db","namespace":"default"},"stringData":{"password":"hunter2"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              name: db
+              namespace: default
+              resourceVersion: "156"
+              uid: 910a2dec-8902-4cc1-beeb-8da1658eec67
+            type: Opaque
+            (exit status 0)
+            [4ms-8ms] $ kubectl apply -f -
+            secret/db configured
+            (exit status 0)
+            [8ms-8ms] $ kubectl patch secret db -p '{"stringData":{"token":"abc"}}'
+            secret/db patched
+            (exit status 0)
+            [8ms-8ms] $ kubectl describe secret db
+            Name:         db
+            Namespace:    default
+            Labels:       <none>
+            Annotations:  <none>
+
+            Type:  Opaque
+
+            Data
+            ====
+            password:  7 bytes
+            token:     3 bytes
+            user:      5 bytes
+            (exit status 0)
+        "#]].assert_eq(&transcript(&script));
+    }
 }
