@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 23] = [
+const EXAMPLES: [&str; 24] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -33,6 +33,7 @@ const EXAMPLES: [&str; 23] = [
     "session-debugging",
     "session-power-off",
     "session-watch",
+    "session-multi",
 ];
 
 fn root() -> PathBuf {

@@ -225,9 +225,8 @@ pub fn convert(obj: &mut Object) -> Vec<Change> {
     if !string_data.is_empty() {
         let data = secret.data.get_or_insert_with(Default::default);
         for (k, v) in string_data {
-            let encode = |b: &k8s_openapi::ByteString| {
-                serde_json::to_value(b).ok().and_then(|v| v.as_str().map(str::to_string))
-            };
+            let encode =
+                |b: &k8s_openapi::ByteString| serde_json::to_value(b).ok().and_then(|v| v.as_str().map(str::to_string));
             let new = k8s_openapi::ByteString(v.into_bytes());
             let before = data.get(&k).and_then(encode);
             let after = encode(&new);

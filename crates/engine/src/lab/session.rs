@@ -13,7 +13,12 @@
 //!   prints kubectl's table, names, or the stored objects (one alone, several in a `List`);
 //!   with `-w`/`--watch` (`--watch-only`, `--output-watch-events`) it then prints every watch
 //!   event on those objects while the cluster runs, until it is quiet (`session/watch.rs`);
-//! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
+//! - `get`, `delete` and `describe` read their arguments as kubectl's resource builder does
+//!   (`session/builder.rs`): several types (`get deployment,service`, `get deploy/web
+//!   svc/web`, `delete deployment,service web`, `-l` over several types), `get all`;
+//! - `--dry-run=none|client|server` on the commands that write (`session/dry_run.rs`);
+//! - `kubectl scale TYPE NAME --replicas=N` GETs the object and patches its `scale`
+//!   subresource;
 //! - `kubectl create -f FILE` / `kubectl replace -f FILE` POST / PUT each document;
 //! - `kubectl label|annotate TYPE NAME k=v k- [--overwrite]` GET, then merge-patch the
 //!   metadata (a Pod labelled out of its ReplicaSet's selector is released and replaced);
@@ -35,8 +40,9 @@
 //!   (`session/inspect.rs`);
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
 //!
-//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
-//! `session/patch.rs`, `session/inspect.rs`, `session/drain.rs` and `session/watch.rs`; each declares its
+//! `get` and `delete` live in `session/builder.rs`; the commands beyond apply, get, delete and
+//! scale in `session/verbs.rs`, `session/patch.rs`, `session/inspect.rs`, `session/drain.rs`
+//! and `session/watch.rs`; each declares its
 //! `Kubectl-Command` header, field manager and patch type on its requests.
 //!
 //! After the last command the cluster runs until it settles, as a one-command run does. Each
@@ -2301,7 +2307,8 @@ mod session_tests {
             (exit status 0)
             [settled at 145004ms]
             No resources found in default namespace.
-        "#]].assert_eq(&transcript(&script));
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 
     /// Errors a learner meets: a missing object, an unknown resource type, flag and command,

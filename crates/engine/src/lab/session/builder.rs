@@ -22,7 +22,7 @@
 use super::dry_run::DryRun;
 use super::*;
 use crate::object::{Object, RESOURCES};
-use crate::views::{Clock, Column, Row, Table, TabWriter};
+use crate::views::{Clock, Column, Row, TabWriter, Table};
 
 /// The `all` category as discovery reports it (`(group, resource)`), in the order the
 /// category expander returns it: the groups as the API server lists them (core first, then by
@@ -463,7 +463,7 @@ impl Session {
                 // everything read otherwise (keys sorted, as kubectl prints unstructured
                 // objects); when the one object named failed, only its error.
                 let single = matches!(&selection, Selection::Objects(o) if o.len() == 1);
-                if !(single && !errors.is_empty()) {
+                if !single || errors.is_empty() {
                     out.stdout = self.print_objects(&infos, single, format);
                 }
             }
@@ -584,7 +584,8 @@ impl Session {
             Ok(w) => w.unwrap_or_default(),
             Err(e) => return Output::error(format!("error: {e}")),
         };
-        let opts = BuildOptions { selector: selector.is_some(), select_all: flags.has(&["--all"]), ..Default::default() };
+        let opts =
+            BuildOptions { selector: selector.is_some(), select_all: flags.has(&["--all"]), ..Default::default() };
         let selection = match select(&flags.args, opts) {
             Ok(s) => s,
             Err(e) => return Output::error(e),
@@ -619,7 +620,8 @@ impl Session {
                 continue;
             }
             let mut req = self.request(Verb::Delete, res, Some(&ns), Some(name));
-            let mut body = serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy});
+            let mut body =
+                serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy});
             if dry_run == DryRun::Server {
                 body["dryRun"] = serde_json::json!(["All"]);
             }

@@ -73,7 +73,10 @@ impl Session {
         let (strategy, warning) = match value {
             "unchanged" => (
                 DryRun::Client,
-                Some((BARE_WARNING_LINE, "--dry-run is deprecated and can be replaced with --dry-run=client.".to_string())),
+                Some((
+                    BARE_WARNING_LINE,
+                    "--dry-run is deprecated and can be replaced with --dry-run=client.".to_string(),
+                )),
             ),
             "client" => (DryRun::Client, None),
             "server" => (DryRun::Server, None),
@@ -83,7 +86,9 @@ impl Session {
                 DryRun::Client,
                 Some((
                     TRUE_WARNING_LINE,
-                    format!("--dry-run={value} is deprecated (boolean value) and can be replaced with --dry-run=client."),
+                    format!(
+                        "--dry-run={value} is deprecated (boolean value) and can be replaced with --dry-run=client."
+                    ),
                 )),
             ),
             "0" | "f" | "F" | "false" | "FALSE" | "False" => (

@@ -1109,9 +1109,8 @@ impl Session {
         for (res, ns, n) in found {
             match res.kind {
                 "ResourceQuota" => quotas.push((ns.clone(), n.clone())),
-                "Namespace" => quotas.extend(
-                    snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string())),
-                ),
+                "Namespace" => quotas
+                    .extend(snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string()))),
                 _ => {}
             }
         }
