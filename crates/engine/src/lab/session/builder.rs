@@ -631,6 +631,9 @@ impl Session {
                 None => {
                     out.stdout += &line;
                     deleted.push(res.etcd_key(if res.namespaced { Some(&ns) } else { None }, name));
+                    if res.kind == "Service" && ns == "default" && name == "kubernetes" && dry_run == DryRun::None {
+                        out.stderr += "podlab: a real kube-apiserver creates the default/kubernetes Service again (its kubernetes-service controller keeps it, with the API server's address); the lab does not model that controller, so the Service stays deleted\n";
+                    }
                 }
                 Some(status) => errors.push(CommandError::Server(status)),
             }
@@ -914,7 +917,7 @@ mod tests {
     #[test]
     fn delete_and_describe_several_types() {
         let script = format!(
-            "kubectl apply -f - <<EOF\n{APP}EOF\nsleep 20s\nkubectl describe deploy,svc web\nkubectl describe svc,deploy kubernetes\nkubectl describe svc web --show-events=false\nkubectl describe deploy,svc nope\nkubectl get deploy/web,svc/web\nkubectl get all web\nkubectl get pods,svc -w\nkubectl get deploy,svc web -l app=web\nkubectl get deploy,widgets\nkubectl get deploy svc/web\nkubectl get pods web -A\nkubectl delete pods,svc -l app=nothing\nkubectl delete svc,nodes nope -n default\nkubectl delete deployment,service web\nkubectl get deployment,service\nkubectl delete rs,pods --all --wait=false\n"
+            "kubectl apply -f - <<EOF\n{APP}EOF\nsleep 20s\nkubectl describe deploy,svc web\nkubectl describe svc,deploy kubernetes\nkubectl describe svc web --show-events=false\nkubectl describe deploy,svc nope\nkubectl get deploy/web,svc/web\nkubectl get all web\nkubectl get pods,svc -w\nkubectl get deploy,svc web -l app=web\nkubectl get deploy,widgets\nkubectl get deploy svc/web\nkubectl get pods web -A\nkubectl delete pods,svc -l app=nothing\nkubectl delete svc,nodes nope -n default\nkubectl delete deployment,service web\nkubectl get deployment,service\nkubectl delete rs,pods --all --wait=false\nkubectl delete svc kubernetes\n"
         );
         expect![[r#"
             [0ms-12ms] $ kubectl apply -f -
@@ -1060,6 +1063,11 @@ mod tests {
             replicaset.apps "web-7c64c74567" deleted from default namespace
             pod "web-7c64c74567-9vtnp" deleted from default namespace
             pod "web-7c64c74567-pgw5x" deleted from default namespace
+            (exit status 0)
+            [20012ms-20012ms] $ kubectl delete svc kubernetes
+              > kubectl sends DELETE /api/v1/namespaces/default/services/kubernetes
+            service "kubernetes" deleted from default namespace
+            podlab: a real kube-apiserver creates the default/kubernetes Service again (its kubernetes-service controller keeps it, with the API server's address); the lab does not model that controller, so the Service stays deleted
             (exit status 0)
         "#]].assert_eq(&transcript(None, &script));
     }
