@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The scenarios the README lists, in its order.
-const EXAMPLES: [&str; 24] = [
+const EXAMPLES: [&str; 25] = [
     "happy-deployment",
     "forbidden",
     "admission-rejected",
@@ -34,6 +34,7 @@ const EXAMPLES: [&str; 24] = [
     "session-power-off",
     "session-watch",
     "session-kinds",
+    "session-multi",
 ];
 
 fn root() -> PathBuf {

@@ -475,7 +475,8 @@ fn merge_into(core: &mut Core, key: &str, value: &Value) -> Result<(), String> {
     let Some((existing, _)) = core.store.get(key) else { return Err(format!("{key} is not stored")) };
     let mut merged = existing.to_json();
     merge_patch(&mut merged, value);
-    let obj = Object::from_json(api_version, kind, merged).map_err(|e| e.to_string())?;
+    let mut obj = Object::from_json(api_version, kind, merged).map_err(|e| e.to_string())?;
+    apiserver::hooks::convert(&mut obj);
     core.store.update(key, obj, None).map_err(|e| format!("{e:?}"))?;
     Ok(())
 }
@@ -486,6 +487,8 @@ fn decode_new(value: Value) -> Result<Object, String> {
     let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
     let kind = value.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
     let mut obj = Object::from_json(&api_version, &kind, value).map_err(|e| e.to_string())?;
+    // Stored as the API server stores it: a Secret's stringData already merged into data.
+    apiserver::hooks::convert(&mut obj);
     let namespaced = obj.resource().is_some_and(|r| r.namespaced);
     if let Object::Namespace(ns) = &mut obj {
         // kube-apiserver labels every namespace with its own name on create (the label that

@@ -90,12 +90,22 @@ fn decode_and_default(core: &mut Core, r: &mut Req) -> Result<Object, Status> {
     let strict = req.caller.component == Component::Kubectl;
     match body.decode(req.resource, strict) {
         Ok(mut obj) if !r.verbose => {
+            hooks::convert(&mut obj);
             hooks::default_object(&mut obj, false);
             Ok(obj)
         }
         Ok(mut obj) => {
-            let defaults = hooks::default_object(&mut obj, true);
-            let summary = if defaults.is_empty() {
+            let mut defaults = hooks::convert(&mut obj);
+            let converted = !defaults.is_empty();
+            let filled = hooks::default_object(&mut obj, true);
+            let n = filled.len();
+            defaults.extend(filled);
+            let summary = if converted {
+                format!(
+                    "decodes the {} strictly, merges its stringData into data (v1 conversion) and fills in {n} default(s)",
+                    req.resource.kind
+                )
+            } else if defaults.is_empty() {
                 format!("decodes the {} strictly (no unknown or duplicate fields)", req.resource.kind)
             } else {
                 format!("decodes the {} strictly and fills in {} default(s)", req.resource.kind, defaults.len())
@@ -175,16 +185,19 @@ fn admission(
     let name =
         if op == Operation::Create && sub.is_empty() { String::new() } else { req.name.clone().unwrap_or_default() };
     let result = if mutating {
-        hooks::admit_mutating(core, r.api, op, req.resource, &sub, &name, user, obj, old, r.verbose)
+        hooks::admit_mutating(core, r.api, op, req.resource, &sub, &name, user, obj, old, r.verbose, r.dry_run)
     } else {
-        hooks::admit_validating(core, r.api, op, req.resource, &sub, &name, user, obj, old, r.verbose)
+        hooks::admit_validating(core, r.api, op, req.resource, &sub, &name, user, obj, old, r.verbose, r.dry_run)
     };
     r.warnings.extend(result.warnings.iter().cloned());
     r.admission_steps(core, &result.details);
     if let Some(s) = result.rejection {
         return Err(s);
     }
-    write_quota_usage(core, r, &result.quota_updates);
+    // A dry run is checked against the quotas but charges none (`checkQuotas`).
+    if !r.dry_run {
+        write_quota_usage(core, r, &result.quota_updates);
+    }
     Ok(())
 }
 
@@ -357,6 +370,25 @@ pub(super) fn create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         });
     }
     obj.meta_mut().resource_version = None;
+    let back = read_back(&obj);
+    if r.dry_run {
+        // `DryRunnableStorage.Create`: a key that exists is still AlreadyExists; otherwise the
+        // object goes through etcd's encoding and back (defaulted again), and nothing is
+        // written.
+        if core.store.get(&key).is_some() {
+            return ApiResponse::failure(Status::already_exists(group_resource(req.resource), obj.name()));
+        }
+        dry_run_note(core, r, &key);
+        if let Some((back, changes)) = back {
+            read_back_step(core, r, &back, changes);
+            obj = back;
+        }
+        return ApiResponse::success(201, Some(obj));
+    }
+    let written = obj.clone();
+    if let Some((b, _)) = &back {
+        obj = b.clone();
+    }
     match core.store.create(&key, obj.clone()) {
         Ok(rev) => {
             core.note_write();
@@ -367,11 +399,14 @@ pub(super) fn create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
                     operation: EtcdOperation::Create,
                     key,
                     revision: rev,
-                    value: r.stored_yaml(&obj, rev),
+                    value: r.stored_yaml(&written, rev),
                     error: None,
                 },
                 true,
             );
+            if let Some((back, changes)) = back {
+                read_back_step(core, r, &back, changes);
+            }
             ApiResponse::stored(201, obj, rev)
         }
         Err(_) => {
@@ -390,6 +425,43 @@ pub(super) fn create(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
             ApiResponse::failure(Status::already_exists(group_resource(req.resource), obj.name()))
         }
     }
+}
+
+/// What a read of a freshly written object returns: the storage codec decodes what etcd holds
+/// and defaults it again, for every read (the create's own response included). Defaulting
+/// gives back what it was given for every kind the lab stores but a Job: `SetDefaults_Job`
+/// copies `spec.template.metadata.labels` into `metadata.labels` when the Job has none, and
+/// the Job strategy's `PrepareForCreate` labels the template (`controller-uid`, `job-name`,
+/// ...) only after the request's defaulting ran. So a Job created without labels is stored
+/// without them, and every read of it (its informers' too) has its template's labels; the
+/// next write stores them. The lab keeps the object as reads return it; the etcd step shows
+/// the value written.
+fn read_back(obj: &Object) -> Option<(Object, Vec<crate::trace::Change>)> {
+    if obj.kind() != "Job" {
+        return None;
+    }
+    let mut back = obj.clone();
+    let changes = hooks::default_object(&mut back, true);
+    (!changes.is_empty()).then_some((back, changes))
+}
+
+/// The step of [`read_back`]'s defaults (verbose requests only).
+fn read_back_step(core: &mut Core, r: &Req, obj: &Object, changes: Vec<crate::trace::Change>) {
+    let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+    r.step(
+        core,
+        Phase::Etcd,
+        Component::Etcd,
+        Component::ApiServer,
+        format!(
+            "decodes the stored {} \"{}\" for the response: defaulting runs again on every read and fills in {}",
+            obj.kind(),
+            obj.name(),
+            paths.join(", ")
+        ),
+        Detail::Validation(ValidationDetail { defaults: changes, errors: vec![] }),
+        StepStatus::Ok,
+    );
 }
 
 pub(super) fn binding(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResponse {
@@ -599,7 +671,8 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
             ));
         }
     }
-    let defaults = hooks::default_object(&mut incoming, r.verbose);
+    let mut defaults = hooks::convert(&mut incoming);
+    defaults.extend(hooks::default_object(&mut incoming, r.verbose));
     let mut new = match sub {
         "status" => strategy::prepare_for_status_update(incoming, &old),
         "finalize" if req.resource.kind == "Namespace" => {
@@ -650,7 +723,7 @@ pub(super) fn update(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         // Nothing changed: etcd is not written, the stored object is returned as is.
         return ApiResponse::stored(200, old, rev);
     }
-    if req.caller.command.as_ref().is_some_and(|c| c.dry_run) {
+    if r.dry_run {
         dry_run_note(core, r, &key);
         return ApiResponse::stored(200, new, rev);
     }
@@ -732,10 +805,11 @@ pub(super) fn delete(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiRespon
         }
     }
     let mut obj = old.clone();
+    r.dry_run |= dry_run_options(&opts);
     if let Err(s) = admission(core, r, false, Operation::Delete, user, &mut obj, Some(&old)) {
         return ApiResponse::failure(s);
     }
-    if dry_run_options(&opts) {
+    if r.dry_run {
         dry_run_note(core, r, &format!("the deletion of {key}"));
         return ApiResponse::stored(200, old, rev);
     }
@@ -918,6 +992,7 @@ pub(super) fn eviction(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResp
         );
     }
     let opts = body.get("deleteOptions").cloned().unwrap_or(json!({}));
+    r.dry_run |= dry_run_options(&opts);
     let key = key_of(req.resource, Some(&ns), &name);
     let Some(Object::Pod(pod)) = core.store.get(&key).map(|(o, _)| o.clone()) else {
         return ApiResponse::failure(Status::not_found(group_resource(req.resource), &name));
@@ -1072,7 +1147,7 @@ pub(super) fn eviction(core: &mut Core, r: &mut Req, user: &UserInfo) -> ApiResp
         ),
         StepStatus::Ok,
     );
-    if dry_run_options(&opts) {
+    if r.dry_run {
         // checkAndDecrement does not write the budget for a dry run.
         dry_run_note(core, r, &pdb_key);
         return success(core, r, user, opts);

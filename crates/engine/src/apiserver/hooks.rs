@@ -113,6 +113,7 @@ fn context<'a>(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn attributes<'a>(
     op: Operation,
     resource: &'static ResourceInfo,
@@ -121,6 +122,7 @@ fn attributes<'a>(
     user: &'a UserInfo,
     obj: &Object,
     old: Option<&'a Object>,
+    dry_run: bool,
 ) -> Option<admission::Attributes<'a>> {
     let operation = match op {
         Operation::Create => admission::Operation::Create,
@@ -138,7 +140,7 @@ fn attributes<'a>(
         namespace: if namespaced { obj.namespace().unwrap_or("").to_string() } else { String::new() },
         name: if name.is_empty() { obj.name() } else { name }.to_string(),
         user,
-        dry_run: false,
+        dry_run,
         old_object: old,
     })
 }
@@ -169,8 +171,9 @@ pub fn admit_mutating(
     obj: &mut Object,
     old: Option<&Object>,
     detailed: bool,
+    dry_run: bool,
 ) -> AdmissionResult {
-    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old, dry_run) else {
         return AdmissionResult::default();
     };
     let chain = std::sync::Arc::clone(&api.admission);
@@ -193,12 +196,50 @@ pub fn admit_validating(
     obj: &Object,
     old: Option<&Object>,
     detailed: bool,
+    dry_run: bool,
 ) -> AdmissionResult {
-    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old) else {
+    let Some(attrs) = attributes(op, resource, subresource, name, user, obj, old, dry_run) else {
         return AdmissionResult::default();
     };
     let chain = std::sync::Arc::clone(&api.admission);
     let servers = api.webhook_servers(&core.store);
     let ctx = context(core, servers, detailed);
     outcome(chain.run_validating(&ctx, &attrs, obj))
+}
+
+/// The conversion of a v1 Secret to the API server's internal one
+/// (`Convert_v1_Secret_To_core_Secret` in `pkg/apis/core/v1/conversion.go`): each `stringData`
+/// entry is written into `data` (its bytes, which the v1 form shows in base64), winning over a
+/// `data` entry of the same key, and the internal type has no `stringData`, so no Secret is
+/// stored or returned with one. Runs on every decoded Secret body (create, update, the result
+/// of a patch). Returns the fields it changed, for the trace.
+pub fn convert(obj: &mut Object) -> Vec<Change> {
+    let Object::Secret(secret) = obj else { return Vec::new() };
+    if secret.string_data.is_none() {
+        return Vec::new();
+    }
+    let secret = std::sync::Arc::make_mut(secret);
+    let string_data = secret.string_data.take().unwrap_or_default();
+    let shown = serde_json::to_value(&string_data).unwrap_or(Value::Null);
+    let mut changes = Vec::new();
+    if !string_data.is_empty() {
+        let data = secret.data.get_or_insert_with(Default::default);
+        for (k, v) in string_data {
+            let encode =
+                |b: &k8s_openapi::ByteString| serde_json::to_value(b).ok().and_then(|v| v.as_str().map(str::to_string));
+            let new = k8s_openapi::ByteString(v.into_bytes());
+            let before = data.get(&k).and_then(encode);
+            let after = encode(&new);
+            if before != after {
+                changes.push(Change { path: format!("data.{k}"), before, after });
+            }
+            data.insert(k, new);
+        }
+    }
+    changes.push(Change {
+        path: "stringData".into(),
+        before: Some(crate::yaml::to_string(&shown).trim_end().to_string()),
+        after: None,
+    });
+    changes
 }

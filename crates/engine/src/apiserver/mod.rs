@@ -47,8 +47,13 @@
 //! Deployment's or ReplicaSet's selector) and otherwise as the object they produce
 //! ([`hooks::validate`]).
 //!
-//! Not modelled: `metadata.managedFields` (field managers are not tracked), dry-run, watch
-//! and list pagination.
+//! Dry runs (`dryRun=All`, kubectl's `--dry-run=server`): a create, an update or patch, a
+//! delete and an eviction go through every stage (admission is told it is a dry run: webhooks
+//! whose `sideEffects` are not `None`/`NoneOnDryRun` refuse it, ResourceQuota checks but does
+//! not charge) and answer as they would, writing nothing to etcd.
+//!
+//! Not modelled: `metadata.managedFields` (field managers are not tracked), watch and list
+//! pagination.
 //! Requests of kinds the lab has no type for are stored as given after the generic steps.
 //! Deletion is graceful for Pods bound to a node (deletionTimestamp + grace period, the kubelet
 //! deletes with grace 0), waits for `metadata.finalizers` (and a Namespace's
@@ -475,6 +480,9 @@ struct Req<'a> {
     mutated_by: Vec<String>,
     warnings: Vec<String>,
     etcd: Option<EtcdDetail>,
+    /// `dryRun=All` (kubectl's `--dry-run=server`, or DeleteOptions' `dryRun`): every stage
+    /// runs, admission sees a dry run, nothing is written to etcd.
+    dry_run: bool,
 }
 
 impl<'a> Req<'a> {
@@ -496,6 +504,7 @@ impl<'a> Req<'a> {
             mutated_by: vec![],
             warnings: vec![],
             etcd: None,
+            dry_run: req.caller.command.as_ref().is_some_and(|c| c.dry_run),
         }
     }
 
@@ -552,6 +561,9 @@ impl<'a> Req<'a> {
         // `kubectl scale` sends a merge patch of the scale subresource, without apply's
         // field manager; `kubectl get` lists in chunks of 500.
         let scale = req.subresource.as_deref() == Some("scale");
+        if kubectl && self.dry_run && matches!(req.verb, Verb::Create | Verb::Patch | Verb::Update) {
+            query.push(("dryRun".into(), "All".into()));
+        }
         if kubectl && matches!(req.verb, Verb::Create | Verb::Patch | Verb::Update) && !scale {
             let (manager, strict) = req
                 .caller

@@ -946,3 +946,142 @@ fn evictions_honour_pod_disruption_budgets() {
             user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
     "#]].assert_eq(&out);
 }
+
+/// A Secret's `stringData` is converted into `data` (base64 of its bytes, winning over a
+/// `data` entry of the same key) on create, update and patch, and is never stored.
+#[test]
+fn secret_string_data_is_merged_into_data() {
+    let mut core = core();
+    let caller = admin();
+    let mut out = String::new();
+    let fields = ["/data", "/stringData"];
+    let body = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
+        "data": {"password": "b2xk", "user": "YWRtaW4="}, "stringData": {"password": "hunter2"}});
+    let mut create = req(&caller, Verb::Create, "v1", "Secret", Some("default"), None, None, Some(body));
+    create.verbose = true;
+    let before = core.steps.len();
+    show(&mut core, &mut out, create, &fields);
+    for s in &core.steps[before..] {
+        if let crate::trace::Detail::Validation(v) = &s.detail {
+            for c in &v.defaults {
+                out += &format!("    {}: {:?} -> {:?}\n", c.path, c.before, c.after);
+            }
+        }
+    }
+    let body = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"token": "abc"}});
+    let put = req(&caller, Verb::Update, "v1", "Secret", Some("default"), Some("s"), None, Some(body));
+    show(&mut core, &mut out, put, &fields);
+    let patch = json!({"stringData": {"token": "xyz"}});
+    let patch = req(&caller, Verb::Patch, "v1", "Secret", Some("default"), Some("s"), None, Some(patch));
+    show(&mut core, &mut out, patch, &fields);
+    let stored = core.store.get("/registry/secrets/default/s").map(|(o, _)| o.to_json()).unwrap_or_default();
+    out += &format!("stored: data={} stringData={}\n", stored["data"], stored["stringData"]);
+    expect![[r#"
+        201 /data={"password":"aHVudGVyMg==","user":"YWRtaW4="} /stringData=-
+          [request] kubectl sends POST /api/v1/namespaces/default/secrets?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+          [authentication] authenticated as kubernetes-admin (x509 client certificate)
+          [authorization] system:masters allows kubernetes-admin to create secrets in namespace default
+          [validation] decodes the Secret strictly, merges its stringData into data (v1 conversion) and fills in 1 default(s)
+          [mutating-admission] NamespaceLifecycle: allowed
+          [validation] Secret "s" is valid
+          [validating-admission] ResourceQuota: nothing to do
+          [etcd] creates /registry/secrets/default/s at revision 156
+          [etcd] 201 Created
+            data.password: Some("b2xk") -> Some("aHVudGVyMg==")
+            stringData: Some("password: hunter2") -> None
+            type: None -> Some("Opaque")
+        200 /data={"token":"YWJj"} /stringData=-
+          [etcd] kubectl PUT /api/v1/namespaces/default/secrets/s → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        200 /data={"token":"eHl6"} /stringData=-
+          [etcd] kubectl PATCH /api/v1/namespaces/default/secrets/s → 200 OK
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        stored: data={"token":"eHl6"} stringData=null
+    "#]].assert_eq(&out);
+}
+
+/// A Job created without labels is stored without them, and read back with its template's
+/// labels (`SetDefaults_Job` runs again on the decoded object, after the strategy labelled the
+/// template); a Job with labels of its own keeps them. A dry-run create answers the same and
+/// writes nothing.
+#[test]
+fn a_job_is_read_back_with_its_template_labels() {
+    let mut core = core();
+    let caller = admin();
+    let mut out = String::new();
+    let job = |name: &str, labels: Value| {
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name, "labels": labels},
+            "spec": {"template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "pi", "image": "busybox:1.37"}]}}}})
+    };
+    for (name, labels) in [("pi", Value::Null), ("labelled", json!({"team": "a"}))] {
+        let mut r = req(&caller, Verb::Create, "batch/v1", "Job", Some("default"), None, None, Some(job(name, labels)));
+        r.verbose = true;
+        let before = core.steps.len();
+        show(&mut core, &mut out, r, &["/metadata/labels"]);
+        for s in &core.steps[before..] {
+            if let crate::trace::Detail::Etcd(e) = &s.detail {
+                if e.operation == crate::trace::EtcdOperation::Create {
+                    let written = serde_yaml::from_str::<Value>(&e.value).unwrap_or_default();
+                    out += &format!("  etcd holds metadata.labels={}\n", written["metadata"]["labels"]);
+                }
+            }
+            if s.phase == crate::trace::Phase::Etcd && s.from == Component::Etcd {
+                out += &format!("  {}\n", s.summary);
+            }
+        }
+        let stored = core.store.get(&format!("/registry/jobs/default/{name}")).map(|(o, _)| o.to_json());
+        out += &format!("  read: {}\n", stored.unwrap_or_default()["metadata"]["labels"]);
+    }
+    let revision = core.store.revision();
+    let mut dry = admin();
+    dry.command = Some(KubectlCommand {
+        name: "kubectl create",
+        field_manager: "kubectl-create",
+        strict: true,
+        merge_patch: false,
+        dry_run: true,
+    });
+    let r = req(&dry, Verb::Create, "batch/v1", "Job", Some("default"), None, None, Some(job("dry", Value::Null)));
+    show(&mut core, &mut out, r, &["/metadata/labels/job-name", "/metadata/resourceVersion", "/metadata/uid"]);
+    let r = req(&dry, Verb::Create, "batch/v1", "Job", Some("default"), None, None, Some(job("pi", Value::Null)));
+    show(&mut core, &mut out, r, &[]);
+    out += &format!("revision unchanged: {}\n", core.store.revision() == revision);
+    expect![[r#"
+        201 /metadata/labels={"batch.kubernetes.io/controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","batch.kubernetes.io/job-name":"pi","controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","job-name":"pi"}
+          [request] kubectl sends POST /apis/batch/v1/namespaces/default/jobs?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+          [authentication] authenticated as kubernetes-admin (x509 client certificate)
+          [authorization] system:masters allows kubernetes-admin to create jobs in namespace default
+          [validation] decodes the Job strictly and fills in 14 default(s)
+          [mutating-admission] NamespaceLifecycle: allowed
+          [validation] Job "pi" is valid
+          [validating-admission] PodSecurity: allowed
+          [validating-admission] ResourceQuota: nothing to do
+          [etcd] creates /registry/jobs/default/pi at revision 156
+          [etcd] decodes the stored Job "pi" for the response: defaulting runs again on every read and fills in metadata.labels
+          [etcd] 201 Created
+          etcd holds metadata.labels=null
+          decodes the stored Job "pi" for the response: defaulting runs again on every read and fills in metadata.labels
+          read: {"batch.kubernetes.io/controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","batch.kubernetes.io/job-name":"pi","controller-uid":"1d0b14e4-db01-4fed-b346-6f8a7b81a989","job-name":"pi"}
+        201 /metadata/labels={"team":"a"}
+          [request] kubectl sends POST /apis/batch/v1/namespaces/default/jobs?fieldManager=kubectl-client-side-apply&fieldValidation=Strict
+          [authentication] authenticated as kubernetes-admin (x509 client certificate)
+          [authorization] system:masters allows kubernetes-admin to create jobs in namespace default
+          [validation] decodes the Job strictly and fills in 14 default(s)
+          [mutating-admission] NamespaceLifecycle: allowed
+          [validation] Job "labelled" is valid
+          [validating-admission] PodSecurity: allowed
+          [validating-admission] ResourceQuota: nothing to do
+          [etcd] creates /registry/jobs/default/labelled at revision 157
+          [etcd] 201 Created
+          etcd holds metadata.labels={"team":"a"}
+          read: {"team":"a"}
+        201 /metadata/labels/job-name="dry" /metadata/resourceVersion=- /metadata/uid="37688dad-cab7-4996-a2df-7737091f4f07"
+          [etcd] kubectl POST /apis/batch/v1/namespaces/default/jobs → 201 Created
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        409 AlreadyExists: jobs.batch "pi" already exists
+          [etcd] kubectl POST /apis/batch/v1/namespaces/default/jobs → 409 Conflict
+            user=kubernetes-admin authorizer=system:masters allowed=true (kubernetes-admin is in the group system:masters, which kube-apiserver allows every request before the Node and RBAC authorizers are asked; no RoleBinding is consulted)
+        revision unchanged: true
+    "#]].assert_eq(&out);
+}

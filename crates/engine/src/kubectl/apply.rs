@@ -96,6 +96,42 @@ pub enum FileVerb {
     Replace,
 }
 
+/// kubectl's `--dry-run` strategy (`cmdutil.DryRunStrategy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DryRun {
+    #[default]
+    None,
+    /// `--dry-run=client`: kubectl prints what it would do and sends no write (apply still
+    /// reads the live object to know whether it would create or patch it).
+    Client,
+    /// `--dry-run=server`: every write carries `dryRun=All` (the caller's
+    /// [`crate::apiserver::KubectlCommand::dry_run`]); the server answers and stores nothing.
+    Server,
+}
+
+impl DryRun {
+    /// What kubectl appends to a success line (`PrintFlagsWithDryRunStrategy`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            DryRun::None => "",
+            DryRun::Client => " (dry run)",
+            DryRun::Server => " (server dry run)",
+        }
+    }
+}
+
+/// What kubectl prints for each object it handled (`-o`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Printing {
+    /// `kind/name created` (the default).
+    #[default]
+    Operation,
+    /// `-o name`: `kind/name`.
+    Name,
+    /// `-o yaml|json`: no line; the objects are kept in [`KubectlApply::printed`].
+    Objects,
+}
+
 /// How kubectl is invoked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApplyOptions {
@@ -139,6 +175,11 @@ pub struct KubectlApply {
     /// The modified configuration (body) of the document being applied.
     current_body: Option<Value>,
     verb: FileVerb,
+    dry_run: DryRun,
+    printing: Printing,
+    /// The object kubectl holds for each document it handled, in order (the server's answer,
+    /// or with `--dry-run=client` the object as kubectl would send it), for `-o yaml|json`.
+    pub printed: Vec<Value>,
 }
 
 /// Sorts the keys of every object in `v`, at every level, in place (the order in which Go's
@@ -210,7 +251,61 @@ impl KubectlApply {
             unauthorized: false,
             current_body: None,
             verb: FileVerb::Apply,
+            dry_run: DryRun::None,
+            printing: Printing::Operation,
+            printed: vec![],
         }
+    }
+
+    /// The same client with `--dry-run` (a server dry run also needs the caller's command
+    /// marked, see [`DryRun::Server`]).
+    pub fn with_dry_run(mut self, dry_run: DryRun) -> KubectlApply {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// The same client printing as `-o` asks.
+    pub fn with_printing(mut self, printing: Printing) -> KubectlApply {
+        self.printing = printing;
+        self
+    }
+
+    /// A document handled: the line kubectl prints (`deployment.apps/web created`, with the
+    /// dry run's suffix; `-o name` prints the name alone, `-o yaml|json` nothing), kept as the
+    /// response's annotation; `object` is what `-o yaml|json` prints.
+    fn success(&mut self, core: &mut World, rid: u32, name: &str, operation: &str, object: Option<Value>) -> String {
+        let text = format!("{name} {operation}{}", self.dry_run.suffix());
+        if rid != 0 {
+            Self::annotate_response(core, rid, &text);
+        }
+        match self.printing {
+            Printing::Operation => self.print(core, false, text.clone()),
+            Printing::Name => self.print(core, false, name.to_string()),
+            Printing::Objects => {}
+        }
+        if let Some(o) = object {
+            self.printed.push(o);
+        }
+        text
+    }
+
+    /// A step for what kubectl does not send with `--dry-run=client`.
+    fn client_dry_run_step(&self, core: &mut World, obj: &ClientObject, what: &str) {
+        let text = format!(
+            "--dry-run=client: kubectl prints what it would do and does not send the {what} of {}/{}",
+            kind_for_output(obj.resource),
+            obj.name
+        );
+        core.record(
+            crate::sim::StepBuilder::new(
+                Phase::Request,
+                crate::trace::Component::Kubectl,
+                crate::trace::Component::Kubectl,
+                text.clone(),
+                Detail::Note { text },
+            )
+            .object(Some(self.object_ref(obj))),
+        );
     }
 
     /// The same client running `kubectl create -f` or `kubectl replace -f` instead.
@@ -246,6 +341,10 @@ impl KubectlApply {
     /// The number of documents kubectl read.
     pub fn document_count(&self) -> usize {
         self.docs.len()
+    }
+
+    fn wants_objects(&self) -> bool {
+        self.printing == Printing::Objects
     }
 
     fn print(&mut self, core: &Core, stderr: bool, text: String) {
@@ -425,6 +524,18 @@ impl KubectlApply {
             }
             sort_keys(&mut body);
             self.current_body = Some(body);
+            if self.dry_run == DryRun::Client {
+                let (what, operation, result) = match self.verb {
+                    FileVerb::Create => ("POST", "created", Operation::Created),
+                    _ => ("PUT", "replaced", Operation::Configured),
+                };
+                self.client_dry_run_step(core, &obj, what);
+                let name = format!("{}/{}", kind_for_output(obj.resource), obj.name);
+                let text = self.success(core, 0, &name, operation, self.current_body.clone());
+                self.result(index, Some(self.object_ref(&obj)), result, text, 0, vec![], None);
+                self.next(core, index + 1, 0);
+                return;
+            }
             if self.verb == FileVerb::Create {
                 self.run_create(core, index, 0);
             } else {
@@ -470,18 +581,27 @@ impl KubectlApply {
         let Pending::Ready(obj) = &self.docs[index].1 else { return };
         let obj = obj.clone();
         let body = self.current_body.clone();
+        if self.dry_run == DryRun::Client {
+            // apply's create half with --dry-run=client: the GET was sent, the POST is not.
+            self.client_dry_run_step(core, &obj, "POST");
+            let name = format!("{}/{}", kind_for_output(obj.resource), obj.name);
+            let text = self.success(core, 0, &name, "created", body);
+            self.result(index, Some(self.object_ref(&obj)), Operation::Created, text, 0, vec![get_id], None);
+            self.next(core, index + 1, 0);
+            return;
+        }
         let resp = apiserver::handle(core, self.request(Verb::Create, &obj, body));
         let rid = Self::last_request_id(core);
         let ids = if get_id == 0 { vec![rid] } else { vec![get_id, rid] };
         self.warnings(core, &resp);
         if resp.ok() {
-            let text = format!(
-                "{}/{} created",
+            let name = format!(
+                "{}/{}",
                 kind_for_output(obj.resource),
                 resp.object_identity().map(Object::name).unwrap_or(&obj.name)
             );
-            Self::annotate_response(core, rid, &text);
-            self.print(core, false, text.clone());
+            let returned = self.wants_objects().then(|| resp.clone().into_object().map(|o| o.to_json())).flatten();
+            let text = self.success(core, rid, &name, "created", returned);
             let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Created, text, resp.code, ids, None);
         } else {
@@ -499,9 +619,9 @@ impl KubectlApply {
         let rid = Self::last_request_id(core);
         self.warnings(core, &resp);
         if resp.ok() {
-            let text = format!("{}/{} replaced", kind_for_output(obj.resource), obj.name);
-            Self::annotate_response(core, rid, &text);
-            self.print(core, false, text.clone());
+            let name = format!("{}/{}", kind_for_output(obj.resource), obj.name);
+            let returned = self.wants_objects().then(|| resp.clone().into_object().map(|o| o.to_json())).flatten();
+            let text = self.success(core, rid, &name, "replaced", returned);
             let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Configured, text, resp.code, vec![rid], None);
         } else {
@@ -537,16 +657,25 @@ impl KubectlApply {
         }
         let patch = strategic::three_way(original.as_ref(), &modified, &current);
         if patch.as_object().is_some_and(Map::is_empty) {
-            let text = format!("{name} unchanged");
-            Self::annotate_response(core, rid, &text);
-            self.print(core, false, text.clone());
+            let text = self.success(core, rid, &name, "unchanged", Some(current));
             self.result(index, Some(crate::sim::object_ref(&live_obj)), Operation::Unchanged, text, code, ids, None);
             self.next(core, index + 1, ROUND_TRIP_MS);
             return;
         }
-        Self::annotate_response(core, rid, "");
         let mut patch = patch;
         sort_keys(&mut patch);
+        if self.dry_run == DryRun::Client {
+            // `PatchLocal`: the patch applied to the live object by kubectl itself.
+            Self::annotate_response(core, rid, "");
+            self.client_dry_run_step(core, obj, "PATCH");
+            let mut patched = current;
+            strategic::merge(&mut patched, &patch);
+            let text = self.success(core, 0, &name, "configured", Some(patched));
+            self.result(index, Some(crate::sim::object_ref(&live_obj)), Operation::Configured, text, code, ids, None);
+            self.next(core, index + 1, 0);
+            return;
+        }
+        Self::annotate_response(core, rid, "");
         let _ = self.current_body.replace(patch);
         core.after(ROUND_TRIP_MS, Task::new(Target::Kubectl, format!("doc/{index}/patch/{}", rid)));
     }
@@ -560,9 +689,9 @@ impl KubectlApply {
         let ids = vec![get_id, rid];
         self.warnings(core, &resp);
         if resp.ok() {
-            let text = format!("{}/{} configured", kind_for_output(obj.resource), obj.name);
-            Self::annotate_response(core, rid, &text);
-            self.print(core, false, text.clone());
+            let name = format!("{}/{}", kind_for_output(obj.resource), obj.name);
+            let returned = self.wants_objects().then(|| resp.clone().into_object().map(|o| o.to_json())).flatten();
+            let text = self.success(core, rid, &name, "configured", returned);
             let oref = resp.object_identity().map(crate::sim::object_ref).unwrap_or_else(|| self.object_ref(&obj));
             self.result(index, Some(oref), Operation::Configured, text, resp.code, ids, None);
         } else {

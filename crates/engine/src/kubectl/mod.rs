@@ -9,4 +9,4 @@ pub mod apply;
 pub mod client;
 pub mod yaml_to_json;
 
-pub use apply::{ApplyOptions, DocumentResult, FileVerb, KubectlApply, Operation};
+pub use apply::{ApplyOptions, DocumentResult, DryRun, FileVerb, KubectlApply, Operation, Printing};

@@ -172,16 +172,6 @@ pub fn resolve(store: &Store<Object>, pod: &Pod, c: &Container, ctx: &EnvContext
                             },
                         );
                     }
-                    for (k, v) in s.string_data.iter().flatten() {
-                        set(
-                            &mut out,
-                            EnvEntry {
-                                name: format!("{prefix}{k}"),
-                                value: v.clone(),
-                                source: format!("secret {}", r.name),
-                            },
-                        );
-                    }
                 }
                 None if r.optional == Some(true) => {}
                 None => return Err(format!("secret {:?} not found", r.name)),
@@ -224,12 +214,7 @@ pub fn resolve(store: &Store<Object>, pod: &Pod, c: &Container, ctx: &EnvContext
                 }
                 return Err(format!("secret {:?} not found", r.name));
             };
-            let v = s
-                .data
-                .as_ref()
-                .and_then(|d| d.get(&r.key))
-                .map(decode_secret)
-                .or_else(|| s.string_data.as_ref().and_then(|d| d.get(&r.key).cloned()));
+            let v = s.data.as_ref().and_then(|d| d.get(&r.key)).map(decode_secret);
             match v {
                 Some(v) => set(
                     &mut out,

@@ -115,12 +115,9 @@ fn cm_keys(cm: &ConfigMap) -> Vec<String> {
         .collect()
 }
 
+/// A Secret's keys, in order (its `data`: the API server stores no `stringData`).
 fn secret_keys(s: &Secret) -> Vec<String> {
-    let mut keys: Vec<String> = s.data.iter().flatten().map(|(k, _)| k.clone()).collect();
-    keys.extend(s.string_data.iter().flatten().map(|(k, _)| k.clone()));
-    crate::sort::sort(&mut keys);
-    keys.dedup();
-    keys
+    s.data.iter().flatten().map(|(k, _)| k.clone()).collect()
 }
 
 /// A node path's type as the lab's node filesystem knows it.
@@ -507,13 +504,12 @@ pub fn container_texts(
             }));
         for (name, items) in secret_sources {
             if let Some(sec) = secret(store, ns, &name) {
-                let mut data: Vec<(String, String)> = sec
+                let data: Vec<(String, String)> = sec
                     .data
                     .iter()
                     .flatten()
                     .map(|(k, v)| (k.clone(), String::from_utf8_lossy(&v.0).into_owned()))
                     .collect();
-                data.extend(sec.string_data.iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
                 files.extend(project(data, items));
             }
         }

@@ -13,7 +13,12 @@
 //!   prints kubectl's table, names, or the stored objects (one alone, several in a `List`);
 //!   with `-w`/`--watch` (`--watch-only`, `--output-watch-events`) it then prints every watch
 //!   event on those objects while the cluster runs, until it is quiet (`session/watch.rs`);
-//! - `kubectl scale TYPE NAME --replicas=N` patches the `scale` subresource;
+//! - `get`, `delete` and `describe` read their arguments as kubectl's resource builder does
+//!   (`session/builder.rs`): several types (`get deployment,service`, `get deploy/web
+//!   svc/web`, `delete deployment,service web`, `-l` over several types), `get all`;
+//! - `--dry-run=none|client|server` on the commands that write (`session/dry_run.rs`);
+//! - `kubectl scale TYPE NAME --replicas=N` GETs the object and patches its `scale`
+//!   subresource;
 //! - `kubectl create -f FILE` / `kubectl replace -f FILE` POST / PUT each document;
 //! - `kubectl label|annotate TYPE NAME k=v k- [--overwrite]` GET, then merge-patch the
 //!   metadata (a Pod labelled out of its ReplicaSet's selector is released and replaced);
@@ -35,8 +40,9 @@
 //!   (`session/inspect.rs`);
 //! - `sleep DURATION` lets cluster time pass (`10`, `10s`, `2m`, `1m30s`).
 //!
-//! The commands beyond apply, delete, get and scale live in `session/verbs.rs`,
-//! `session/patch.rs`, `session/inspect.rs`, `session/drain.rs` and `session/watch.rs`; each declares its
+//! `get` and `delete` live in `session/builder.rs`; the commands beyond apply, get, delete and
+//! scale in `session/verbs.rs`, `session/patch.rs`, `session/inspect.rs`, `session/drain.rs`
+//! and `session/watch.rs`; each declares its
 //! `Kubectl-Command` header, field manager and patch type on its requests. `session/kinds.rs`
 //! maps kubectl's resource names to the served kinds (and says which types only a real cluster serves).
 //!
@@ -61,7 +67,9 @@ use kinds::{no_type, resource_named};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod builder;
 mod drain;
+mod dry_run;
 mod inspect;
 pub(crate) mod kinds;
 mod outage;
@@ -123,6 +131,8 @@ pub struct Session {
     first_apply: Option<(KubectlApply, (String, String, String, i32))>,
     /// The kubeconfig user kubectl acts as.
     user: String,
+    /// kubectl's log lines (klog) of the running command, printed first on its standard error.
+    log: String,
 }
 
 /// kubectl's name for a kind in its messages: `deployment.apps`, `pod`.
@@ -346,6 +356,7 @@ impl Session {
             setup_revision,
             first_apply: None,
             user,
+            log: String::new(),
         })
     }
 
@@ -412,6 +423,7 @@ impl Session {
         let start_ms = self.world.now;
         let first_step = self.world.steps.len();
         let w = words(&command.line);
+        self.log.clear();
         let out = match w.first().map(String::as_str) {
             None => Output::default(),
             Some("kubectl") => self.kubectl(&w[1..], command),
@@ -422,6 +434,7 @@ impl Session {
             )),
         };
         let mut out = out;
+        out.stderr.insert_str(0, &std::mem::take(&mut self.log));
         if out.exit != 0 && out.stderr.is_empty() && self.world.now >= self.limit_ms {
             // kubectl was cut off by the session's time limit before it had its answers.
             out.stderr = format!(
@@ -707,9 +720,13 @@ impl Session {
     }
 
     fn apply(&mut self, flags: &Flags, command: &SessionCommand) -> Output {
-        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl apply --help' for usage."));
         }
+        let file = match self.file_flags(flags) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
         let Some((file_name, manifest)) = command.file.clone() else {
             return Output::error(match flags.value(&["-f", "--filename"]) {
                 // A terminal with nothing on kubectl's standard input.
@@ -718,17 +735,30 @@ impl Session {
                 None => "error: must specify one of -f and -k".to_string(),
             });
         };
-        let mut kubectl = KubectlApply::new(ApplyOptions {
-            file: file_name,
-            manifest,
-            caller: self.caller.clone(),
-            namespace: self.namespace_of(flags),
-        });
+        let mut caller = self.caller.clone();
+        if file.dry_run == dry_run::DryRun::Server {
+            // apply's requests declare nothing else (no `Kubectl-Command` of their own).
+            caller.command = Some(KubectlCommand {
+                name: "kubectl apply",
+                field_manager: apiserver::KUBECTL_FIELD_MANAGER,
+                strict: true,
+                merge_patch: false,
+                dry_run: true,
+            });
+        }
+        let mut kubectl =
+            KubectlApply::new(ApplyOptions { file: file_name, manifest, caller, namespace: self.namespace_of(flags) })
+                .with_dry_run(file.dry_run)
+                .with_printing(file.printing);
         kubectl.start(&mut self.world);
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
         let finished = kubectl.finish();
-        let (stdout, stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        let (mut stdout, stderr, exit) = (finished.0.clone(), finished.1.clone(), finished.3);
+        // `-o yaml|json`: the objects, once everything succeeded (apply's post-processor).
+        if let (Some(format), 0) = (file.format, exit) {
+            stdout += &dry_run::print_file_objects(&kubectl.printed, format, crate::kubectl::FileVerb::Apply);
+        }
         if self.commands.is_empty() && self.first_apply.is_none() {
             self.first_apply = Some((kubectl, finished));
         }
@@ -751,324 +781,20 @@ impl Session {
         }
     }
 
-    fn delete(&mut self, flags: &Flags) -> Output {
-        if let Some(f) =
-            flags.unknown(&["-n", "--namespace", "--wait", "--now", "--cascade", "--all", "-l", "--selector"])
-        {
-            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl delete --help' for usage."));
-        }
-        let Some(type_) = flags.args.first() else {
-            return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
-        };
-        let (type_, mut names): (&str, Vec<String>) = match type_.split_once('/') {
-            Some((t, n)) => (t, vec![n.to_string()]),
-            None => (type_.as_str(), flags.args[1..].to_vec()),
-        };
-        let Some(res) = resource_named(type_) else { return no_type(type_) };
-        // --cascade: background (the default, or `true`), foreground, orphan (or `false`).
-        let policy = match flags.value(&["--cascade"]).unwrap_or("background") {
-            "background" | "true" => "Background",
-            "foreground" => "Foreground",
-            "orphan" | "false" => "Orphan",
-            other => {
-                return Output::error(format!(
-                    "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
-                ))
-            }
-        };
-        let ns = self.namespace_of(flags);
-        let selector = flags.value(&["-l", "--selector"]).map(str::to_string);
-        let all = flags.has(&["--all"]);
-        if selector.is_some() || all {
-            if !names.is_empty() {
-                return Output::error("error: name cannot be provided when a selector is specified");
-            }
-            let wanted = match selector.as_deref().map(parse_selector).transpose() {
-                Ok(w) => w.unwrap_or_default(),
-                Err(e) => return Output::error(format!("error: {e}")),
-            };
-            let list = self.request(Verb::List, res, Some(&ns), None);
-            let resp = apiserver::handle(&mut self.world, list);
-            if let Some(status) = resp.error.clone() {
-                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-            }
-            let prefix = res.list_prefix(if res.namespaced { Some(&ns) } else { None });
-            names = self
-                .world
-                .store
-                .live(&prefix)
-                .filter(|(_, o)| selector_matches(&wanted, o.meta().labels.as_ref()))
-                .map(|(_, o)| o.name().to_string())
-                .collect();
-            if names.is_empty() {
-                return Output { stdout: "No resources found\n".into(), ..Output::default() };
-            }
-        } else if names.is_empty() {
-            return Output::error("error: resource(s) were provided, but no name was specified");
-        }
-        let wait = flags.value(&["--wait"]).is_none_or(|v| v != "false");
-        let mut out = Output::default();
-        let mut errors = Vec::new();
-        let mut deleted = Vec::new();
-        for name in names.drain(..) {
-            let mut req = self.request(Verb::Delete, res, Some(&ns), Some(&name));
-            req.body = Some(Body::Json(
-                serde_json::json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy}),
-            ));
-            let resp = apiserver::handle(&mut self.world, req);
-            if resp.ok() {
-                let place = if res.namespaced { format!(" from {ns} namespace") } else { String::new() };
-                out.stdout += &format!("{} \"{name}\" deleted{place}\n", kind_string(res));
-                deleted.push(name);
-            } else if let Some(status) = resp.error.clone() {
-                errors.push(CommandError::Server(status));
-            }
-        }
-        if wait && !deleted.is_empty() {
-            // kubectl waits until every deleted object is gone (with --cascade=foreground,
-            // that is once its dependents are deleted).
-            let keys: Vec<String> =
-                deleted.iter().map(|n| res.etcd_key(if res.namespaced { Some(&ns) } else { None }, n)).collect();
-            let until = self.world.now + DELETE_POLL_LIMIT_MS;
-            self.advance(None, until, |w| keys.iter().all(|k| w.store.get(k).is_none()));
-        }
-        if !errors.is_empty() {
-            out.stderr += &kubectl_stderr(&errors);
-            out.exit = 1;
-        }
-        out
-    }
-
-    fn get(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&[
-            "-n",
-            "--namespace",
-            "-o",
-            "--output",
-            "-A",
-            "--all-namespaces",
-            "-l",
-            "--selector",
-            "-w",
-            "--watch",
-            "--watch-only",
-            "--output-watch-events",
-        ]) {
-            return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl get --help' for usage."));
-        }
-        let watch = watch::WatchFlags::read(flags);
-        if watch.events && !watch.watching() {
-            return Output::error("error: --output-watch-events option can only be used with --watch or --watch-only");
-        }
-        let Some(first) = flags.args.first() else {
-            if watch.watching() {
-                return Output::error("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
-            }
-            return Output::error("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
-        };
-        // `get TYPE NAME...` or `get TYPE/NAME...` (one type).
-        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
-            Some((t, _)) => {
-                let mut names = Vec::new();
-                for a in &flags.args {
-                    match a.split_once('/') {
-                        Some((t2, n)) if t2 == t => names.push(n.to_string()),
-                        Some(_) => {
-                            return Output::error(format!(
-                                "podlab: kubectl get {a} (several types at once) is not modelled by the lab's session yet; ask for one type at a time"
-                            ))
-                        }
-                        None => return Output::error("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"),
-                    }
-                }
-                (t, names)
-            }
-            None => (first.as_str(), flags.args[1..].to_vec()),
-        };
-        if type_.contains(',') {
-            return Output::error(format!(
-                "podlab: kubectl get {type_} (several types at once) is not modelled by the lab's session yet; a real kubectl prints one table per type, each name prefixed with its type; ask for one type at a time"
-            ));
-        }
-        let Some(res) = resource_named(type_) else { return no_type(type_) };
-        let output = flags.value(&["-o", "--output"]);
-        match output {
-            None | Some("wide" | "name" | "yaml" | "json") => {}
-            Some(o) if ["jsonpath", "custom-columns", "go-template", "template", "templatefile"]
-                .iter()
-                .any(|p| o.starts_with(p)) =>
-            {
-                return Output::error(format!(
-                    "podlab: kubectl get -o {o} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)"
-                ))
-            }
-            Some(o) => return Output::error(format!(
-                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
-            )),
-        }
-        let all = flags.has(&["-A", "--all-namespaces"]);
-        let ns = self.namespace_of(flags);
-        let selector = match flags.value(&["-l", "--selector"]).map(parse_selector).transpose() {
-            Ok(s) => s,
-            Err(e) => return Output::error(format!("error: {e}")),
-        };
-        if selector.is_some() && !names.is_empty() {
-            return Output::error("error: name cannot be provided when a selector is specified");
-        }
-        if all && !names.is_empty() {
-            return Output::error("error: a resource cannot be retrieved by name across all namespaces");
-        }
-        // The objects, through the API server: a GET per name, or one LIST.
-        let mut errors = Vec::new();
-        let mut objects: Vec<crate::object::Object> = Vec::new();
-        if names.is_empty() {
-            let mut req = self.request(Verb::List, res, if all { None } else { Some(&ns) }, None);
-            if all {
-                req.namespace = None;
-            }
-            let resp = apiserver::handle(&mut self.world, req);
-            if let Some(status) = resp.error.clone() {
-                return Output::error(kubectl_stderr(&[CommandError::Server(status)]));
-            }
-            let prefix = res.list_prefix(if res.namespaced && !all { Some(&ns) } else { None });
-            let wanted = selector.clone().unwrap_or_default();
-            objects = self
-                .world
-                .store
-                .live(&prefix)
-                .map(|(_, o)| o)
-                .filter(|o| o.kind() == res.kind)
-                .filter(|o| selector_matches(&wanted, o.meta().labels.as_ref()))
-                .cloned()
-                .collect();
-        } else {
-            for name in &names {
-                let req = self.request(Verb::Get, res, Some(&ns), Some(name));
-                let resp = apiserver::handle(&mut self.world, req);
-                match resp.error.clone() {
-                    Some(status) => errors.push(CommandError::Server(status)),
-                    None => objects.extend(resp.into_object()),
-                }
-                if watch.watching() && !errors.is_empty() {
-                    break;
-                }
-            }
-        }
-        if watch.watching() {
-            // kubectl's watch builder does not continue on errors: the first one ends it.
-            if !errors.is_empty() {
-                errors.truncate(1);
-                return Output::error(kubectl_stderr(&errors));
-            }
-            if names.len() > 1 {
-                return Output::error(format!(
-                    "error: watch is only supported on individual resources and resource collections - {} resources were found",
-                    names.len()
-                ));
-            }
-            let target = watch::Watched {
-                res,
-                namespace: (res.namespaced && !all).then(|| ns.clone()),
-                name: names.first().cloned(),
-                selector: selector.clone().unwrap_or_default(),
-            };
-            return self.watch(&target, &objects, watch, output, all);
-        }
-        let mut out = Output::default();
-        if !errors.is_empty() {
-            out.stderr = kubectl_stderr(&errors);
-            out.exit = 1;
-        }
-        match output {
-            Some("name") => {
-                for o in &objects {
-                    out.stdout += &format!("{}/{}\n", kind_string(res), o.name());
-                }
-            }
-            Some(format @ ("yaml" | "json")) => {
-                // The stored objects (with their resourceVersion), one alone for `get TYPE
-                // NAME`, a `List` otherwise; keys sorted, as kubectl prints unstructured
-                // objects.
-                let single = names.len() == 1;
-                if single && objects.is_empty() {
-                    return out;
-                }
-                let rev = self.world.store.revision();
-                let items: Vec<serde_json::Value> = objects
-                    .iter()
-                    .map(|o| {
-                        let mut v = o.to_json();
-                        if v["metadata"].get("resourceVersion").is_none() {
-                            let key = res.etcd_key(o.namespace(), o.name());
-                            let r = self.world.store.get(&key).map(|(_, r)| r).unwrap_or(rev);
-                            v["metadata"]["resourceVersion"] = serde_json::json!(r.to_string());
-                        }
-                        v
-                    })
-                    .collect();
-                let mut value = if single {
-                    items.into_iter().next().unwrap_or_default()
-                } else {
-                    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
-                };
-                crate::kubectl::apply::sort_keys(&mut value);
-                out.stdout = if format == "json" { go_json_indent(&value) } else { go_yaml(&value) };
-            }
-            _ => {
-                let picked: std::collections::BTreeSet<(Option<String>, String)> =
-                    objects.iter().map(|o| (o.namespace().map(str::to_string), o.name().to_string())).collect();
-                let pick = |o: &crate::object::Object| {
-                    o.kind() != res.kind || picked.contains(&(o.namespace().map(str::to_string), o.name().to_string()))
-                };
-                let opts = GetOptions { wide: output == Some("wide"), all_namespaces: all };
-                let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now).picking(&pick);
-                if !names.is_empty() && objects.is_empty() {
-                    return out;
-                }
-                let text = match res.kind {
-                    "Pod" => snap.get_pods(&ns, opts),
-                    "Deployment" => snap.get_deployments(&ns, opts),
-                    "ReplicaSet" => snap.get_replicasets(&ns, opts),
-                    "StatefulSet" => snap.get_statefulsets(&ns, opts),
-                    "DaemonSet" => snap.get_daemonsets(&ns, opts),
-                    "Job" => snap.get_jobs(&ns, opts),
-                    "CronJob" => snap.get_cronjobs(&ns, opts),
-                    "Service" => snap.get_services(&ns, opts),
-                    "EndpointSlice" => snap.get_endpointslices(&ns, opts),
-                    "Endpoints" => snap.get_endpoints(&ns, opts),
-                    "Node" => snap.get_nodes(opts),
-                    "Event" => snap.get_events(&ns, opts),
-                    "PersistentVolumeClaim" => snap.get_pvcs(&ns, opts),
-                    "PersistentVolume" => snap.get_pvs(opts),
-                    "HorizontalPodAutoscaler" => snap.get_hpas(&ns, opts),
-                    "PodDisruptionBudget" => snap.get_pdbs(&ns, opts),
-                    other => match snap.get_kind(other, &ns, opts) {
-                        Some(text) => text,
-                        None => {
-                            return Output::error(format!(
-                                "podlab: the lab has no table printer for {other} yet; a real kubectl would print its NAME and AGE columns (kubectl get {} -o yaml shows the objects)",
-                                res.plural
-                            ))
-                        }
-                    },
-                };
-                // "No resources found" goes to standard error, as kubectl writes it.
-                if text.starts_with("No resources found") {
-                    out.stderr = text + &out.stderr;
-                } else {
-                    out.stdout = text;
-                }
-            }
-        }
-        out
-    }
-
+    /// `kubectl scale TYPE NAME --replicas=N`: kubectl's resource builder GETs the object,
+    /// then a merge patch of its `scale` subresource; `--dry-run=client` sends no patch,
+    /// `--dry-run=server` sends it with `dryRun=All`.
     fn scale(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "--replicas"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--replicas", "--dry-run"]) {
             return Output::error(format!("Error: unknown flag: {f}\nSee 'kubectl scale --help' for usage."));
         }
         let Some(replicas) = flags.value(&["--replicas"]).and_then(|r| r.parse::<i64>().ok()) else {
             return Output::error("error: required flag(s) \"replicas\" not set");
+        };
+        let mut out = Output::default();
+        let dry_run = match self.dry_run_flag(flags) {
+            Ok(d) => d,
+            Err(e) => return e,
         };
         let (type_, name) = match (flags.args.first(), flags.args.get(1)) {
             (Some(t), _) if t.contains('/') => {
@@ -1080,14 +806,31 @@ impl Session {
         };
         let Some(res) = resource_named(&type_) else { return no_type(&type_) };
         let ns = self.namespace_of(flags);
+        let get = self.request(Verb::Get, res, Some(&ns), Some(&name));
+        let resp = apiserver::handle(&mut self.world, get);
+        if let Some(status) = resp.error.clone() {
+            return Output { exit: 1, stderr: out.stderr + &kubectl_stderr(&[CommandError::Server(status)]), ..out };
+        }
+        let line = format!("{}/{name} scaled{}\n", kind_string(res), dry_run.suffix());
+        if dry_run == dry_run::DryRun::Client {
+            out.stdout = line;
+            return out;
+        }
+        if dry_run == dry_run::DryRun::Server {
+            self.server_dry_run();
+        }
         let mut req = self.request(Verb::Patch, res, Some(&ns), Some(&name));
         req.subresource = Some("scale".into());
         req.body = Some(Body::Json(serde_json::json!({"spec": {"replicas": replicas}})));
         let resp = apiserver::handle(&mut self.world, req);
         match resp.error.clone() {
-            None => Output { stdout: format!("{}/{name} scaled\n", kind_string(res)), stderr: String::new(), exit: 0 },
-            Some(status) => Output::error(kubectl_stderr(&[CommandError::Server(status)])),
+            None => out.stdout = line,
+            Some(status) => {
+                out.stderr += &kubectl_stderr(&[CommandError::Server(status)]);
+                out.exit = 1;
+            }
         }
+        out
     }
 }
 
@@ -1331,7 +1074,7 @@ mod session_tests {
             web-7c64c74567-5blzt   0/1     ContainerCreating   0          0s
             web-7c64c74567-9vtnp   1/1     Running             0          20s
             (exit status 0)
-            [20126ms-20126ms, 9 steps] $ kubectl scale deploy/web --replicas=3
+            [20126ms-20126ms, 14 steps] $ kubectl scale deploy/web --replicas=3
             deployment.apps/web scaled
             (exit status 0)
             [20126ms-20126ms, 4 steps] $ kubectl get deployments
@@ -2364,6 +2107,7 @@ mod session_tests {
             kube-apiserver started: the API server answers again; kube-controller-manager and kube-scheduler list every object again and reconcile what changed, the kubelets resync their Pods and send the status they could not (as when /etc/kubernetes/manifests/kube-apiserver.yaml is put back on kind-control-plane and the kubelet starts the static Pod)
             (exit status 0)
             [20004ms-20004ms] $ kubectl scale deployment web --replicas=3
+              > kubectl sends GET /apis/apps/v1/namespaces/default/deployments/web
               > kubectl sends PATCH /apis/apps/v1/namespaces/default/deployments/web/scale
             deployment.apps/web scaled
             (exit status 0)
@@ -2499,9 +2243,9 @@ mod session_tests {
             (exit status 0)
             [20004ms-60004ms, 26 steps] $ sleep 40s
             (exit status 0)
-            [60004ms-60004ms, 0 steps] $ kubectl get rs,pods
-            podlab: kubectl get rs,pods (several types at once) is not modelled by the lab's session yet; a real kubectl prints one table per type, each name prefixed with its type; ask for one type at a time
-            (exit status 1)
+            [60004ms-60004ms, 8 steps] $ kubectl get rs,pods
+            No resources found in default namespace.
+            (exit status 0)
             [60004ms-60004ms, 4 steps] $ kubectl get rs
             No resources found in default namespace.
             (exit status 0)
@@ -2533,7 +2277,8 @@ mod session_tests {
             (exit status 0)
             [settled at 145004ms]
             No resources found in default namespace.
-        "#]].assert_eq(&transcript(&script));
+        "#]]
+        .assert_eq(&transcript(&script));
     }
 
     /// Errors a learner meets: a missing object, an unknown resource type, flag and command,
@@ -2561,7 +2306,7 @@ mod session_tests {
             [0ms-0ms, 0 steps] $ sleep soon
             sleep: invalid time interval 'soon'
             (exit status 1)
-            [0ms-0ms, 4 steps] $ kubectl scale deployment web --replicas=2
+            [0ms-0ms, 5 steps] $ kubectl scale deployment web --replicas=2
             Error from server (NotFound): deployments.apps "web" not found
             (exit status 1)
             [0ms-0ms, 4 steps] $ kubectl get pods
@@ -2617,7 +2362,6 @@ mod session_tests {
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier=frontend
               > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
-              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
             pod/web-7c64c74567-pgw5x not labeled
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
@@ -2627,7 +2371,6 @@ mod session_tests {
             (exit status 0)
             [30004ms-30004ms] $ kubectl label pods/web-7c64c74567-pgw5x tier-
               > kubectl sends GET /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x
-              > kubectl sends PATCH /api/v1/namespaces/default/pods/web-7c64c74567-pgw5x?fieldManager=kubectl-label
             label "tier" not found.
             pod/web-7c64c74567-pgw5x not labeled
             (exit status 0)
@@ -3137,7 +2880,7 @@ mod session_tests {
             podlab: kubectl get -o jsonpath={.items} is not modelled by the lab's session yet (it prints the table, -o wide, name, yaml and json)
             (exit status 1)
             [10004ms-10004ms] $ kubectl get pods -o bogus
-            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml
+            error: unable to match a printer suitable for the output format "bogus", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml
             (exit status 1)
             [10004ms-10004ms] $ kubectl get pod web -o yaml
               > kubectl sends GET /api/v1/namespaces/default/pods/web
@@ -3415,14 +3158,7 @@ mod session_tests {
             Node-Selectors:              <none>
             Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
                                          node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
-            Events:
-              Type    Reason     Age   From               Message
-              ----    ------     ----  ----               -------
-              Normal  Scheduled  20s   default-scheduler  Successfully assigned default/web-7c64c74567-9vtnp to kind-worker2
-              Normal  Pulling    20s   kubelet            spec.containers{nginx}: Pulling image "nginx:1.29"
-              Normal  Pulled     18s   kubelet            spec.containers{nginx}: Successfully pulled image "nginx:1.29" in 2.346s (2.346s including waiting). Image size: 72361947 bytes.
-              Normal  Created    18s   kubelet            spec.containers{nginx}: Container created
-              Normal  Started    18s   kubelet            spec.containers{nginx}: Container started
+
             (exit status 0)
             [20004ms-20004ms] $ kubectl describe pod nope
               > kubectl sends GET /api/v1/namespaces/default/pods/nope
@@ -3456,11 +3192,7 @@ mod session_tests {
               Volumes:         <none>
               Node-Selectors:  <none>
               Tolerations:     <none>
-            Events:
-              Type    Reason            Age   From                   Message
-              ----    ------            ----  ----                   -------
-              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-pgw5x
-              Normal  SuccessfulCreate  20s   replicaset-controller  Created pod: web-7c64c74567-9vtnp
+
             (exit status 0)
             [20004ms-20004ms] $ kubectl describe
             error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.

@@ -52,19 +52,15 @@ pub fn describe_configmap(cm: &ConfigMap, events: &[&Event], clock: Clock) -> St
 }
 
 /// `describeSecret`: the type and each key's size; the token of a service-account-token
-/// Secret in clear. The API server folds `stringData` into `data` on write; the lab keeps
-/// them apart, so both are counted here (`stringData` winning, as on write).
+/// Secret in clear. (No Secret is stored with `stringData`: the API server merges it into
+/// `data` when it decodes the object, `apiserver::hooks::convert`.)
 pub fn describe_secret(secret: &Secret) -> String {
     let mut w = PrefixWriter::new();
     describe_head(&mut w, &secret.metadata, true);
     let type_ = secret.type_.as_deref().unwrap_or("");
     w.write(0, &format!("\nType:\t{type_}\n"));
     w.write(0, "\nData\n====\n");
-    let mut data: BTreeMap<&str, Vec<u8>> =
-        secret.data.iter().flatten().map(|(k, v)| (k.as_str(), v.0.clone())).collect();
-    for (k, v) in secret.string_data.iter().flatten() {
-        data.insert(k.as_str(), v.as_bytes().to_vec());
-    }
+    let data: BTreeMap<&str, &[u8]> = secret.data.iter().flatten().map(|(k, v)| (k.as_str(), &v.0[..])).collect();
     for (k, v) in &data {
         if *k == "token" && type_ == "kubernetes.io/service-account-token" {
             w.write(0, &format!("{k}:\t{}\n", String::from_utf8_lossy(v)));

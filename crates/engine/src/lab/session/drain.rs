@@ -188,17 +188,10 @@ impl Session {
                 }
             },
         };
-        let (dry_run, server_dry_run) =
-            match flags.flags.iter().rev().find(|(n, _)| n == "--dry-run").map(|(_, v)| v.as_deref()) {
-                None | Some(Some("none")) => (false, false),
-                Some(Some("client")) | Some(None) => (true, false),
-                Some(Some("server")) => (false, true),
-                Some(Some(other)) => {
-                    return Output::error(format!(
-                        "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
-                    ))
-                }
-            };
+        let (dry_run, server_dry_run) = match self.dry_run_flag(flags) {
+            Ok(d) => (d == super::dry_run::DryRun::Client, d == super::dry_run::DryRun::Server),
+            Err(e) => return e,
+        };
         let pod_selector = match flags.value(&["--pod-selector"]).map(parse_selector).transpose() {
             Ok(s) => s.unwrap_or_default(),
             Err(_) => return Output::error("error: --pod-selector=<pod_selector> must be a valid label selector"),

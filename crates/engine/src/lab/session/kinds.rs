@@ -485,7 +485,7 @@ mod tests {
             error: the server doesn't have a resource type "widgets"
             (exit status 1)
             [0ms-0ms] $ kubectl get deployments.extensions
-            error: the server doesn't have a resource type "deployments.extensions"
+            error: the server doesn't have a resource type "deployments"
             (exit status 1)
             [0ms-0ms] $ kubectl auth can-i list csr
               > kubectl sends POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews
@@ -900,9 +900,9 @@ spec:
             (exit status 0)
             [30124ms-30124ms] $ kubectl get ep
               > kubectl sends GET /api/v1/namespaces/default/endpoints?limit=500
-            Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
             NAME   ENDPOINTS                     AGE
             web    10.244.1.2:80,10.244.2.2:80   30s
+            Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice
             (exit status 0)
             [30124ms-30124ms] $ kubectl get sc standard
               > kubectl sends GET /apis/storage.k8s.io/v1/storageclasses/standard
@@ -1015,7 +1015,7 @@ spec:
                 TargetRef:  Pod/web-75f95d59fb-pgw5x
                 NodeName:   kind-worker
                 Zone:       <unset>
-            Events:         <none>
+
             (exit status 0)
             [30124ms-30124ms] $ kubectl describe hpa web
               > kubectl sends GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web
@@ -1148,7 +1148,6 @@ spec:
               noatime
             ReclaimPolicy:      Retain
             VolumeBindingMode:  Immediate
-            Events:             <none>
 
 
             Name:                  standard
@@ -1160,7 +1159,6 @@ spec:
             MountOptions:          <none>
             ReclaimPolicy:         Delete
             VolumeBindingMode:     WaitForFirstConsumer
-            Events:                <none>
             (exit status 0)
             [30124ms-30124ms] $ kubectl describe pc high
               > kubectl sends GET /apis/scheduling.k8s.io/v1/priorityclasses/high

@@ -35,6 +35,11 @@ const API_SERVER_PORT: u16 = 6443;
 /// shell starts a new process each time).
 const KUBECTL_PID: u32 = 48_213;
 
+/// The process id of the session's `n`th command's kubectl.
+pub(super) fn kubectl_pid(n: usize) -> u32 {
+    KUBECTL_PID + 9 * n as u32
+}
+
 /// The control-plane components whose absence cuts every client off.
 pub(super) const API_PATH: [&str; 2] = ["kube-apiserver", "etcd"];
 
@@ -93,7 +98,7 @@ impl Session {
         let mut stderr = String::new();
         let stamp = crate::apiserver::timestamp(self.world.now);
         let header = stamp.0.strftime("%m%d %H:%M:%S").to_string();
-        let pid = KUBECTL_PID + 9 * self.commands.len() as u32;
+        let pid = kubectl_pid(self.commands.len());
         for i in 0..attempts {
             // Each attempt about 1.5 ms after the last, as measured.
             let micros = (self.world.now % 1000) * 1000 + 1_500 * i as u64;

@@ -4,6 +4,7 @@
 //! `application/json-patch+json`) and prints `deployment.apps/web patched`, or `patched (no
 //! change)` when the object it got back equals the one it read.
 
+use super::dry_run::DryRun;
 use super::verbs::{server_error, target, unknown_flag};
 use super::*;
 use crate::trace::UserInfo;
@@ -48,10 +49,14 @@ impl Session {
 
     pub(super) fn patch(&mut self, words: &[String]) -> Output {
         let flags = parse_flags(&join_valued(words, &["-p", "--patch", "--type", "--as", "--as-group"]));
-        let known = ["-n", "--namespace", "-p", "--patch", "--type", "--as", "--as-group"];
+        let known = ["-n", "--namespace", "-p", "--patch", "--type", "--as", "--as-group", "--dry-run"];
         if let Some(f) = flags.unknown(&known) {
             return unknown_flag("patch", f);
         }
+        let dry_run = match self.dry_run_flag(&flags) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
         let patch_type = flags.value(&["--type"]).unwrap_or("strategic").to_ascii_lowercase();
         if !matches!(patch_type.as_str(), "json" | "merge" | "strategic") {
             return Output::error(format!(
@@ -91,7 +96,7 @@ impl Session {
             field_manager: "kubectl-patch",
             strict: false,
             merge_patch: patch_type == "merge",
-            dry_run: false,
+            dry_run: dry_run == DryRun::Server,
         });
         let get = self.request_as(&flags, Verb::Get, res, Some(&ns), Some(&name));
         let resp = apiserver::handle(&mut self.world, get);
@@ -104,14 +109,35 @@ impl Session {
                 "error: json: cannot unmarshal object into Go value of type jsonpatch.Patch".to_string(),
             );
         }
-        let mut req = self.request_as(&flags, Verb::Patch, res, Some(&ns), Some(&name));
-        req.body = Some(Body::Json(body));
-        let resp = apiserver::handle(&mut self.world, req);
-        if let Some(status) = resp.error.clone() {
-            return server_error(status);
-        }
-        let after = resp.into_object();
-        let changed = after.as_ref().is_none_or(|a| a.to_json() != before);
+        let changed = if dry_run == DryRun::Client {
+            // kubectl patches its copy of the object and sends nothing.
+            let mut after = before.clone();
+            let applied = match patch_type.as_str() {
+                "json" => crate::admission::jsonpatch::apply_patch(&mut after, &body).map_err(|e| e.to_string()),
+                "merge" => {
+                    crate::cluster::merge_patch(&mut after, &body);
+                    Ok(())
+                }
+                _ => {
+                    crate::apiserver::strategic::merge(&mut after, &body);
+                    Ok(())
+                }
+            };
+            if let Err(e) = applied {
+                return Output::error(format!("error: {e}"));
+            }
+            after != before
+        } else {
+            let mut req = self.request_as(&flags, Verb::Patch, res, Some(&ns), Some(&name));
+            req.body = Some(Body::Json(body));
+            let resp = apiserver::handle(&mut self.world, req);
+            if let Some(status) = resp.error.clone() {
+                return server_error(status);
+            }
+            resp.into_object().is_none_or(|a| a.to_json() != before)
+        };
+        // kubectl patch names its operation after the dry-run suffix is set, so its lines
+        // never carry ` (dry run)` / ` (server dry run)` (patch.go's ToPrinter).
         Output {
             stdout: format!(
                 "{}/{name} {}\n",

@@ -5,6 +5,7 @@
 //! kubectl's client-side errors are its own words (checked against a kubectl v1.32 client
 //! where it can answer without a server).
 
+use super::dry_run::{print_file_objects, DryRun};
 use super::*;
 use crate::controllers::deployment::{equal_ignore_hash, REVISION_ANNOTATION};
 use crate::kubectl::FileVerb;
@@ -26,6 +27,15 @@ const NO_RESOURCES: &str = "error: You must provide one or more resources by arg
 
 pub(super) fn server_error(status: crate::errors::Status) -> Output {
     Output::error(kubectl_stderr(&[CommandError::Server(status)]))
+}
+
+/// A describer's text without its `Events:` section (the last one), as describers print
+/// it when kubectl's `ShowEvents` is off.
+fn without_events(text: String) -> String {
+    match text.rfind("\nEvents:") {
+        Some(i) => text[..=i].to_string(),
+        None => text,
+    }
 }
 
 /// `TYPE NAME` or `TYPE/NAME`: the resource and the name.
@@ -393,9 +403,13 @@ impl Session {
     pub(super) fn label(&mut self, flags: &Flags, annotate: bool) -> Output {
         let cmd = if annotate { "annotate" } else { "label" };
         let what = if annotate { "annotation" } else { "label" };
-        if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--overwrite", "--dry-run"]) {
             return unknown_flag(cmd, f);
         }
+        let dry_run = match self.dry_run_flag(flags) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
         let (pairs, resources): (Vec<String>, Vec<String>) =
             flags.args.iter().cloned().partition(|a| a.contains('=') || (a.len() > 1 && a.ends_with('-')));
         if pairs.is_empty() || pairs.iter().any(|p| p.starts_with('=')) {
@@ -466,40 +480,48 @@ impl Session {
             }
         }
         let mut out = Output::default();
-        let mut new = old.clone();
+        // `labelFunc` / `updateAnnotations`: what the command adds (a new key or a new value)
+        // and removes (a key the object has).
         let mut patch = Map::new();
+        let (mut added, mut removed) = (0, 0);
         for k in &remove {
-            if new.remove(k).is_some() {
+            if old.contains_key(k) {
                 patch.insert(k.clone(), Value::Null);
-            } else if !annotate {
+                removed += 1;
+            } else if !annotate && dry_run != DryRun::Client {
                 out.stdout += &format!("label \"{k}\" not found.\n");
             }
         }
         for (k, v) in &set {
             if old.get(k) != Some(v) {
                 patch.insert(k.clone(), Value::String(v.clone()));
+                added += 1;
             }
-            new.insert(k.clone(), v.clone());
         }
         let field = if annotate { "annotations" } else { "labels" };
-        let body = if patch.is_empty() { json!({}) } else { json!({"metadata": {field: patch}}) };
-        if let Err(status) = self.send_patch(res, &ns, &name, body) {
-            out.stderr += &kubectl_stderr(&[CommandError::Server(*status)]);
-            out.exit = 1;
-            return out;
+        // kubectl label sends nothing when nothing changes; annotate always sends its
+        // (possibly empty) merge patch.
+        let send = dry_run != DryRun::Client && (annotate || added + removed > 0);
+        if send {
+            if dry_run == DryRun::Server {
+                self.server_dry_run();
+            }
+            let body = if patch.is_empty() { json!({}) } else { json!({"metadata": {field: patch}}) };
+            if let Err(status) = self.send_patch(res, &ns, &name, body) {
+                out.stderr += &kubectl_stderr(&[CommandError::Server(*status)]);
+                out.exit = 1;
+                return out;
+            }
         }
-        // kubectl's message: `not labeled` when nothing changed, `unlabeled` when the object
-        // got shorter without --overwrite.
-        let msg = if annotate {
-            "annotated"
-        } else if new == old {
-            "not labeled"
-        } else if !overwrite && json!(new).to_string().len() < json!(old).to_string().len() {
-            "unlabeled"
-        } else {
-            "labeled"
+        // `updateDataChangeMsg` (v1.35+): `modified` when the command both adds and removes.
+        let msg = match (annotate, added > 0, removed > 0) {
+            (true, _, _) => "annotated",
+            (false, true, true) => "modified",
+            (false, true, false) => "labeled",
+            (false, false, true) => "unlabeled",
+            (false, false, false) => "not labeled",
         };
-        out.stdout += &format!("{}/{name} {msg}\n", kind_string(res));
+        out.stdout += &format!("{}/{name} {msg}{}\n", kind_string(res), dry_run.suffix());
         out
     }
 
@@ -519,9 +541,13 @@ impl Session {
                 )
             }
         }
-        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-n", "--namespace", "--dry-run"]) {
             return unknown_flag("set image", f);
         }
+        let dry_run = match self.dry_run_flag(flags) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
         let (pairs, resources): (Vec<String>, Vec<String>) =
             flags.args[1..].iter().cloned().partition(|a| a.contains('='));
         if resources.is_empty() {
@@ -574,9 +600,15 @@ impl Session {
             patch_spec.insert(list.to_string(), Value::Array(elems));
         }
         let mut out = Output::default();
-        if !patch_spec.is_empty() {
+        let line = format!("{}/{name} image updated{}\n", kind_string(res), dry_run.suffix());
+        if !patch_spec.is_empty() && dry_run == DryRun::Client {
+            out.stdout = line;
+        } else if !patch_spec.is_empty() {
+            if dry_run == DryRun::Server {
+                self.server_dry_run();
+            }
             match self.send_patch(res, &ns, &name, nest(pointer, Value::Object(patch_spec))) {
-                Ok(_) => out.stdout = format!("{}/{name} image updated\n", kind_string(res)),
+                Ok(_) => out.stdout = line,
                 Err(status) => errors.push(format!(
                     "failed to patch image update to pod template: {}",
                     kubectl_stderr(&[CommandError::Server(*status)]).trim_end()
@@ -584,7 +616,7 @@ impl Session {
             }
         }
         if !errors.is_empty() {
-            out.stderr = if errors.len() == 1 {
+            out.stderr += &if errors.len() == 1 {
                 format!("{}\n", errors[0])
             } else {
                 format!("error: [{}]\n", errors.join(", "))
@@ -878,106 +910,74 @@ impl Session {
         }
     }
 
-    /// `kubectl describe TYPE [NAME]`: a traced GET (or, for no name or a name that is not
-    /// found, a LIST and every object whose name starts with it, as kubectl does), then the
-    /// describer's text.
+    /// `kubectl describe TYPE[,TYPE...] [NAME...] | TYPE/NAME... | all [-l SELECTOR] [-A]`:
+    /// the objects through the resource builder (`session/builder.rs`: a LIST of each type, or
+    /// a GET of each name), then each one's describer text, two blank lines apart. Since
+    /// v1.36 kubectl leaves the events out when it describes more than one object or a read
+    /// failed, unless `--show-events` is given. `describe TYPE NAME` whose one GET is not
+    /// found lists TYPE and describes every object whose name starts with NAME
+    /// (`DescribeMatchingResources`).
     pub(super) fn describe(&mut self, flags: &Flags) -> Output {
-        if let Some(f) = flags.unknown(&["-n", "--namespace"]) {
+        if let Some(f) =
+            flags.unknown(&["-n", "--namespace", "-l", "--selector", "-A", "--all-namespaces", "--show-events"])
+        {
             return unknown_flag("describe", f);
         }
-        let Some(first) = flags.args.first() else {
+        if flags.args.is_empty() {
             return Output::error("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.");
-        };
-        let (type_, names): (&str, Vec<String>) = match first.split_once('/') {
-            Some((t, n)) => (t, vec![n.to_string()]),
-            None => (first.as_str(), flags.args[1..].to_vec()),
-        };
-        let Some(res) = resource_named(type_) else { return no_type(type_) };
-        let ns = self.namespace_of(flags);
-        let mut found: Vec<String> = Vec::new();
-        let mut errors = Vec::new();
-        if names.is_empty() {
-            match self.list_live(res, &ns) {
-                Ok(objs) => found.extend(objs.iter().map(|o| o.name().to_string())),
-                Err(o) => return o,
-            }
-            if found.is_empty() {
-                let text = crate::views::no_resources(res.namespaced, &ns);
-                return Output { stderr: text, ..Output::default() };
-            }
         }
-        for name in &names {
-            let req = self.request(Verb::Get, res, Some(&ns), Some(name));
-            let resp = apiserver::handle(&mut self.world, req);
-            match resp.error.clone() {
-                None => found.push(name.clone()),
-                Some(status) if resp.is_not_found() => {
-                    // kubectl then lists and describes every object whose name starts so.
-                    let objs = match self.list_live(res, &ns) {
-                        Ok(o) => o,
-                        Err(o) => return o,
-                    };
-                    let prefixed: Vec<String> =
-                        objs.iter().map(|o| o.name().to_string()).filter(|n| n.starts_with(name.as_str())).collect();
-                    if prefixed.is_empty() {
-                        errors.push(CommandError::Server(status));
-                    }
-                    found.extend(prefixed);
+        let show_events_flag = match flags.flags.iter().rev().find(|(n, _)| n == "--show-events") {
+            None => None,
+            Some((_, None)) => Some(true),
+            Some((_, Some(v))) => match v.as_str() {
+                "1" | "t" | "T" | "true" | "TRUE" | "True" => Some(true),
+                "0" | "f" | "F" | "false" | "FALSE" | "False" => Some(false),
+                other => {
+                    return Output::error(format!(
+                        "Error: invalid argument \"{other}\" for \"--show-events\" flag: strconv.ParseBool: parsing \"{other}\": invalid syntax\nSee 'kubectl describe --help' for usage."
+                    ))
                 }
-                Some(status) => errors.push(CommandError::Server(status)),
-            }
-        }
-        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
-        let texts: Vec<String> = found
-            .iter()
-            .filter_map(|n| match res.kind {
-                "Pod" => snap.describe_pod(&ns, n),
-                "Deployment" => snap.describe_deployment(&ns, n),
-                "ReplicaSet" => snap.describe_replicaset(&ns, n),
-                "Service" => snap.describe_service(&ns, n),
-                "StatefulSet" => snap.describe_statefulset(&ns, n),
-                "DaemonSet" => snap.describe_daemonset(&ns, n),
-                "CronJob" => snap.describe_cronjob(&ns, n),
-                "Job" => snap.describe_job(&ns, n),
-                "PersistentVolumeClaim" => snap.describe_pvc(&ns, n),
-                "PersistentVolume" => snap.describe_pv(n),
-                "PodDisruptionBudget" => snap.describe_pdb(&ns, n),
-                "ConfigMap" => snap.describe_configmap(&ns, n),
-                "Secret" => snap.describe_secret(&ns, n),
-                "Namespace" => snap.describe_namespace(n),
-                "ServiceAccount" => snap.describe_serviceaccount(&ns, n),
-                "LimitRange" => snap.describe_limitrange(&ns, n),
-                "ResourceQuota" => snap.describe_resourcequota(&ns, n),
-                kind @ ("Role" | "ClusterRole") => snap.describe_role(kind, &ns, n),
-                kind @ ("RoleBinding" | "ClusterRoleBinding") => snap.describe_binding(kind, &ns, n),
-                "Node" => snap.describe_node(n),
-                // Every other kind: its own describer or kubectl's generic one (views/describers.rs).
-                kind => snap.describe_kind(kind, &ns, n),
-            })
-            .collect();
-        let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
-        // The quotas shown without a status: no resource quota controller fills it in the lab.
-        let quotas: Vec<(String, String)> = match res.kind {
-            "ResourceQuota" => found.iter().map(|n| (ns.clone(), n.clone())).collect(),
-            "Namespace" => found
-                .iter()
-                .flat_map(|n| {
-                    snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string()))
-                })
-                .collect(),
-            _ => Vec::new(),
+            },
         };
-        for (qns, qname) in quotas {
-            let Some(Object::ResourceQuota(q)) = snap.get("ResourceQuota", Some(&qns), &qname) else { continue };
-            if q.status.as_ref().and_then(|s| s.hard.as_ref()).is_none_or(|h| h.is_empty()) {
-                out.stderr += &format!("podlab: ResourceQuota {qns}/{qname} has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota\n");
+        let all = flags.has(&["-A", "--all-namespaces"]);
+        let ns = self.namespace_of(flags);
+        let selector = flags.value(&["-l", "--selector"]);
+        let wanted = match selector.map(parse_selector).transpose() {
+            Ok(w) => w.unwrap_or_default(),
+            Err(e) => return Output::error(format!("error: {e}")),
+        };
+        let opts = builder::BuildOptions {
+            allow_empty_selector: true,
+            selector: selector.is_some(),
+            all_namespaces: all,
+            ..Default::default()
+        };
+        let selection = match builder::select(&flags.args, opts) {
+            Ok(s) => s,
+            Err(e) => return Output::error(e),
+        };
+        let (infos, errors) = self.visit(&selection, &ns, all, &wanted, true);
+        let found: Vec<(&'static ResourceInfo, String, String)> = builder::flatten(&infos)
+            .into_iter()
+            .map(|(r, o)| (r, o.namespace().unwrap_or(&ns).to_string(), o.name().to_string()))
+            .collect();
+        if let [CommandError::Server(status)] = errors.as_slice() {
+            if status.reason == crate::errors::StatusReason::NotFound && flags.args.len() == 2 {
+                return self.describe_matching(&flags.args[0], &flags.args[1], status.clone(), &ns, show_events_flag);
             }
         }
+        let show_events = show_events_flag.unwrap_or(errors.is_empty() && found.len() <= 1);
+        let texts = self.describe_texts(&found, show_events);
+        let mut out = Output { stdout: texts.join("\n\n"), ..Output::default() };
+        if found.is_empty() && errors.is_empty() {
+            out.stderr = crate::views::no_resources(!all, &ns);
+        }
+        out.stderr += &self.quota_notes(&found);
         if !errors.is_empty() {
             out.stderr = format!("{}{}", kubectl_stderr(&errors), out.stderr);
             out.exit = 1;
         }
-        if res.kind == "Endpoints" {
+        if found.iter().any(|(r, _, _)| r.kind == "Endpoints") {
             // The API server's warning on every request for v1 Endpoints, printed by kubectl
             // once, as the first answer arrives.
             out.stderr.insert_str(
@@ -986,6 +986,101 @@ impl Session {
             );
         }
         out
+    }
+
+    /// `DescribeMatchingResources`: `describe TYPE NAME` of an object that is not found lists
+    /// TYPE (one type only) and describes each object whose name starts with NAME, without
+    /// events; none is the NotFound error.
+    fn describe_matching(
+        &mut self,
+        type_: &str,
+        prefix: &str,
+        not_found: crate::errors::Status,
+        ns: &str,
+        show_events: Option<bool>,
+    ) -> Output {
+        let opts = builder::BuildOptions { allow_empty_selector: true, single_type: true, ..Default::default() };
+        let selection = match builder::select(&[type_.to_string()], opts) {
+            Ok(s) => s,
+            Err(e) => return Output::error(e),
+        };
+        let (infos, errors) = self.visit(&selection, ns, false, &[], false);
+        if !errors.is_empty() {
+            return Output::error(kubectl_stderr(&errors));
+        }
+        let found: Vec<(&'static ResourceInfo, String, String)> = builder::flatten(&infos)
+            .into_iter()
+            .filter(|(_, o)| o.name().starts_with(prefix))
+            .map(|(r, o)| (r, ns.to_string(), o.name().to_string()))
+            .collect();
+        if found.is_empty() {
+            return server_error(not_found);
+        }
+        let texts = self.describe_texts(&found, show_events.unwrap_or(false));
+        let mut out = Output::default();
+        for t in texts {
+            out.stdout += &format!("{t}\n");
+        }
+        out.stderr += &self.quota_notes(&found);
+        out
+    }
+
+    /// Each object's describer text (without its `Events:` section unless `show_events`), and
+    /// the lab's note, once per kind, for the kinds it has no describer for.
+    fn describe_texts(&self, found: &[(&'static ResourceInfo, String, String)], show_events: bool) -> Vec<String> {
+        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
+        let mut texts = Vec::new();
+        for (res, ns, n) in found {
+            let text = match res.kind {
+                "Pod" => snap.describe_pod(ns, n),
+                "Deployment" => snap.describe_deployment(ns, n),
+                "ReplicaSet" => snap.describe_replicaset(ns, n),
+                "Service" => snap.describe_service(ns, n),
+                "StatefulSet" => snap.describe_statefulset(ns, n),
+                "DaemonSet" => snap.describe_daemonset(ns, n),
+                "CronJob" => snap.describe_cronjob(ns, n),
+                "Job" => snap.describe_job(ns, n),
+                "PersistentVolumeClaim" => snap.describe_pvc(ns, n),
+                "PersistentVolume" => snap.describe_pv(n),
+                "PodDisruptionBudget" => snap.describe_pdb(ns, n),
+                "ConfigMap" => snap.describe_configmap(ns, n),
+                "Secret" => snap.describe_secret(ns, n),
+                "Namespace" => snap.describe_namespace(n),
+                "ServiceAccount" => snap.describe_serviceaccount(ns, n),
+                "LimitRange" => snap.describe_limitrange(ns, n),
+                "ResourceQuota" => snap.describe_resourcequota(ns, n),
+                kind @ ("Role" | "ClusterRole") => snap.describe_role(kind, ns, n),
+                kind @ ("RoleBinding" | "ClusterRoleBinding") => snap.describe_binding(kind, ns, n),
+                "Node" => snap.describe_node(n),
+                // Every other kind: its own describer or kubectl's generic one (views/describers.rs).
+                kind => snap.describe_kind(kind, ns, n),
+            };
+            texts.extend(text.map(|t| if show_events { t } else { without_events(t) }));
+        }
+        texts
+    }
+
+    /// The ResourceQuotas among `found` (or in the Namespaces among it) shown without a
+    /// status: no resource quota controller fills it in the lab.
+    fn quota_notes(&self, found: &[(&'static ResourceInfo, String, String)]) -> String {
+        let snap = Snapshot::new(&self.world.store, self.world.store.revision(), self.world.now);
+        let mut quotas: Vec<(String, String)> = Vec::new();
+        for (res, ns, n) in found {
+            match res.kind {
+                "ResourceQuota" => quotas.push((ns.clone(), n.clone())),
+                "Namespace" => quotas
+                    .extend(snap.list("ResourceQuota", Some(n)).into_iter().map(|q| (n.clone(), q.name().to_string()))),
+                _ => {}
+            }
+        }
+        let mut text = String::new();
+        for (qns, qname) in quotas {
+            let Some(Object::ResourceQuota(q)) = snap.get("ResourceQuota", Some(&qns), &qname) else { continue };
+            if q.status.as_ref().and_then(|s| s.hard.as_ref()).is_none_or(|h| h.is_empty()) {
+                text += &format!("podlab: ResourceQuota {qns}/{qname} has no status yet, so its table is empty: the lab does not model the resource quota controller, which on a real cluster copies spec.hard into status.hard and counts status.used within seconds; the lab's quota admission fills both in when it first charges an object to the quota\n");
+            }
+        }
+        text
     }
 
     /// `kubectl cordon|uncordon NODE...`: a merge patch of `spec.unschedulable`.
@@ -1156,7 +1251,8 @@ impl Session {
     }
 
     /// `kubectl create -f FILE` / `kubectl replace -f FILE`: kubectl apply's client, POSTing
-    /// (or PUTting) each document as it is.
+    /// (or PUTting) each document as it is; `--dry-run` and `-o name|yaml|json` as
+    /// `session/dry_run.rs` reads them.
     pub(super) fn create_or_replace(&mut self, flags: &Flags, command: &SessionCommand, replace: bool) -> Output {
         let cmd = if replace { "replace" } else { "create" };
         if let Some(sub) = flags.args.first() {
@@ -1164,21 +1260,34 @@ impl Session {
                 "podlab: kubectl {cmd} {sub} is not modelled by the lab's session yet; it knows kubectl {cmd} -f FILE"
             ));
         }
-        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace"]) {
+        if let Some(f) = flags.unknown(&["-f", "--filename", "-n", "--namespace", "--dry-run", "-o", "--output"]) {
             return unknown_flag(cmd, f);
         }
+        let file = match self.file_flags(flags) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
         let Some((file_name, manifest)) = command.file.clone() else {
             return Output::error("error: must specify one of -f and -k");
         };
+        if file.dry_run == DryRun::Server {
+            self.server_dry_run();
+        }
+        let verb = if replace { FileVerb::Replace } else { FileVerb::Create };
         let mut caller = self.caller.clone();
         caller.command = self.command.clone();
         let mut kubectl =
             KubectlApply::new(ApplyOptions { file: file_name, manifest, caller, namespace: self.namespace_of(flags) })
-                .with_verb(if replace { FileVerb::Replace } else { FileVerb::Create });
+                .with_verb(verb)
+                .with_dry_run(file.dry_run)
+                .with_printing(file.printing);
         kubectl.start(&mut self.world);
         let limit = self.limit_ms;
         self.advance(Some(&mut kubectl), limit, |w| !has_task_for(w, &Target::Kubectl));
-        let (stdout, stderr, _, exit) = kubectl.finish();
+        let (mut stdout, stderr, _, exit) = kubectl.finish();
+        if let Some(format) = file.format {
+            stdout += &print_file_objects(&kubectl.printed, format, verb);
+        }
         Output { stdout, stderr, exit }
     }
 }
@@ -1668,7 +1777,10 @@ mod tests {
             Name:             pi
             Namespace:        default
             Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
-            Labels:           <none>
+            Labels:           batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              batch.kubernetes.io/job-name=pi
+                              controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              job-name=pi
             Annotations:      <none>
             Parallelism:      1
             Completions:      2
@@ -1709,7 +1821,10 @@ mod tests {
             Name:             pi
             Namespace:        default
             Selector:         batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
-            Labels:           <none>
+            Labels:           batch.kubernetes.io/controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              batch.kubernetes.io/job-name=pi
+                              controller-uid=910a2dec-8902-4cc1-beeb-8da1658eec67
+                              job-name=pi
             Annotations:      <none>
             Parallelism:      1
             Completions:      2
@@ -1751,5 +1866,59 @@ mod tests {
             (exit status 1)
         "#]]
         .assert_eq(&transcript(&script));
+    }
+
+    /// A Secret applied with `stringData`: the API server merges it into `data` (winning over
+    /// the same key) and stores none; kubectl's last-applied annotation keeps the file's
+    /// `stringData`, so every later apply sends it again and prints `configured`
+    /// (kubernetes/kubernetes#87736); `kubectl patch` with `stringData` works the same.
+    #[test]
+    fn secret_string_data_through_apply() {
+        let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: b2xk\n  user: YWRtaW4=\nstringData:\n  password: hunter2\n";
+        let script = format!(
+            "kubectl apply -f - <<EOF\n{secret}EOF\nkubectl get secret db -o yaml\nkubectl apply -f - <<EOF\n{secret}EOF\nkubectl patch secret db -p '{{\"stringData\":{{\"token\":\"abc\"}}}}'\nkubectl describe secret db\n"
+        );
+        expect![[r#"
+            [0ms-4ms] $ kubectl apply -f -
+            secret/db created
+            (exit status 0)
+            [4ms-4ms] $ kubectl get secret db -o yaml
+            apiVersion: v1
+            data:
+              password: aHVudGVyMg==
+              user: YWRtaW4=
+            kind: Secret
+            metadata:
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: |
+                  {"apiVersion":"v1","data":{"password":"b2xk","user":"YWRtaW4="},"kind":"Secret","metadata":{"annotations":{},"name":"db","namespace":"default"},"stringData":{"password":"hunter2"}}
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              name: db
+              namespace: default
+              resourceVersion: "156"
+              uid: 910a2dec-8902-4cc1-beeb-8da1658eec67
+            type: Opaque
+            (exit status 0)
+            [4ms-8ms] $ kubectl apply -f -
+            secret/db configured
+            (exit status 0)
+            [8ms-8ms] $ kubectl patch secret db -p '{"stringData":{"token":"abc"}}'
+            secret/db patched
+            (exit status 0)
+            [8ms-8ms] $ kubectl describe secret db
+            Name:         db
+            Namespace:    default
+            Labels:       <none>
+            Annotations:  <none>
+
+            Type:  Opaque
+
+            Data
+            ====
+            password:  7 bytes
+            token:     3 bytes
+            user:      5 bytes
+            (exit status 0)
+        "#]].assert_eq(&transcript(&script));
     }
 }
