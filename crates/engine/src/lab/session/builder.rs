@@ -256,6 +256,9 @@ pub(super) fn flatten(infos: &[Info]) -> Vec<(&'static ResourceInfo, &Object)> {
     infos.iter().flat_map(|i| i.objects.iter().map(move |o| (i.res, o))).collect()
 }
 
+/// What `kubectl get` of Pods (their workloads, Services) in kind's system namespaces adds.
+const SYSTEM_PODS_NOTE: &str = "podlab: the lab's cluster runs no system Pods: a real kind cluster lists the Pods of coredns (a Deployment), kindnet and kube-proxy (DaemonSets), the static Pods of etcd, kube-apiserver, kube-controller-manager and kube-scheduler in kube-system (and coredns's Service kube-dns), and local-path-provisioner in local-path-storage; the lab plays the control plane's components as its own actors, not as Pods\n";
+
 /// `multipleGVKsRequested`: the visits that read something span more than one kind.
 fn several_kinds(infos: &[Info]) -> bool {
     infos.len() >= 2 && infos.iter().any(|i| !same(i.res, infos[0].res))
@@ -524,6 +527,13 @@ impl Session {
             out.stderr += &kubectl_stderr(&errors);
             out.exit = 1;
         }
+        // The system Pods a real kind cluster lists here are not in the lab's cluster: say so,
+        // rather than let a list without them pass for Kubernetes.
+        let system_ns = all || ns == "kube-system" || ns == "local-path-storage";
+        let workloads = ["Pod", "Deployment", "ReplicaSet", "DaemonSet", "Service"];
+        if system_ns && infos.iter().any(|i| workloads.contains(&i.res.kind)) {
+            out.stderr += SYSTEM_PODS_NOTE;
+        }
         out
     }
 
@@ -743,6 +753,35 @@ mod tests {
             error: the server doesn't have a resource type "widgets"
             lists deployments,services"#]]
         .assert_eq(&cases.join("\n"));
+    }
+
+    /// Pods listed where a real kind cluster has its system Pods: the lab says it has none.
+    #[test]
+    fn system_namespaces_say_the_lab_has_no_system_pods() {
+        let script = "kubectl get pods -A\nkubectl get ds -n kube-system\nkubectl get svc -A\nkubectl get pods\n";
+        expect![[r#"
+            [0ms-0ms] $ kubectl get pods -A
+              > kubectl sends GET /api/v1/pods?limit=500
+            No resources found
+            podlab: the lab's cluster runs no system Pods: a real kind cluster lists the Pods of coredns (a Deployment), kindnet and kube-proxy (DaemonSets), the static Pods of etcd, kube-apiserver, kube-controller-manager and kube-scheduler in kube-system (and coredns's Service kube-dns), and local-path-provisioner in local-path-storage; the lab plays the control plane's components as its own actors, not as Pods
+            (exit status 0)
+            [0ms-0ms] $ kubectl get ds -n kube-system
+              > kubectl sends GET /apis/apps/v1/namespaces/kube-system/daemonsets?limit=500
+            No resources found in kube-system namespace.
+            podlab: the lab's cluster runs no system Pods: a real kind cluster lists the Pods of coredns (a Deployment), kindnet and kube-proxy (DaemonSets), the static Pods of etcd, kube-apiserver, kube-controller-manager and kube-scheduler in kube-system (and coredns's Service kube-dns), and local-path-provisioner in local-path-storage; the lab plays the control plane's components as its own actors, not as Pods
+            (exit status 0)
+            [0ms-0ms] $ kubectl get svc -A
+              > kubectl sends GET /api/v1/services?limit=500
+            NAMESPACE   NAME         TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE
+            default     kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   0s
+            podlab: the lab's cluster runs no system Pods: a real kind cluster lists the Pods of coredns (a Deployment), kindnet and kube-proxy (DaemonSets), the static Pods of etcd, kube-apiserver, kube-controller-manager and kube-scheduler in kube-system (and coredns's Service kube-dns), and local-path-provisioner in local-path-storage; the lab plays the control plane's components as its own actors, not as Pods
+            (exit status 0)
+            [0ms-0ms] $ kubectl get pods
+              > kubectl sends GET /api/v1/namespaces/default/pods?limit=500
+            No resources found in default namespace.
+            (exit status 0)
+        "#]]
+        .assert_eq(&transcript(None, script));
     }
 
     /// `get` of several types: one table per type, `kind.group/` names once the objects
