@@ -459,7 +459,7 @@ impl Lab {
     ///
     /// A run of the manifest alone goes in slices of about [`SLICE_MS`] between which the
     /// page answers the learner (a big paste makes thousands of steps); after
-    /// [`PROGRESS_AFTER_MS`] the timeline says how far it has got. A newer run (an edit, a
+    /// [`PROGRESS_AFTER_MS`] a line under the editor says how far it has got. A newer run (an edit, a
     /// command) replaces one under way. A session with commands runs in one piece.
     pub fn run_now(&self) {
         self.timer.set_value(None);

@@ -153,7 +153,6 @@ pub fn Timeline() -> impl IntoView {
                     }}
                 </p>
             </div>
-
             <div class="controls" role="group" aria-label="Playback">
                 <button
                     type="button"

@@ -510,18 +510,13 @@ fn decode_new(value: Value) -> Result<Object, String> {
         meta.generation = Some(1);
     }
     // A Pod of the starting state without a status was created through the API server like
-    // any other: defaulted, and given what every new Pod gets (phase Pending, its QoS class),
-    // so that it shows `Pending` until the scheduler and a kubelet take it on.
+    // any other: defaulted, and given the status every new Pod gets, so that it shows
+    // `Pending` until the scheduler and a kubelet take it on.
     if matches!(&obj, Object::Pod(p) if p.status.is_none()) {
         crate::defaults::apply_defaults_unlisted(&mut obj);
         if let Object::Pod(p) = &mut obj {
             let pod = std::sync::Arc::make_mut(p);
-            let qos = apiserver::strategy::pod_qos(pod);
-            pod.status = Some(k8s_openapi::api::core::v1::PodStatus {
-                phase: Some("Pending".into()),
-                qos_class: Some(qos.into()),
-                ..Default::default()
-            });
+            pod.status = Some(apiserver::strategy::new_pod_status(pod));
         }
     }
     Ok(obj)

@@ -267,9 +267,7 @@ pub fn run(input: &LabInput) -> Result<Run, LabError> {
 /// loaded anew when it is empty or its cluster differs. For callers that run one manifest
 /// after another with their own cluster files (the page, the CLI's corpus report).
 pub fn run_reusing(loaded: &mut Option<Loaded>, input: &LabInput) -> Result<Run, LabError> {
-    let mut running = start_reusing(loaded, input)?;
-    while !running.advance(usize::MAX) {}
-    Ok(running.finish())
+    start_reusing(loaded, input).map(Running::run_to_end)
 }
 
 /// [`run_reusing`] to be run in slices ([`Running`]).
@@ -315,9 +313,7 @@ fn start_kubelets(world: &mut World, settings: &LabSettings) -> Vec<Kubelet> {
 
 /// Runs the lab on a copy of `loaded`, which fits the input (see [`Loaded::fits`]).
 fn run_on(loaded: &Loaded, input: &LabInput) -> Result<Run, LabError> {
-    let mut running = Running::start(loaded, input)?;
-    while !running.advance(usize::MAX) {}
-    Ok(running.finish())
+    Running::start(loaded, input).map(Running::run_to_end)
 }
 
 /// A run under way, for a caller that cannot wait for the whole of it at once (the page runs
@@ -391,6 +387,12 @@ impl Running {
         actors.extend(self.kubelets.iter_mut().map(|k| k as &mut dyn Actor<World>));
         actors.push(&mut self.announcer);
         run_loop_slice(&mut self.core, &mut actors, &mut self.delivered, self.input.limit_ms, max_tasks)
+    }
+
+    /// The whole run at once.
+    pub fn run_to_end(mut self) -> Run {
+        while !self.advance(usize::MAX) {}
+        self.finish()
     }
 
     /// How far the run has got: its steps so far and the cluster's time (logical ms).

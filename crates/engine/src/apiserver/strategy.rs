@@ -131,6 +131,24 @@ fn edit_json(obj: &mut Object, f: impl FnOnce(&mut Value)) -> Result<(), String>
 }
 
 /// What the create strategy does; returns the changes it made (for the trace).
+/// The status every new Pod is stored with: phase Pending, its QoS class, and for a Pod
+/// with scheduling gates the `PodScheduled=False` condition (`SchedulingGated`).
+pub fn new_pod_status(pod: &Pod) -> PodStatus {
+    let gated = pod.spec.as_ref().and_then(|s| s.scheduling_gates.as_ref()).is_some_and(|g| !g.is_empty());
+    let mut status =
+        PodStatus { phase: Some("Pending".into()), qos_class: Some(pod_qos(pod).into()), ..PodStatus::default() };
+    if gated {
+        status.conditions = Some(vec![PodCondition {
+            type_: "PodScheduled".into(),
+            status: "False".into(),
+            reason: Some("SchedulingGated".into()),
+            message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
+            ..PodCondition::default()
+        }]);
+    }
+    status
+}
+
 pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng, now_ms: u64) -> Vec<Change> {
     let mut changes = Vec::new();
     let kind = obj.kind().to_string();
@@ -144,20 +162,8 @@ pub fn prepare_for_create(obj: &mut Object, store: &Store<Object>, rng: &mut Rng
     match obj {
         Object::Pod(pod) => {
             let pod = Arc::make_mut(pod);
-            let qos = pod_qos(pod);
-            let gated = pod.spec.as_ref().and_then(|s| s.scheduling_gates.as_ref()).is_some_and(|g| !g.is_empty());
             let before = pod.status.as_ref().map(|s| serde_json::to_value(s).unwrap_or(Value::Null));
-            let mut status =
-                PodStatus { phase: Some("Pending".into()), qos_class: Some(qos.into()), ..PodStatus::default() };
-            if gated {
-                status.conditions = Some(vec![PodCondition {
-                    type_: "PodScheduled".into(),
-                    status: "False".into(),
-                    reason: Some("SchedulingGated".into()),
-                    message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
-                    ..PodCondition::default()
-                }]);
-            }
+            let status = new_pod_status(pod);
             let after = serde_json::to_value(&status).unwrap_or(Value::Null);
             if before.as_ref() != Some(&after) {
                 changes.push(change("status", before.as_ref().filter(|b| !b.is_null()), Some(&after)));

@@ -1035,7 +1035,13 @@ pub fn describe_service(
         if let Some(node_port) = p.node_port.filter(|n| *n != 0) {
             w.write(0, &format!("NodePort:\t{name}\t{node_port}/{protocol}\n"));
         }
-        w.write(0, &format!("Endpoints:\t{}\n", format_endpoint_slices(slices, p.name.as_deref().unwrap_or(""))));
+        w.write(
+            0,
+            &format!(
+                "Endpoints:\t{}\n",
+                super::describers::format_endpoint_slices(slices, p.name.as_deref().unwrap_or(""))
+            ),
+        );
     }
     w.write(0, &format!("Session Affinity:\t{}\n", spec.session_affinity.as_deref().unwrap_or("None")));
     if let Some(policy) = &spec.external_traffic_policy {
@@ -1046,45 +1052,4 @@ pub fn describe_service(
     }
     describe_events(&mut w, events, clock);
     w.finish()
-}
-
-/// The endpoints of the slices' port named `port` (`ip:port`), three at most.
-fn format_endpoint_slices(slices: &[serde_json::Value], port: &str) -> String {
-    if slices.is_empty() {
-        return "<none>".into();
-    }
-    const MAX: usize = 3;
-    let mut list: Vec<String> = Vec::new();
-    let mut count = 0;
-    for slice in slices {
-        let endpoints = slice.get("endpoints").and_then(|e| e.as_array()).cloned().unwrap_or_default();
-        let address = |ep: &serde_json::Value| {
-            ep.pointer("/addresses/0").and_then(|a| a.as_str()).unwrap_or_default().to_string()
-        };
-        let ports = slice.get("ports").and_then(|p| p.as_array()).cloned().unwrap_or_default();
-        if ports.is_empty() {
-            for ep in &endpoints {
-                if list.len() < MAX {
-                    list.push(address(ep));
-                }
-                count += 1;
-            }
-            continue;
-        }
-        for p in ports.iter().filter(|p| p.get("name").and_then(|n| n.as_str()).unwrap_or("") == port) {
-            let number = p.get("port").and_then(|n| n.as_i64()).unwrap_or(0);
-            for ep in &endpoints {
-                if list.len() < MAX {
-                    list.push(format!("{}:{number}", address(ep)));
-                }
-                count += 1;
-            }
-        }
-    }
-    let joined = list.join(",");
-    if count > MAX {
-        format!("{joined} + {} more...", count - MAX)
-    } else {
-        joined
-    }
 }

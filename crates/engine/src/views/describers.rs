@@ -18,6 +18,7 @@ use super::describe::{
 };
 use super::format::{format_labels, rfc1123z_opt, Clock};
 use super::kinds::{ingress_address, is_default_class};
+use super::kinds::{map_of, s};
 use super::printers::format_label_selector;
 use super::workloads::{describe_conditions, PodPhaseCounts};
 use super::Snapshot;
@@ -26,16 +27,6 @@ use k8s_openapi::api::core::v1::{Endpoints, Event, PodTemplateSpec};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use serde_json::Value;
-use std::collections::BTreeMap;
-
-fn s(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        _ => String::new(),
-    }
-}
 
 /// A quantity as `resource.Quantity.String()` prints it.
 fn quantity(v: &Value) -> String {
@@ -45,10 +36,6 @@ fn quantity(v: &Value) -> String {
     } else {
         text
     })
-}
-
-fn map_of(v: &Value) -> Option<BTreeMap<String, String>> {
-    v.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), s(v))).collect())
 }
 
 fn head(w: &mut PrefixWriter, meta: &ObjectMeta) {
@@ -390,7 +377,7 @@ pub fn describe_ingress_class(o: &Object, events: &[&Event], clock: Clock) -> St
 
 /// `formatEndpointSlices`: the ready endpoints of the slices' port named `port` as
 /// `ip:port` (bare addresses for slices without ports), three at most.
-fn format_endpoint_slices(slices: &[Value], port: &str) -> String {
+pub(crate) fn format_endpoint_slices(slices: &[Value], port: &str) -> String {
     if slices.is_empty() {
         return "<none>".to_string();
     }

@@ -30,7 +30,8 @@ struct Printer {
     cells: fn(&Object, &Value, Clock) -> Vec<String>,
 }
 
-fn s(v: &Value) -> String {
+/// A JSON scalar as text (`""` for anything else).
+pub(super) fn s(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
@@ -52,7 +53,8 @@ fn name(o: &Object) -> String {
     o.name().to_string()
 }
 
-fn map_of(v: &Value) -> Option<std::collections::BTreeMap<String, String>> {
+/// A JSON object of scalars as a map of texts.
+pub(super) fn map_of(v: &Value) -> Option<std::collections::BTreeMap<String, String>> {
     v.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), s(v))).collect())
 }
 
